@@ -1,0 +1,13 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { AuthForm } from '@/components/auth-form';
+import { getSessionUser, safeNextPath } from '@/lib/auth/session';
+
+export const metadata: Metadata = { title: 'Create account' };
+
+export default async function SignUpPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
+  const { next } = await searchParams;
+  const destination = safeNextPath(typeof next === 'string' ? next : undefined);
+  if (await getSessionUser()) redirect(destination);
+  return <AuthForm mode="sign-up" next={destination} />;
+}

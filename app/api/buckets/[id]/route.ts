@@ -1,0 +1,28 @@
+// PATCH|DELETE /api/buckets/:id – rename or delete one of the user's buckets (its documents stay, unbucketed)
+import { z } from 'zod';
+import { withUser } from '@/lib/auth/with-user';
+import { deleteBucket, getBucketOrThrow, listBuckets, renameBucket } from '@/lib/db/buckets';
+import { findDocument } from '@/lib/db/documents';
+import { syncIndexAttributes } from '@/lib/documents/manage';
+import { getManageDeps } from '@/lib/services';
+
+type Params = { id: string };
+const renameSchema = z.object({ name: z.string() }).strict();
+
+export const PATCH = withUser<Params>(async (request, { user, params }) => {
+  const { name } = renameSchema.parse(await request.json());
+  await renameBucket({ ownerId: user.id, id: params.id, name });
+  await getBucketOrThrow({ ownerId: user.id, id: params.id });
+  const bucket = (await listBuckets({ ownerId: user.id })).find((b) => b.id === params.id);
+  return Response.json({ bucket });
+});
+
+export const DELETE = withUser<Params>(async (_request, { user, params }) => {
+  const moved = await deleteBucket({ ownerId: user.id, id: params.id });
+  const deps = await getManageDeps();
+  for (const id of moved) {
+    const document = await findDocument({ ownerId: user.id, id });
+    if (document?.status === 'INDEXED') await syncIndexAttributes({ ownerId: user.id, document, metadata: document.metadata }, deps);
+  }
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,52 @@
+// POST /api/documents/upload – stream one file (raw body) to disk, sniff it, dedupe by sha256, queue it
+import { z } from 'zod';
+import { withUser } from '@/lib/auth/with-user';
+import { getConfig } from '@/lib/config';
+import { AppError } from '@/lib/errors';
+import { parseBucketId, registerUpload } from '@/lib/ingest/intake';
+import { saveUploadStream } from '@/lib/ingest/storage';
+import { enforceRateLimit } from '@/lib/rate-limit';
+import { kickIngestWorker } from '@/lib/services';
+
+export const dynamic = 'force-dynamic';
+
+const headerSchema = z.object({
+  fileName: z.string().min(1, 'The x-file-name header is required.').max(4096),
+  contentType: z.string().max(200).nullable(),
+  bucketId: z.string().max(64).nullable(),
+  contentLength: z.coerce.number().int().nonnegative().nullable(),
+});
+
+export const POST = withUser(async (request, { user }) => {
+  const config = getConfig();
+  await enforceRateLimit({ userId: user.id, action: 'upload', max: config.rateLimits.uploadsPerMinute, surface: 'upload' });
+  const headers = headerSchema.parse({
+    fileName: safeDecode(request.headers.get('x-file-name') ?? ''),
+    contentType: request.headers.get('content-type'),
+    bucketId: request.headers.get('x-bucket-id'),
+    contentLength: request.headers.get('content-length'),
+  });
+  const bucketId = parseBucketId(headers.bucketId);
+  if (headers.contentLength !== null && headers.contentLength > config.ingest.maxUploadBytes) {
+    throw new AppError('payload_too_large:upload', `The file is larger than the ${Math.round(config.ingest.maxUploadBytes / 1024 / 1024)} MB limit per file.`);
+  }
+  if (!request.body) throw new AppError('bad_request:upload', 'The request has no file content.');
+  const stored = await saveUploadStream({ body: request.body, maxBytes: config.ingest.maxUploadBytes, signal: request.signal });
+  const result = await registerUpload({
+    ownerId: user.id,
+    stored,
+    filename: headers.fileName,
+    declaredMime: headers.contentType,
+    bucketId,
+  });
+  if (!result.duplicate) kickIngestWorker();
+  return Response.json(result, { status: result.duplicate ? 200 : 201 });
+});
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,61 @@
+import type { LanguageModel } from 'ai';
+
+/**
+ * The agent's outside world, as interfaces. The lead implements the catalog over Prisma; the chunk index
+ * comes from lib/retrieval; models and the embedder from lib/llm. Every method takes the owner id, which the
+ * agent takes from its caller and never from a model.
+ */
+
+/** Metadata of one of the owner's documents, as the catalog stores it. */
+export interface DocumentMetadata {
+  documentId: string;
+  filename: string;
+  title: string | null;
+  mime: string;
+  bucketId: string | null;
+  bucketName: string | null;
+  /** ISO date (YYYY-MM-DD) or null. */
+  documentDate: string | null;
+  tags: string[];
+  fields: Record<string, string>;
+  pageCount: number | null;
+  chunkCount: number | null;
+  sha256: string;
+}
+
+export interface DocumentNameMatch {
+  documentId: string;
+  filename: string;
+  title: string | null;
+}
+
+export interface BucketRef {
+  id: string;
+  name: string;
+}
+
+export interface DocumentCatalog {
+  /** Number of the owner's documents with status INDEXED. */
+  countIndexedDocuments(ownerId: string): Promise<number>;
+  /** The subset of `documentIds` that are the owner's INDEXED documents (others answer as absent). */
+  filterIndexed(ownerId: string, documentIds: string[]): Promise<Set<string>>;
+  /** One of the owner's documents, or null (also for another owner's id). */
+  getDocument(ownerId: string, documentId: string): Promise<DocumentMetadata | null>;
+  /** The owner's INDEXED documents whose filename or title contains `nameLike` (case-insensitive), best first. */
+  findDocumentsByName(ownerId: string, nameLike: string, limit: number): Promise<DocumentNameMatch[]>;
+  listBuckets(ownerId: string): Promise<BucketRef[]>;
+}
+
+/** Embeds a search query; absent (null) when no embedding model answers, which disables semantic search. */
+export interface QueryEmbedder {
+  model: string;
+  embedQuery(text: string, signal?: AbortSignal): Promise<number[]>;
+}
+
+/** Models by role. A null decision model means extractive mode (no LLM at all). */
+export interface AgentModels {
+  decision: LanguageModel | null;
+  /** Streams the answer; when null the decision model writes it. */
+  synthesis: LanguageModel | null;
+  names: { decision: string | null; synthesis: string | null; embedding: string | null };
+}

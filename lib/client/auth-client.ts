@@ -1,0 +1,4 @@
+import { createAuthClient } from 'better-auth/react';
+
+/** Browser-side Better Auth client (same origin). */
+export const authClient = createAuthClient();

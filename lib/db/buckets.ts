@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { getDb } from '@/lib/db/client';
+import { isUuid } from '@/lib/db/documents';
+import { AppError } from '@/lib/errors';
+
+export const bucketNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Give the bucket a name.')
+  .max(80, 'Bucket names have at most 80 characters.')
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'Bucket names cannot contain control characters.');
+
+export interface BucketSummary {
+  id: string;
+  name: string;
+  documentCount: number;
+}
+
+export async function listBuckets({ ownerId }: { ownerId: string }): Promise<BucketSummary[]> {
+  const rows = await getDb().bucket.findMany({
+    where: { ownerId },
+    orderBy: { name: 'asc' },
+    select: { id: true, name: true, _count: { select: { documents: true } } },
+  });
+  return rows.map((r) => ({ id: r.id, name: r.name, documentCount: r._count.documents }));
+}
+
+export async function findBucket({ ownerId, id }: { ownerId: string; id: string }) {
+  if (!isUuid(id)) return null;
+  return getDb().bucket.findFirst({ where: { id, ownerId }, select: { id: true, name: true } });
+}
+
+export async function getBucketOrThrow({ ownerId, id }: { ownerId: string; id: string }) {
+  const bucket = await findBucket({ ownerId, id });
+  if (!bucket) throw new AppError('not_found:bucket', 'Bucket not found.');
+  return bucket;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === 'P2002'
+  );
+}
+
+export async function createBucket({ ownerId, name }: { ownerId: string; name: string }): Promise<BucketSummary> {
+  const clean = bucketNameSchema.parse(name);
+  try {
+    const row = await getDb().bucket.create({ data: { ownerId, name: clean }, select: { id: true, name: true } });
+    return { ...row, documentCount: 0 };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('conflict:bucket', `You already have a bucket named “${clean}”.`);
+    throw error;
+  }
+}
+
+export async function renameBucket({ ownerId, id, name }: { ownerId: string; id: string; name: string }) {
+  const clean = bucketNameSchema.parse(name);
+  if (!isUuid(id)) throw new AppError('not_found:bucket', 'Bucket not found.');
+  try {
+    const result = await getDb().bucket.updateMany({ where: { id, ownerId }, data: { name: clean } });
+    if (result.count === 0) throw new AppError('not_found:bucket', 'Bucket not found.');
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('conflict:bucket', `You already have a bucket named “${clean}”.`);
+    throw error;
+  }
+}
+
+/** Deletes the bucket; its documents stay, without a bucket. */
+export async function deleteBucket({ ownerId, id }: { ownerId: string; id: string }): Promise<string[]> {
+  if (!isUuid(id)) throw new AppError('not_found:bucket', 'Bucket not found.');
+  const db = getDb();
+  return db.$transaction(async (tx) => {
+    const bucket = await tx.bucket.findFirst({ where: { id, ownerId }, select: { id: true } });
+    if (!bucket) throw new AppError('not_found:bucket', 'Bucket not found.');
+    const docs = await tx.document.findMany({ where: { ownerId, bucketId: id }, select: { id: true } });
+    await tx.document.updateMany({ where: { ownerId, bucketId: id }, data: { bucketId: null } });
+    await tx.bucket.deleteMany({ where: { id, ownerId } });
+    return docs.map((d) => d.id);
+  });
+}

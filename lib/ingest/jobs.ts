@@ -1,0 +1,223 @@
+import crypto from 'node:crypto';
+import type { Db } from '@/lib/db/client';
+import { IngestError } from '@/lib/ingest/errors';
+import { JobStopped, type PipelineDeps, processDocument } from '@/lib/ingest/pipeline';
+
+/**
+ * Ingestion jobs are rows of the Document table: PENDING → PROCESSING (claimed by one worker, heartbeat in
+ * lockedAt) → INDEXED | FAILED. A worker that dies leaves a stale heartbeat; any worker later puts such a job
+ * back to PENDING (or FAILED after MAX_ATTEMPTS), so nothing stays "processing" forever. On PostgreSQL several
+ * app instances may run workers: a job is claimed with FOR UPDATE SKIP LOCKED and processed once.
+ */
+
+export const HEARTBEAT_STALE_MS = 30_000;
+export const MAX_ATTEMPTS = 3;
+
+export interface WorkerDeps extends Omit<PipelineDeps, 'shouldStop' | 'embedder'> {
+  provider: 'sqlite' | 'postgresql';
+  concurrency: number;
+  /** Resolves the embedder for a job (probed when the job starts); null = keyword-only. */
+  resolveEmbedder: () => Promise<PipelineDeps['embedder']>;
+  pollMs?: number;
+  log?: (message: string) => void;
+}
+
+/** Atomically claims the oldest PENDING document; null when none is waiting. */
+export async function claimNextJob(db: Db, provider: 'sqlite' | 'postgresql', workerId: string): Promise<string | null> {
+  const now = new Date();
+  if (provider === 'postgresql') {
+    const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+      `UPDATE "Document" SET "status" = 'PROCESSING'::"DocumentStatus", "stage" = 'parsing', "lockedBy" = $1,
+         "lockedAt" = $2, "attempts" = "attempts" + 1, "updatedAt" = $2
+       WHERE "id" = (SELECT "id" FROM "Document" WHERE "status" = 'PENDING'::"DocumentStatus"
+                     ORDER BY "createdAt" LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING "id"`,
+      workerId,
+      now,
+    );
+    return rows[0]?.id ?? null;
+  }
+  // SQLite serialises writers, so a conditional update is atomic: exactly one claimer sees count = 1.
+  for (let tries = 0; tries < 5; tries++) {
+    const next = await db.document.findFirst({ where: { status: 'PENDING' }, orderBy: { createdAt: 'asc' }, select: { id: true } });
+    if (!next) return null;
+    const claimed = await db.document.updateMany({
+      where: { id: next.id, status: 'PENDING' },
+      data: { status: 'PROCESSING', stage: 'parsing', lockedBy: workerId, lockedAt: now, attempts: { increment: 1 } },
+    });
+    if (claimed.count === 1) return next.id;
+  }
+  return null;
+}
+
+/** Returns stale PROCESSING jobs (dead worker) to PENDING, or FAILED once they have used their attempts. */
+export async function recoverStaleJobs(db: Db, now = new Date()): Promise<{ requeued: number; failed: number }> {
+  const staleBefore = new Date(now.getTime() - HEARTBEAT_STALE_MS);
+  const stale = { status: 'PROCESSING' as const, OR: [{ lockedAt: { lt: staleBefore } }, { lockedAt: null }] };
+  const failed = await db.document.updateMany({
+    where: { ...stale, attempts: { gte: MAX_ATTEMPTS } },
+    data: {
+      status: 'FAILED',
+      stage: 'failed',
+      error: 'Processing was interrupted repeatedly (the server stopped while working on this file). Retry to try again.',
+      lockedBy: null,
+      lockedAt: null,
+    },
+  });
+  const requeued = await db.document.updateMany({
+    where: { ...stale, attempts: { lt: MAX_ATTEMPTS } },
+    data: { status: 'PENDING', stage: 'queued', progress: 0, lockedBy: null, lockedAt: null },
+  });
+  return { requeued: requeued.count, failed: failed.count };
+}
+
+/** Marks a job failed with a reason the user can read, and removes whatever of it was stored or indexed. */
+async function failJob(deps: WorkerDeps, documentId: string, reason: string): Promise<void> {
+  const doc = await deps.db.document.findUnique({ where: { id: documentId }, select: { ownerId: true } });
+  if (!doc) return;
+  await deps.index.deleteDocument(doc.ownerId, documentId).catch(() => {});
+  await deps.db.$transaction([
+    deps.db.chunk.deleteMany({ where: { documentId } }),
+    deps.db.documentPage.deleteMany({ where: { documentId } }),
+    deps.db.document.updateMany({
+      where: { id: documentId },
+      data: {
+        status: 'FAILED',
+        stage: 'failed',
+        error: reason,
+        lockedBy: null,
+        lockedAt: null,
+        cancelRequested: false,
+        chunkCount: 0,
+      },
+    }),
+  ]);
+}
+
+/** Runs one claimed job to its end state; never throws. */
+export async function runJob(deps: WorkerDeps, documentId: string, stopping: () => boolean): Promise<'indexed' | 'failed' | 'stopped'> {
+  const log = deps.log ?? (() => {});
+  const shouldStop = async () => {
+    if (stopping()) return true;
+    const row = await deps.db.document.findUnique({ where: { id: documentId }, select: { cancelRequested: true, status: true } });
+    return !row || row.cancelRequested || row.status !== 'PROCESSING';
+  };
+  try {
+    const embedder = await deps.resolveEmbedder().catch(() => null);
+    const result = await processDocument(documentId, { ...deps, embedder, shouldStop });
+    log(`indexed ${documentId}: ${result.pageCount} pages, ${result.chunkCount} chunks`);
+    return 'indexed';
+  } catch (error) {
+    if (error instanceof JobStopped) {
+      const row = await deps.db.document.findUnique({ where: { id: documentId }, select: { cancelRequested: true } });
+      if (row?.cancelRequested) {
+        await failJob(deps, documentId, 'Cancelled. Retry to process this file again.');
+        return 'failed';
+      }
+      if (row && stopping()) {
+        // shutting down: hand the job back for the next start
+        await deps.db.document.updateMany({
+          where: { id: documentId, status: 'PROCESSING' },
+          data: { status: 'PENDING', stage: 'queued', progress: 0, lockedBy: null, lockedAt: null, attempts: { decrement: 1 } },
+        });
+      }
+      return 'stopped';
+    }
+    const reason = error instanceof IngestError ? error.message : 'An unexpected error stopped processing. Retry, or contact the operator if it persists.';
+    if (!(error instanceof IngestError)) console.error(`[ingest] job ${documentId} failed`, error);
+    await failJob(deps, documentId, reason).catch((e) => console.error('[ingest] could not record failure', e));
+    log(`failed ${documentId}: ${reason}`);
+    return 'failed';
+  }
+}
+
+export interface IngestWorker {
+  /** Wakes the worker now (e.g. right after an upload). */
+  kick(): void;
+  /** Stops claiming, asks running jobs to stop, and waits for them. */
+  stop(): Promise<void>;
+  /** Resolves when no job is waiting or running (for the CLI and tests). */
+  idle(): Promise<void>;
+}
+
+/** Starts a polling worker with bounded concurrency. */
+export function startIngestWorker(deps: WorkerDeps): IngestWorker {
+  const workerId = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  const pollMs = deps.pollMs ?? 1000;
+  let stopping = false;
+  let running = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let pumping = false;
+  let lastRecovery = 0;
+  const inFlight = new Set<Promise<unknown>>();
+  let idleWaiters: (() => void)[] = [];
+
+  const checkIdle = async () => {
+    if (running > 0 || idleWaiters.length === 0) return;
+    const waiting = await deps.db.document.count({ where: { status: 'PENDING' } });
+    if (waiting === 0 && running === 0) {
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      for (const w of waiters) w();
+    }
+  };
+
+  const pump = async () => {
+    if (pumping || stopping) return;
+    pumping = true;
+    try {
+      if (Date.now() - lastRecovery > HEARTBEAT_STALE_MS / 3) {
+        lastRecovery = Date.now();
+        await recoverStaleJobs(deps.db);
+      }
+      while (!stopping && running < deps.concurrency) {
+        const id = await claimNextJob(deps.db, deps.provider, workerId);
+        if (!id) break;
+        running++;
+        const heartbeat = setInterval(() => {
+          void deps.db.document
+            .updateMany({ where: { id, status: 'PROCESSING' }, data: { lockedAt: new Date() } })
+            .catch(() => {});
+        }, HEARTBEAT_STALE_MS / 4);
+        const job = runJob(deps, id, () => stopping).finally(() => {
+          clearInterval(heartbeat);
+          running--;
+          inFlight.delete(job);
+          void pump();
+        });
+        inFlight.add(job);
+      }
+    } catch (error) {
+      console.error('[ingest] worker error', error);
+    } finally {
+      pumping = false;
+      await checkIdle().catch(() => {});
+    }
+  };
+
+  const schedule = () => {
+    if (stopping) return;
+    timer = setTimeout(async () => {
+      await pump();
+      schedule();
+    }, pollMs);
+    timer.unref?.();
+  };
+  schedule();
+  void pump();
+
+  return {
+    kick: () => void pump(),
+    async stop() {
+      stopping = true;
+      clearTimeout(timer);
+      await Promise.allSettled([...inFlight]);
+    },
+    idle() {
+      return new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        void checkIdle();
+      });
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/** Bytes → ParsedDocument: sniffs the real type, then runs the matching parser. */
+
+import { IngestError } from './errors';
+import { parseCsvDocument } from './parsers/csv';
+import { parseDocx } from './parsers/docx';
+import { parseHtml } from './parsers/html';
+import { parseMarkdownText } from './parsers/markdown';
+import { parsePdf } from './parsers/pdf';
+import { parseXlsx } from './parsers/xlsx';
+import { sniffOrThrow } from './sniff';
+import { decodeText } from './text-decode';
+import type { DocumentKind, ParsedDocument, ProgressCallback } from './types';
+import type { ZipLimits } from './zip-guard';
+
+export interface ParseOptions {
+  filename: string;
+  declaredMime?: string | null;
+  onProgress?: ProgressCallback;
+  zipLimits?: Partial<ZipLimits>;
+}
+
+/** Runs the parser for an already sniffed kind. Throws IngestError with a readable reason on any failure. */
+export async function parseAs(kind: DocumentKind, bytes: Uint8Array, options: ParseOptions): Promise<ParsedDocument> {
+  try {
+    switch (kind) {
+      case 'pdf':
+        return await parsePdf(bytes, { onProgress: options.onProgress });
+      case 'docx':
+        return await parseDocx(bytes, { zipLimits: options.zipLimits });
+      case 'xlsx':
+        return await parseXlsx(bytes, { onProgress: options.onProgress, zipLimits: options.zipLimits });
+      case 'csv':
+        return parseCsvDocument(decodeText(bytes).text, options.filename);
+      case 'html':
+        return parseHtml(decodeText(bytes).text);
+      case 'markdown':
+      case 'text':
+        return parseMarkdownText(decodeText(bytes).text, kind);
+    }
+  } catch (error) {
+    if (error instanceof IngestError) throw error;
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      throw new IngestError('malformed', `malformed ${kind.toUpperCase()}: structure nested too deeply`, { cause: error });
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    throw new IngestError('malformed', `malformed ${kind.toUpperCase()}: ${message.slice(0, 300)}`, { cause: error });
+  }
+}
+
+/**
+ * Sniffs and parses a file's bytes into located units. Never returns a document without text: blank or
+ * image-only documents throw IngestError('no-text'), unsupported or hostile ones their own IngestError.
+ */
+export async function parseDocument(bytes: Uint8Array, options: ParseOptions): Promise<ParsedDocument> {
+  const { kind } = await sniffOrThrow({ bytes, filename: options.filename, declaredMime: options.declaredMime });
+  options.onProgress?.({ stage: 'parsing', fraction: 0 });
+  const parsed = await parseAs(kind, bytes, options);
+  options.onProgress?.({ stage: 'parsing', fraction: 1 });
+  return parsed;
+}

@@ -1,0 +1,232 @@
+import type { Db } from '@/lib/db/client';
+import { readMetadata } from '@/lib/db/documents';
+import { IngestError } from '@/lib/ingest/errors';
+import { parseAndChunkFile } from '@/lib/ingest/sandbox';
+import { storedFilePath } from '@/lib/ingest/storage';
+import type { IngestChunk, ParsedDocument } from '@/lib/ingest/types';
+import type { ChunkDocumentAttributes, ChunkIndex, IndexedChunk } from '@/lib/retrieval/types';
+
+/** Embeds chunk texts for indexing; null when no embedder answers (the document is then keyword-only). */
+export interface DocumentEmbedder {
+  readonly model: string;
+  embedDocuments(texts: string[], signal?: AbortSignal): Promise<number[][]>;
+}
+
+export interface PipelineDeps {
+  db: Db;
+  index: ChunkIndex;
+  /** Resolved per job: an embedder that answered its probe, or null. */
+  embedder: DocumentEmbedder | null;
+  limits: { parseTimeoutMs: number; parseMaxMemoryMb: number };
+  /** Called often; answers true when the job must stop (cancelled, deleted, or the worker is shutting down). */
+  shouldStop?: () => Promise<boolean>;
+}
+
+export type StageName = 'parsing' | 'chunking' | 'embedding' | 'indexing';
+
+/** Where each stage sits in the overall 0..1 progress bar. */
+const STAGE_SPAN: Record<StageName, [number, number]> = {
+  parsing: [0.02, 0.4],
+  chunking: [0.4, 0.5],
+  embedding: [0.5, 0.85],
+  indexing: [0.85, 0.99],
+};
+
+const DB_BATCH = 500;
+const EMBED_BATCH = 64;
+const INDEX_BATCH = 500;
+
+export class JobStopped extends Error {
+  constructor() {
+    super('stopped');
+    this.name = 'JobStopped';
+  }
+}
+
+/**
+ * Runs one claimed document through parse → chunk → embed → index and marks it INDEXED; throws IngestError
+ * (a reason for the user), JobStopped (cancelled or deleted), or anything else (an internal failure).
+ * Re-running it for the same document replaces its pages, chunks and indexed vectors (idempotent).
+ */
+export async function processDocument(documentId: string, deps: PipelineDeps): Promise<{ pageCount: number; chunkCount: number }> {
+  const { db, index } = deps;
+  const doc = await db.document.findUnique({ where: { id: documentId } });
+  if (!doc) throw new JobStopped();
+  const controller = new AbortController();
+  let lastWrite = 0;
+  let stopChecked = 0;
+
+  const progress = async (stage: StageName, fraction: number, force = false) => {
+    const now = Date.now();
+    if (!force && now - lastWrite < 400) return;
+    lastWrite = now;
+    const [from, to] = STAGE_SPAN[stage];
+    const overall = from + (to - from) * Math.min(1, Math.max(0, fraction));
+    await db.document.updateMany({
+      where: { id: documentId, status: 'PROCESSING' },
+      data: { stage, progress: overall, lockedAt: new Date() },
+    });
+    if (deps.shouldStop && now - stopChecked > 400) {
+      stopChecked = now;
+      if (await deps.shouldStop()) {
+        controller.abort();
+        throw new JobStopped();
+      }
+    }
+  };
+
+  await progress('parsing', 0, true);
+  const parsed = await parseAndChunkFile({
+    path: storedFilePath(doc.storedName),
+    filename: doc.filename,
+    declaredMime: doc.mime,
+    limits: { timeoutMs: deps.limits.parseTimeoutMs, maxMemoryMb: deps.limits.parseMaxMemoryMb },
+    signal: controller.signal,
+    onProgress: (p) => {
+      void progress(p.stage, p.fraction).catch(() => controller.abort());
+    },
+  });
+  if (deps.shouldStop && (await deps.shouldStop())) throw new JobStopped();
+  if (!parsed.ok) throw new IngestError(parsed.code ?? 'malformed', parsed.reason);
+  const { document, chunks } = parsed;
+  if (chunks.length === 0) throw new IngestError('no-text', 'no extractable text (scanned?)');
+
+  await progress('chunking', 1, true);
+  await replaceStoredChunks(db, doc.id, doc.ownerId, document, chunks);
+
+  const metadata = readMetadata(doc.metadata);
+  const title = metadata.title ?? document.title ?? null;
+  if (!metadata.title && document.title) {
+    await db.document.update({
+      where: { id: doc.id },
+      data: { title: document.title, metadata: { ...metadata, title: document.title } },
+    });
+  }
+  const attributes: ChunkDocumentAttributes = {
+    bucketId: doc.bucketId,
+    mime: doc.mime,
+    filename: doc.filename,
+    title,
+    documentDate: metadata.documentDate,
+    tags: metadata.tags,
+    fields: metadata.fields,
+  };
+
+  // Embedding: only when an embedder answers; otherwise the document is keyword-searchable now and gets its
+  // vectors later (see backfillVectors).
+  let vectors: (number[] | null)[] = chunks.map(() => null);
+  let embeddingModel: string | null = null;
+  if (deps.embedder) {
+    try {
+      vectors = [];
+      for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
+        const batch = chunks.slice(i, i + EMBED_BATCH);
+        const out = await deps.embedder.embedDocuments(batch.map(embeddingText), controller.signal);
+        vectors.push(...out);
+        await progress('embedding', (i + batch.length) / chunks.length);
+      }
+      embeddingModel = deps.embedder.model;
+    } catch (error) {
+      if (error instanceof JobStopped) throw error;
+      console.warn(`[ingest] embedding failed for ${doc.id}; indexing for keyword search only`, error);
+      vectors = chunks.map(() => null);
+      embeddingModel = null;
+    }
+  }
+  await progress('embedding', 1, true);
+
+  const rows = await db.chunk.findMany({ where: { documentId: doc.id }, orderBy: { index: 'asc' }, select: { id: true, index: true } });
+  const idByIndex = new Map(rows.map((r) => [r.index, r.id]));
+  await index.deleteDocument(doc.ownerId, doc.id);
+  for (let i = 0; i < chunks.length; i += INDEX_BATCH) {
+    const batch: IndexedChunk[] = chunks.slice(i, i + INDEX_BATCH).map((c, j) => ({
+      ...attributes,
+      chunkId: idByIndex.get(c.index) ?? '',
+      documentId: doc.id,
+      ownerId: doc.ownerId,
+      index: c.index,
+      text: c.text,
+      contextPrefix: c.contextPrefix,
+      tokenCount: c.tokenCount,
+      page: c.page,
+      sheet: c.sheet,
+      rowStart: c.rowStart,
+      rowEnd: c.rowEnd,
+      headingPath: c.headingPath,
+      charStart: c.charStart,
+      charEnd: c.charEnd,
+      vector: vectors[i + j] ?? null,
+      embeddingModel: vectors[i + j] ? embeddingModel : null,
+    }));
+    await index.upsert(batch);
+    await progress('indexing', (i + batch.length) / chunks.length);
+  }
+
+  // The document may have been deleted while we indexed: then nothing of it may stay searchable.
+  const finished = await db.document.updateMany({
+    where: { id: doc.id, status: 'PROCESSING' },
+    data: {
+      status: 'INDEXED',
+      stage: 'done',
+      progress: 1,
+      error: null,
+      pageCount: document.pageCount,
+      chunkCount: chunks.length,
+      embeddingModel,
+      vectorsPending: embeddingModel === null,
+      indexedAt: new Date(),
+      lockedBy: null,
+      lockedAt: null,
+      cancelRequested: false,
+    },
+  });
+  if (finished.count === 0) {
+    await index.deleteDocument(doc.ownerId, doc.id);
+    throw new JobStopped();
+  }
+  return { pageCount: document.pageCount, chunkCount: chunks.length };
+}
+
+/** The text a chunk is embedded with: its short context prefix, then its text. */
+export function embeddingText(chunk: Pick<IngestChunk, 'contextPrefix' | 'text'>): string {
+  return chunk.contextPrefix ? `${chunk.contextPrefix}\n\n${chunk.text}` : chunk.text;
+}
+
+/** Replaces a document's stored pages and chunks (the relational source of truth) in one transaction. */
+async function replaceStoredChunks(db: Db, documentId: string, ownerId: string, document: ParsedDocument, chunks: IngestChunk[]) {
+  await db.$transaction(async (tx) => {
+    await tx.chunk.deleteMany({ where: { documentId } });
+    await tx.documentPage.deleteMany({ where: { documentId } });
+    for (let i = 0; i < document.units.length; i += DB_BATCH) {
+      await tx.documentPage.createMany({
+        data: document.units.slice(i, i + DB_BATCH).map((u) => ({
+          documentId,
+          ownerId,
+          ordinal: u.ordinal,
+          page: u.page,
+          sheet: u.sheet,
+          text: u.text,
+        })),
+      });
+    }
+    for (let i = 0; i < chunks.length; i += DB_BATCH) {
+      await tx.chunk.createMany({
+        data: chunks.slice(i, i + DB_BATCH).map((c) => ({
+          documentId,
+          ownerId,
+          index: c.index,
+          text: c.text,
+          page: c.page,
+          sheet: c.sheet,
+          rowStart: c.rowStart,
+          rowEnd: c.rowEnd,
+          headingPath: c.headingPath,
+          unitOrdinal: c.unitOrdinal,
+          charStart: c.charStart,
+          charEnd: c.charEnd,
+          tokenCount: c.tokenCount,
+        })),
+      });
+    }
+  }, { timeout: 120_000, maxWait: 30_000 });
+}

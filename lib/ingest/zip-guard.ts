@@ -1,0 +1,227 @@
+/**
+ * Checks a ZIP container (DOCX, XLSX) before any parser inflates it: entry count and declared sizes from the
+ * central directory, a hard cap on bytes actually inflated, and no DTD / entity declarations in XML parts.
+ */
+
+import yauzl from 'yauzl';
+import { IngestError } from './errors';
+
+export interface ZipLimits {
+  /** Most entries a container may list (default 10,000). */
+  maxEntries: number;
+  /** Most bytes all entries may declare uncompressed, and most bytes the XML scan may inflate (default 512 MiB). */
+  maxTotalUncompressedBytes: number;
+  /** Most bytes one entry may declare uncompressed (default 256 MiB). */
+  maxEntryUncompressedBytes: number;
+  /** Largest uncompressed/compressed ratio for entries over 1 MiB (default 200; real XML rarely passes 30). */
+  maxCompressionRatio: number;
+}
+
+export const DEFAULT_ZIP_LIMITS: ZipLimits = {
+  maxEntries: 10_000,
+  maxTotalUncompressedBytes: 512 * 1024 * 1024,
+  maxEntryUncompressedBytes: 256 * 1024 * 1024,
+  maxCompressionRatio: 200,
+};
+
+export interface ZipEntryInfo {
+  name: string;
+  compressedSize: number;
+  uncompressedSize: number;
+}
+
+export interface ZipInspection {
+  entries: ZipEntryInfo[];
+  /** Text of the XML parts asked for with `keepText` (UTF-8). */
+  texts: Map<string, string>;
+}
+
+function openZip(bytes: Uint8Array): Promise<yauzl.ZipFile> {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(
+      buffer,
+      { lazyEntries: true, validateEntrySizes: true, decodeStrings: true, strictFileNames: false },
+      (err, zipfile) => {
+        if (err) reject(new IngestError('malformed', `malformed ZIP container: ${err.message}`, { cause: err }));
+        else resolve(zipfile);
+      },
+    );
+  });
+}
+
+/** Lists a container's entries from its central directory without inflating anything. */
+export async function listZipEntries(bytes: Uint8Array): Promise<ZipEntryInfo[]> {
+  const zip = await openZip(bytes);
+  try {
+    return await new Promise<ZipEntryInfo[]>((resolve, reject) => {
+      const entries: ZipEntryInfo[] = [];
+      if (zip.entryCount > DEFAULT_ZIP_LIMITS.maxEntries) {
+        reject(zipBomb(`${zip.entryCount} entries (limit ${DEFAULT_ZIP_LIMITS.maxEntries})`));
+        return;
+      }
+      zip.on('entry', (entry: yauzl.Entry) => {
+        entries.push({
+          name: entry.fileName,
+          compressedSize: entry.compressedSize,
+          uncompressedSize: entry.uncompressedSize,
+        });
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(entries));
+      zip.on('error', (err: Error) =>
+        reject(new IngestError('malformed', `malformed ZIP container: ${err.message}`, { cause: err })),
+      );
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
+}
+
+function zipBomb(detail: string): IngestError {
+  return new IngestError('zip-bomb', `refused: archive looks like a zip bomb (${detail})`);
+}
+
+const XML_PART = /\.(xml|rels|vml)$/i;
+const FORBIDDEN = ['<!DOCTYPE', '<!ENTITY'].flatMap((marker) => [
+  Buffer.from(marker, 'latin1'),
+  Buffer.from(marker, 'utf16le'),
+  Buffer.from(Buffer.from(marker, 'utf16le').swap16()),
+]);
+const TAIL = Math.max(...FORBIDDEN.map((m) => m.length));
+
+function findForbidden(chunk: Buffer): boolean {
+  return FORBIDDEN.some((marker) => chunk.includes(marker));
+}
+
+/**
+ * Refuses a container that is a zip bomb (too many entries, declared sizes or compression ratios over the
+ * limits, or more bytes inflated than declared) or whose XML parts declare a DTD or entities (billion-laughs
+ * and external-entity attacks are refused, never expanded). Inflates every entry once, streaming, under the caps,
+ * keeping only the text of XML parts named in `keepText`.
+ */
+export async function inspectZip(
+  bytes: Uint8Array,
+  options: { limits?: Partial<ZipLimits>; keepText?: readonly string[] } = {},
+): Promise<ZipInspection> {
+  const limits: ZipLimits = { ...DEFAULT_ZIP_LIMITS, ...options.limits };
+  const keep = new Set(options.keepText ?? []);
+  const zip = await openZip(bytes);
+  if (zip.entryCount > limits.maxEntries) {
+    zip.close();
+    throw zipBomb(`${zip.entryCount} entries (limit ${limits.maxEntries})`);
+  }
+  const entries: ZipEntryInfo[] = [];
+  const texts = new Map<string, string>();
+  let declaredTotal = 0;
+  let inflatedTotal = 0;
+
+  const scanEntry = (entry: yauzl.Entry, isXml: boolean): Promise<void> =>
+    new Promise((resolve, reject) => {
+      zip.openReadStream(entry, (err, stream) => {
+        if (err) {
+          reject(new IngestError('malformed', `malformed ZIP entry ${entry.fileName}: ${err.message}`, { cause: err }));
+          return;
+        }
+        const kept: Buffer[] = [];
+        let previousTail: Buffer = Buffer.alloc(0);
+        stream.on('data', (data: Buffer) => {
+          inflatedTotal += data.length;
+          if (inflatedTotal > limits.maxTotalUncompressedBytes) {
+            stream.destroy(zipBomb(`more than ${limits.maxTotalUncompressedBytes} bytes inflated`));
+            return;
+          }
+          if (!isXml) return;
+          const window = previousTail.length > 0 ? Buffer.concat([previousTail, data]) : data;
+          if (isXml && findForbidden(window)) {
+            stream.destroy(
+              new IngestError(
+                'xml-entities',
+                `refused: XML part ${entry.fileName} declares a DTD or entities (entity expansion is never performed)`,
+              ),
+            );
+            return;
+          }
+          previousTail = Buffer.from(window.subarray(Math.max(0, window.length - TAIL)));
+          if (keep.has(entry.fileName)) kept.push(data);
+        });
+        stream.on('error', (e: Error) => {
+          if (e instanceof IngestError) reject(e);
+          else reject(new IngestError('malformed', `malformed ZIP entry ${entry.fileName}: ${e.message}`, { cause: e }));
+        });
+        stream.on('end', () => {
+          if (keep.has(entry.fileName)) texts.set(entry.fileName, Buffer.concat(kept).toString('utf8'));
+          resolve();
+        });
+      });
+    });
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on('entry', (entry: yauzl.Entry) => {
+        entries.push({
+          name: entry.fileName,
+          compressedSize: entry.compressedSize,
+          uncompressedSize: entry.uncompressedSize,
+        });
+        if (entry.isEncrypted()) {
+          reject(new IngestError('password-protected', 'password-protected'));
+          return;
+        }
+        declaredTotal += entry.uncompressedSize;
+        if (entry.uncompressedSize > limits.maxEntryUncompressedBytes) {
+          reject(zipBomb(`entry ${entry.fileName} declares ${entry.uncompressedSize} bytes`));
+          return;
+        }
+        if (declaredTotal > limits.maxTotalUncompressedBytes) {
+          reject(zipBomb(`entries declare more than ${limits.maxTotalUncompressedBytes} bytes in total`));
+          return;
+        }
+        const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
+        if (entry.uncompressedSize > 1024 * 1024 && ratio > limits.maxCompressionRatio) {
+          reject(zipBomb(`entry ${entry.fileName} has compression ratio ${Math.round(ratio)}:1`));
+          return;
+        }
+        const isDirectory = entry.fileName.endsWith('/');
+        if (isDirectory) {
+          zip.readEntry();
+          return;
+        }
+        // Every entry is inflated once here (counted, not kept) so that sizes a header lies about are caught by
+        // yauzl's size validation and the total cap before a parser's own unzip library inflates them.
+        scanEntry(entry, XML_PART.test(entry.fileName)).then(() => zip.readEntry(), reject);
+      });
+      zip.on('end', () => resolve());
+      zip.on('error', (err: Error) =>
+        reject(new IngestError('malformed', `malformed ZIP container: ${err.message}`, { cause: err })),
+      );
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
+  return { entries, texts };
+}
+
+/** Reads `<dc:title>` from an OOXML core-properties part, or null. */
+export function titleFromCoreProperties(xml: string | undefined): string | null {
+  if (!xml) return null;
+  const match = /<dc:title(?:\s[^>]*)?>([\s\S]*?)<\/dc:title>/.exec(xml);
+  const raw = match?.[1];
+  if (!raw) return null;
+  const title = decodeXmlEntities(raw).replace(/\s+/g, ' ').trim();
+  return title.length > 0 ? title : null;
+}
+
+function decodeXmlEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);/g, (_m, name: string) => {
+    if (name === 'amp') return '&';
+    if (name === 'lt') return '<';
+    if (name === 'gt') return '>';
+    if (name === 'quot') return '"';
+    if (name === 'apos') return "'";
+    const code = name.startsWith('#x') ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+  });
+}

@@ -1,0 +1,328 @@
+import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
+import { z } from 'zod';
+import { AppError } from '@/lib/errors';
+import {
+  attributesPayload,
+  chunkToPoint,
+  parseChunkPayload,
+  recordToChunk,
+  scoredPointToHit,
+} from '@/lib/retrieval/qdrant-payload';
+import {
+  batchBySize,
+  buildQueryRequest,
+  chunkPointId,
+  collectionNameFor,
+  createCollectionRequest,
+  DEFAULT_MAX_BATCH_BYTES,
+  DEFAULT_MAX_BATCH_POINTS,
+  DENSE_VECTOR,
+  documentFilter,
+  PAYLOAD_INDEXES,
+  type QdrantClusterLayout,
+  SPARSE_VECTOR,
+  toQdrantFilter,
+} from '@/lib/retrieval/qdrant-requests';
+import type { Bm25Params } from '@/lib/retrieval/sparse-bm25';
+import type {
+  ChunkDocumentAttributes,
+  ChunkIndex,
+  ChunkIndexHealth,
+  ChunkVectorUpdate,
+  IndexedChunk,
+  SearchHit,
+  SearchRequest,
+} from '@/lib/retrieval/types';
+
+export interface QdrantChunkIndexOptions {
+  /** Qdrant REST URL, e.g. http://qdrant:6333 (a path, e.g. behind a proxy, is kept as prefix). */
+  url: string;
+  apiKey?: string;
+  /** Collection names are `<prefix>_<model>`; default `docuchat`. */
+  collectionPrefix?: string;
+  /** Size of the dense vectors of `embeddingModel`. */
+  dimensions: number;
+  /** One collection per embedding model. */
+  embeddingModel: string;
+  /** Sharding and replication, applied when the collection is created (ignored for an existing one). */
+  layout?: QdrantClusterLayout;
+  /** IDF over the owner's chunks only instead of the whole collection (needs Qdrant >= 1.19). */
+  perTenantIdf?: boolean;
+  /** BM25 document-side parameters (see sparse-bm25.ts); changing them needs a re-index. */
+  bm25?: Bm25Params;
+  /** Client-side timeout of each request. Default 30 s. */
+  timeoutMs?: number;
+  /** Timeout of health(). Default 2 s. */
+  healthTimeoutMs?: number;
+  /** Upsert batching. Defaults: 128 points, 8 MB. */
+  batch?: { maxPoints?: number; maxBytes?: number };
+}
+
+const qdrantErrorBody = z.object({ status: z.object({ error: z.string() }) });
+const statusError = z.object({ status: z.number(), data: z.unknown().optional() });
+const denseParams = z.object({ [DENSE_VECTOR]: z.object({ size: z.number() }) });
+
+/** Turns a client failure into an error that says what Qdrant said (strict-mode refusals included). */
+function describeFailure(operation: string, error: unknown, where: string): Error {
+  const withStatus = statusError.safeParse(error);
+  if (withStatus.success) {
+    const body = qdrantErrorBody.safeParse(withStatus.data.data);
+    const reason = body.success ? body.data.status.error : error instanceof Error ? error.message : String(error);
+    if (withStatus.data.status === 429 || withStatus.data.status >= 502) {
+      return new AppError('unavailable:index', `Qdrant ${operation} failed (${withStatus.data.status}): ${reason}`, {
+        cause: error,
+      });
+    }
+    return new Error(`Qdrant ${operation} failed (${withStatus.data.status}): ${reason}`, { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new AppError('unavailable:index', `The search index (Qdrant at ${where}) is not reachable: ${message}`, {
+    cause: error,
+  });
+}
+
+/** URL without credentials, for messages. */
+function displayUrl(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A ChunkIndex over one Qdrant collection per embedding model. The collection (vectors, payload indexes,
+ * strict mode) is created on first use, so the app starts while Qdrant is down and health() says so.
+ * Every read and write is scoped by `ownerId` inside Qdrant's filter; get() additionally drops any point
+ * whose stored owner differs, so another owner's chunk answers exactly like a missing one.
+ */
+export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): Promise<ChunkIndex> {
+  const url = new URL(options.url);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('QDRANT_URL must be http(s)');
+  if (!Number.isInteger(options.dimensions) || options.dimensions <= 0) {
+    throw new Error(`dimensions must be a positive integer, got ${options.dimensions}`);
+  }
+  const where = displayUrl(url);
+  const prefix = url.pathname.replace(/\/+$/, '');
+  const client = new QdrantClient({
+    url: url.origin,
+    ...(prefix ? { prefix } : {}),
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    timeout: options.timeoutMs ?? 30_000,
+    checkCompatibility: false,
+  });
+  const name = collectionNameFor(options.collectionPrefix ?? 'docuchat', options.embeddingModel);
+  const maxPoints = options.batch?.maxPoints ?? DEFAULT_MAX_BATCH_POINTS;
+  const maxBytes = options.batch?.maxBytes ?? DEFAULT_MAX_BATCH_BYTES;
+  let closed = false;
+  let ready: Promise<void> | null = null;
+
+  async function call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw describeFailure(operation, error, where);
+    }
+  }
+
+  async function setUp(): Promise<void> {
+    const { exists } = await call('collection check', () => client.collectionExists(name));
+    if (!exists) {
+      try {
+        await client.createCollection(name, createCollectionRequest(options.dimensions, options.layout));
+      } catch (error) {
+        // Another app instance may have created it a moment ago; the check below decides.
+        const again = await call('collection check', () => client.collectionExists(name));
+        if (!again.exists) throw describeFailure('create collection', error, where);
+      }
+    }
+    const info = await call('collection info', () => client.getCollection(name));
+    const dense = denseParams.safeParse(info.config.params.vectors);
+    if (!dense.success || dense.data[DENSE_VECTOR].size !== options.dimensions) {
+      throw new Error(
+        `Qdrant collection ${name} does not hold ${options.dimensions}-dimension "${DENSE_VECTOR}" vectors; ` +
+          'use another QDRANT_COLLECTION_PREFIX or delete the collection',
+      );
+    }
+    if (!info.config.params.sparse_vectors?.[SPARSE_VECTOR]) {
+      throw new Error(`Qdrant collection ${name} has no "${SPARSE_VECTOR}" sparse vector`);
+    }
+    const indexed = new Set(Object.keys(info.payload_schema ?? {}));
+    for (const index of PAYLOAD_INDEXES) {
+      if (indexed.has(index.field_name)) continue;
+      await call(`payload index ${index.field_name}`, () => client.createPayloadIndex(name, { ...index, wait: true }));
+    }
+  }
+
+  function ensureReady(): Promise<void> {
+    if (closed) return Promise.reject(new Error('The Qdrant chunk index is closed'));
+    ready ??= setUp().catch((error: unknown) => {
+      ready = null; // retry on the next call
+      throw error;
+    });
+    return ready;
+  }
+
+  /** Point ids (of the asked chunk ids) whose stored owner is `ownerId`, with their payloads. */
+  async function ownedRecords(ownerId: string, chunkIds: readonly string[], withVector: boolean) {
+    const ids = [...new Set(chunkIds)].map(chunkPointId);
+    const records: Schemas['Record'][] = [];
+    for (const batch of batchBySize(ids, 1000, maxBytes)) {
+      records.push(
+        ...(await call('retrieve', () =>
+          client.retrieve(name, { ids: batch, with_payload: true, with_vector: withVector ? [DENSE_VECTOR] : false }),
+        )),
+      );
+    }
+    return records.filter((record) => {
+      const payload = parseChunkPayload(record.payload);
+      return payload !== null && payload.ownerId === ownerId && chunkPointId(payload.chunkId) === String(record.id);
+    });
+  }
+
+  const index: ChunkIndex = {
+    engine: 'qdrant',
+
+    async upsert(chunks: IndexedChunk[]): Promise<void> {
+      if (chunks.length === 0) return;
+      const points = chunks.map((chunk) =>
+        chunkToPoint(chunk, {
+          dimensions: options.dimensions,
+          embeddingModel: options.embeddingModel,
+          ...(options.bm25 ? { bm25: options.bm25 } : {}),
+        }),
+      );
+      await ensureReady();
+      for (const batch of batchBySize(points, maxPoints, maxBytes)) {
+        await call('upsert', () => client.upsert(name, { wait: true, points: batch }));
+      }
+    },
+
+    async deleteDocument(ownerId: string, documentId: string): Promise<void> {
+      const filter = documentFilter(ownerId, documentId);
+      await ensureReady();
+      await call('delete', () => client.delete(name, { wait: true, filter }));
+    },
+
+    async search(request: SearchRequest): Promise<SearchHit[]> {
+      const plan = buildQueryRequest(request, {
+        dimensions: options.dimensions,
+        ...(options.perTenantIdf ? { perTenantIdf: true } : {}),
+      });
+      if (!plan) return [];
+      await ensureReady();
+      const response = await call('query', () => client.query(name, plan.body));
+      const context = {
+        ownerId: request.ownerId,
+        scoreKind: plan.scoreKind,
+        query: request.query,
+        includeText: request.includeText === true,
+      };
+      const hits: SearchHit[] = [];
+      for (const point of response.points) {
+        const hit = scoredPointToHit(point, context);
+        if (hit) hits.push(hit);
+      }
+      return hits;
+    },
+
+    async get(ownerId: string, chunkIds: string[]): Promise<IndexedChunk[]> {
+      if (chunkIds.length === 0) return [];
+      toQdrantFilter(ownerId); // validates the owner id
+      await ensureReady();
+      const byChunkId = new Map<string, IndexedChunk>();
+      for (const record of await ownedRecords(ownerId, chunkIds, true)) {
+        const chunk = recordToChunk(record);
+        if (chunk) byChunkId.set(chunk.chunkId, chunk);
+      }
+      const result: IndexedChunk[] = [];
+      const emitted = new Set<string>();
+      for (const chunkId of chunkIds) {
+        const chunk = byChunkId.get(chunkId);
+        if (chunk && !emitted.has(chunkId)) {
+          emitted.add(chunkId);
+          result.push(chunk);
+        }
+      }
+      return result;
+    },
+
+    async setVectors(ownerId: string, model: string, updates: ChunkVectorUpdate[]): Promise<void> {
+      if (updates.length === 0) return;
+      if (model !== options.embeddingModel) {
+        throw new Error(`This Qdrant index holds ${options.embeddingModel} vectors, not ${model}`);
+      }
+      const latest = new Map<string, number[]>();
+      for (const update of updates) {
+        if (update.vector.length !== options.dimensions || !update.vector.every(Number.isFinite)) {
+          throw new Error(`Vector for chunk ${update.chunkId} must have ${options.dimensions} finite numbers`);
+        }
+        latest.set(update.chunkId, update.vector);
+      }
+      await ensureReady();
+      const owned = await ownedRecords(ownerId, [...latest.keys()], false);
+      const points: Schemas['PointVectors'][] = [];
+      for (const record of owned) {
+        const payload = parseChunkPayload(record.payload);
+        const vector = payload ? latest.get(payload.chunkId) : undefined;
+        if (vector) points.push({ id: record.id, vector: { [DENSE_VECTOR]: vector } });
+      }
+      for (const batch of batchBySize(points, maxPoints, maxBytes)) {
+        await call('update vectors', () => client.updateVectors(name, { wait: true, points: batch }));
+        await call('set payload', () =>
+          client.setPayload(name, {
+            wait: true,
+            payload: { embeddingModel: model },
+            points: batch.map((point) => point.id),
+          }),
+        );
+      }
+    },
+
+    async updateDocumentAttributes(
+      ownerId: string,
+      documentId: string,
+      attributes: ChunkDocumentAttributes,
+    ): Promise<void> {
+      const filter = documentFilter(ownerId, documentId);
+      const payload = attributesPayload(attributes);
+      await ensureReady();
+      await call('set payload', () => client.setPayload(name, { wait: true, payload, filter }));
+    },
+
+    async countChunks(ownerId: string): Promise<number> {
+      const filter = toQdrantFilter(ownerId);
+      await ensureReady();
+      const result = await call('count', () => client.count(name, { filter, exact: true }));
+      return result.count;
+    },
+
+    async health(): Promise<ChunkIndexHealth> {
+      const ms = options.healthTimeoutMs ?? 2000;
+      try {
+        const [version, existence] = await withTimeout(
+          Promise.all([client.versionInfo(), client.collectionExists(name)]),
+          ms,
+          `Qdrant at ${where}`,
+        );
+        return {
+          ok: true,
+          engine: 'qdrant',
+          detail: `Qdrant ${version.version} at ${where}, collection ${name} ${existence.exists ? 'ready' : 'not created yet'}`,
+        };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return { ok: false, engine: 'qdrant', detail: `Qdrant at ${where} is not reachable: ${message}` };
+      }
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+    },
+  };
+  return index;
+}

@@ -1,0 +1,270 @@
+import { createHash } from 'node:crypto';
+import type { Schemas } from '@qdrant/js-client-rest';
+import { v5 as uuidv5 } from 'uuid';
+import { AppError } from '@/lib/errors';
+import { querySparseVector } from '@/lib/retrieval/sparse-bm25';
+import type { SearchFilters, SearchMode, SearchRequest } from '@/lib/retrieval/types';
+
+/**
+ * Pure request builders for the Qdrant chunk index: collection layout, payload indexes, filters, queries.
+ * Nothing here talks to a server, so every request shape is unit-tested against the client's own types.
+ */
+
+export const DENSE_VECTOR = 'dense';
+export const SPARSE_VECTOR = 'bm25';
+
+/** Fixed namespace for chunk point ids (uuid v5 of the chunk id), so re-ingesting a chunk overwrites its point. */
+export const CHUNK_POINT_NAMESPACE = '6f1f3c3e-5d8a-5b6e-9d0c-2f7f4c1a8e21';
+
+export const DEFAULT_CANDIDATES = 50;
+export const MAX_CANDIDATES = 100;
+/** Strict mode rejects any `limit` above this. */
+export const MAX_QUERY_LIMIT = 1000;
+
+type Filter = Schemas['Filter'];
+type FieldCondition = Schemas['FieldCondition'];
+
+/** The Qdrant point id of a chunk: uuid v5 of its chunk id (deterministic, so upserts overwrite). */
+export function chunkPointId(chunkId: string): string {
+  return uuidv5(chunkId, CHUNK_POINT_NAMESPACE);
+}
+
+/**
+ * Collection name for an embedding model: `<prefix>_<model>` lower-cased, with every character outside
+ * [a-z0-9_-] replaced by `_`. When that replacement changed the name, 8 hex characters of the model name's
+ * sha256 are appended so that `a:b` and `a/b` do not share a collection.
+ */
+export function collectionNameFor(prefix: string, embeddingModel: string): string {
+  const model = embeddingModel.trim().toLowerCase();
+  if (model.length === 0) throw new Error('embeddingModel must not be empty');
+  const cleanPrefix = prefix
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '_');
+  const cleanModel = model.replace(/[^a-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
+  const suffix =
+    cleanModel === model ? '' : `_${createHash('sha256').update(embeddingModel).digest('hex').slice(0, 8)}`;
+  const name = `${cleanPrefix ? `${cleanPrefix}_` : ''}${cleanModel || 'model'}${suffix}`;
+  return name.slice(0, 200);
+}
+
+export interface QdrantClusterLayout {
+  /** Shards of the collection (auto sharding). Default: Qdrant's (1 standalone, node count in a cluster). */
+  shardNumber?: number;
+  /** Copies of each shard (cluster only). */
+  replicationFactor?: number;
+  /** Replicas that must acknowledge a write before it succeeds (cluster only). */
+  writeConsistencyFactor?: number;
+}
+
+/**
+ * The collection: named dense vector `dense` (cosine), sparse vector `bm25` with the IDF modifier, strict mode
+ * (a filter on an unindexed field fails instead of scanning), and HNSW built per tenant (`m: 0`,
+ * `payload_m: 16`) because every query filters by owner.
+ */
+export function createCollectionRequest(
+  dimensions: number,
+  layout: QdrantClusterLayout = {},
+): Schemas['CreateCollection'] {
+  if (!Number.isInteger(dimensions) || dimensions <= 0)
+    throw new Error(`dimensions must be a positive integer, got ${dimensions}`);
+  const request: Schemas['CreateCollection'] = {
+    vectors: { [DENSE_VECTOR]: { size: dimensions, distance: 'Cosine' } },
+    sparse_vectors: { [SPARSE_VECTOR]: { modifier: 'idf' } },
+    hnsw_config: { m: 0, payload_m: 16 },
+    strict_mode_config: {
+      enabled: true,
+      unindexed_filtering_retrieve: false,
+      unindexed_filtering_update: false,
+      max_query_limit: MAX_QUERY_LIMIT,
+    },
+  };
+  if (layout.shardNumber !== undefined) request.shard_number = layout.shardNumber;
+  if (layout.replicationFactor !== undefined) request.replication_factor = layout.replicationFactor;
+  if (layout.writeConsistencyFactor !== undefined) request.write_consistency_factor = layout.writeConsistencyFactor;
+  return request;
+}
+
+/** Payload indexes, created right after the collection and before any data. */
+export const PAYLOAD_INDEXES: ReadonlyArray<Schemas['CreateFieldIndex'] & { field_name: string }> = [
+  { field_name: 'ownerId', field_schema: { type: 'keyword', is_tenant: true } },
+  { field_name: 'documentId', field_schema: { type: 'keyword' } },
+  { field_name: 'bucketId', field_schema: { type: 'keyword' } },
+  { field_name: 'mime', field_schema: { type: 'keyword' } },
+  { field_name: 'documentDate', field_schema: { type: 'datetime' } },
+  { field_name: 'tags', field_schema: { type: 'keyword' } },
+  { field_name: 'fieldPairs', field_schema: { type: 'keyword' } },
+];
+
+/**
+ * One user field as an indexed keyword: `key=value`. `%` and `=` in the key are percent-encoded so the first
+ * `=` always separates key from value (`a=b` + `c` and `a` + `b=c` stay distinct).
+ */
+export function fieldPair(key: string, value: string): string {
+  return `${key.replaceAll('%', '%25').replaceAll('=', '%3D')}=${value}`;
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A document date as the RFC 3339 instant Qdrant's datetime index stores: `YYYY-MM-DD` becomes midnight UTC,
+ * a full timestamp is normalised to UTC. Throws a bad_request AppError for anything unparsable.
+ */
+export function toQdrantDatetime(value: string): string {
+  const trimmed = value.trim();
+  const candidate = DATE_ONLY.test(trimmed) ? `${trimmed}T00:00:00Z` : trimmed;
+  const time = Date.parse(candidate);
+  if (Number.isNaN(time)) throw new AppError('bad_request:index', `Not a date: ${JSON.stringify(value)}`);
+  const iso = new Date(time).toISOString();
+  if (DATE_ONLY.test(trimmed) && iso.slice(0, 10) !== trimmed) {
+    throw new AppError('bad_request:index', `Not a date: ${JSON.stringify(value)}`);
+  }
+  return iso.replace('.000Z', 'Z');
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+/**
+ * Translates the typed search filters into a Qdrant filter. The owner condition is always the first `must`
+ * clause. Lists match any of their values; an empty list adds no condition. Tags and user fields are all-of:
+ * one `must` clause per tag / field. Dates are inclusive bounds on the document date.
+ */
+export function toQdrantFilter(ownerId: string, filters: SearchFilters = {}): Filter & { must: FieldCondition[] } {
+  if (ownerId.length === 0) throw new AppError('bad_request:index', 'ownerId is required');
+  const must: FieldCondition[] = [{ key: 'ownerId', match: { value: ownerId } }];
+  const anyOf = (key: string, values: readonly string[] | undefined) => {
+    if (values && values.length > 0) must.push({ key, match: { any: unique(values) } });
+  };
+  anyOf('bucketId', filters.bucketIds);
+  anyOf('documentId', filters.documentIds);
+  anyOf('mime', filters.mimeTypes);
+  if (filters.dateFrom !== undefined || filters.dateTo !== undefined) {
+    const range: Schemas['DatetimeRange'] = {};
+    if (filters.dateFrom !== undefined) range.gte = toQdrantDatetime(filters.dateFrom);
+    if (filters.dateTo !== undefined) range.lte = toQdrantDatetime(filters.dateTo);
+    must.push({ key: 'documentDate', range });
+  }
+  for (const tag of unique(filters.tags ?? [])) must.push({ key: 'tags', match: { value: tag } });
+  for (const [key, value] of Object.entries(filters.fields ?? {})) {
+    must.push({ key: 'fieldPairs', match: { value: fieldPair(key, value) } });
+  }
+  return { must };
+}
+
+/** The owner + document condition used by delete and payload updates. */
+export function documentFilter(ownerId: string, documentId: string): Filter {
+  return toQdrantFilter(ownerId, { documentIds: [documentId] });
+}
+
+export interface QueryPlan {
+  /** The request body for `client.query`. */
+  body: Schemas['QueryRequest'];
+  /** Which score the returned points carry. */
+  scoreKind: SearchMode;
+}
+
+export interface QueryBuildOptions {
+  dimensions: number;
+  /** Compute IDF over the owner's chunks only (Qdrant >= 1.19); default collection-wide. */
+  perTenantIdf?: boolean;
+}
+
+function checkVector(vector: readonly number[], dimensions: number): number[] {
+  if (vector.length !== dimensions) {
+    throw new AppError(
+      'bad_request:index',
+      `Query vector has ${vector.length} dimensions, the index expects ${dimensions}`,
+    );
+  }
+  if (!vector.every(Number.isFinite))
+    throw new AppError('bad_request:index', 'Query vector contains a non-finite value');
+  return [...vector];
+}
+
+/**
+ * The Query API request for a search, or null when there is nothing to look for (a keyword query whose terms
+ * are all stop words). keyword = sparse `bm25` only; semantic = `dense` only; hybrid = a dense and a sparse
+ * prefetch, each with the owner filter, fused by RRF. Hybrid without a query vector runs as keyword; hybrid
+ * without indexable terms runs as semantic. Semantic without a vector is a bad_request AppError.
+ */
+export function buildQueryRequest(request: SearchRequest, options: QueryBuildOptions): QueryPlan | null {
+  const filter = toQdrantFilter(request.ownerId, request.filters);
+  const topK = Math.min(MAX_QUERY_LIMIT, Math.max(1, Math.floor(request.topK)));
+  const candidates = Math.min(MAX_CANDIDATES, Math.max(1, Math.floor(request.candidates ?? DEFAULT_CANDIDATES)));
+  const prefetchLimit = Math.min(MAX_QUERY_LIMIT, Math.max(candidates, topK));
+  const sparse = request.mode === 'semantic' ? null : querySparseVector(request.query);
+  const hasTerms = sparse !== null && sparse.indices.length > 0;
+  const dense = request.queryVector && request.queryVector.length > 0 ? request.queryVector : null;
+  const idfParams: Schemas['SearchParams'] | undefined = options.perTenantIdf
+    ? { idf: { corpus: { must: [{ key: 'ownerId', match: { value: request.ownerId } }] } } }
+    : undefined;
+
+  const sparseQuery = (limit: number) => ({
+    query: sparse ?? { indices: [], values: [] },
+    using: SPARSE_VECTOR,
+    filter,
+    limit,
+    ...(idfParams ? { params: idfParams } : {}),
+  });
+  const denseQuery = (vector: number[], limit: number) => ({ query: vector, using: DENSE_VECTOR, filter, limit });
+
+  let mode: SearchMode = request.mode;
+  if (mode === 'hybrid' && !dense) mode = 'keyword';
+  if (mode === 'hybrid' && !hasTerms) mode = 'semantic';
+
+  switch (mode) {
+    case 'keyword':
+      if (!hasTerms) return null;
+      return { body: { ...sparseQuery(topK), with_payload: true }, scoreKind: 'keyword' };
+    case 'semantic': {
+      if (!dense)
+        throw new AppError('bad_request:index', 'Semantic search needs a query vector (no embedder answered)');
+      return {
+        body: { ...denseQuery(checkVector(dense, options.dimensions), topK), with_payload: true },
+        scoreKind: 'semantic',
+      };
+    }
+    case 'hybrid': {
+      const vector = checkVector(dense ?? [], options.dimensions);
+      return {
+        body: {
+          prefetch: [denseQuery(vector, prefetchLimit), sparseQuery(prefetchLimit)],
+          query: { fusion: 'rrf' },
+          filter,
+          limit: topK,
+          with_payload: true,
+        },
+        scoreKind: 'hybrid',
+      };
+    }
+  }
+}
+
+/** Qdrant refuses request bodies above 32 MB by default (`service.max_request_size_mb`); stay well below. */
+export const DEFAULT_MAX_BATCH_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_BATCH_POINTS = 128;
+
+/**
+ * Splits items into consecutive batches of at most `maxCount` items and about `maxBytes` of JSON each.
+ * An item larger than `maxBytes` on its own travels alone (the server decides whether it fits).
+ */
+export function batchBySize<T>(items: readonly T[], maxCount: number, maxBytes: number): T[][] {
+  if (!(maxCount >= 1) || !(maxBytes >= 1)) throw new Error('batch limits must be positive');
+  const batches: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const size = Buffer.byteLength(JSON.stringify(item));
+    if (current.length > 0 && (current.length >= maxCount || bytes + size > maxBytes)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += size + 1;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}

@@ -1,0 +1,22 @@
+// The server the Playwright suite runs against: the production build on a throwaway data folder.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { migrate, run } from './lib.mjs';
+
+const port = process.env.E2E_PORT ?? '3210';
+const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'docuchat-e2e-'));
+fs.rmSync(dataDir, { recursive: true, force: true });
+fs.mkdirSync(dataDir, { recursive: true });
+const env = {
+  DATA_DIR: dataDir,
+  DATABASE_URL: `file:${path.join(dataDir, 'e2e.db')}`,
+  APP_URL: `http://localhost:${port}`,
+  NEXT_TELEMETRY_DISABLED: '1',
+  NODE_ENV: 'production',
+  // The fake model server (e2e/fake-ollama.mjs) is not started for every spec; by default no LLM answers.
+  OLLAMA_BASE_URL: process.env.OLLAMA_BASE_URL ?? 'http://127.0.0.1:9',
+  RATE_LIMIT_SIGN_IN_PER_MINUTE: '5',
+};
+migrate(env);
+run('npx', ['next', 'start', '-p', port], { env });

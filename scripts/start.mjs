@@ -1,0 +1,17 @@
+// npm start: install if needed, generate the database clients, migrate, build, and serve on http://localhost:3000
+// with the embedded defaults (SQLite in ./data, the embedded chunk index, local files). PORT changes the port.
+import { buildIfStale, ensureInstalled, generateClients, log, migrate, run } from './lib.mjs';
+
+const started = Date.now();
+try {
+  ensureInstalled();
+  generateClients();
+  migrate();
+  buildIfStale();
+  const port = process.env.PORT ?? '3000';
+  log(`ready after ${Math.round((Date.now() - started) / 1000)} s; serving on http://localhost:${port}`);
+  run('npx', ['next', 'start', '-p', port], { env: { NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' } });
+} catch (error) {
+  console.error(`\n[docuchat] start failed: ${error.message}`);
+  process.exit(error.exitCode ?? 1);
+}
