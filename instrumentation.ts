@@ -1,7 +1,23 @@
-/** Runs once when the Node.js server starts: resumes ingestion (jobs left by a stopped server included). */
+/**
+ * Runs once when the Node.js server starts: marks answers a stopped server left running as interrupted, and
+ * resumes ingestion (jobs left by a stopped server included).
+ */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { startIngestWorkerOnce } = await import('@/lib/services');
+  const { markInterruptedAnswers } = await import('@/lib/chat/answer-run');
+  const { getConfig } = await import('@/lib/config');
+  const { ensureDbReady, getDb, getDbHandle } = await import('@/lib/db/client');
+  try {
+    await ensureDbReady();
+    // One server owns an embedded SQLite database, so whatever is still "running" died with the last process.
+    // With PostgreSQL other instances may be mid-run: only runs older than the agent's wall-clock limit are dead.
+    const olderThan = getDbHandle().provider === 'sqlite' ? 0 : getConfig().agent.wallClockMs + 60_000;
+    const marked = await markInterruptedAnswers(getDb(), olderThan);
+    if (marked) console.log(`[docuchat] marked ${marked} interrupted answer(s)`);
+  } catch (error) {
+    console.error('[docuchat] could not check for interrupted answers', error);
+  }
   try {
     await startIngestWorkerOnce();
   } catch (error) {

@@ -71,12 +71,24 @@ export function decodeText(bytes: Uint8Array): DecodedText {
     return { text: stripNul(text), encoding: 'utf-8', replacedInvalid: false };
   } catch {
     if (!bom && !hasValidUtf8Multibyte(body)) {
-      const text = new TextDecoder('windows-1252').decode(body);
+      const text = decodeWindows1252(body);
       return { text: stripNul(text), encoding: 'windows-1252', replacedInvalid: false };
     }
     const text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(body);
     return { text: stripNul(text), encoding: 'utf-8', replacedInvalid: true };
   }
+}
+
+/** windows-1252 code points for bytes 0x80-0x9F (the rest of the code page equals Latin-1). */
+const CP1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+];
+
+/** windows-1252 → string, by table (Node's TextDecoder may treat the label as Latin-1). */
+function decodeWindows1252(bytes: Uint8Array): string {
+  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  return latin1.replace(/[\u0080-\u009f]/g, (c) => String.fromCharCode(CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c.charCodeAt(0)));
 }
 
 function stripNul(text: string): string {

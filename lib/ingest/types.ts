@@ -24,8 +24,9 @@ export interface ParsedRow {
  * One located part of a document: a PDF page, a spreadsheet sheet, or a document section (the text under one
  * heading). Chunks never cross units.
  *
- * For sheets, `text` is the header line, a newline, then one line per data row (cells joined by " | ");
- * `header` repeats that header line and `rows` locates each data row inside `text`.
+ * For sheets, `text` is the header block (any title rows above the column header, then the column header), a
+ * newline, then one line per data row (cells joined by " | "); `header` repeats that block and `rows` locates each
+ * data row inside `text`.
  */
 export interface ParsedUnit {
   /** 0-based position of the unit in the document. */
@@ -37,7 +38,7 @@ export interface ParsedUnit {
   /** Heading titles from the outermost to this section's own heading; empty outside any heading. */
   headingPath: string[];
   text: string;
-  /** Sheets only: the header line that starts `text` (cells joined by " | "), or null when there are no rows. */
+  /** Sheets only: the header block that starts `text` (lines of cells joined by " | "). */
   header?: string | null;
   /** Sheets only: every non-empty data row, in order. */
   rows?: ParsedRow[];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type LlmConfig, type LlmProvider, ollamaRootURL } from '@/lib/llm/registry';
+import { authHeaders, type LlmConfig, type LlmProvider, ollamaRootURL, openAiBaseURL } from '@/lib/llm/registry';
 
 /**
  * Whether the LLM server answers and has the configured models. Used by /api/health, the chat banner and the
@@ -80,7 +80,7 @@ function safeUrl(raw: string): string {
 /** The endpoint that lists models: Ollama `GET /api/tags`, OpenAI-compatible `GET <base>/models`. */
 export function modelListURL(config: Pick<LlmConfig, 'provider' | 'baseURL'>): string {
   if (config.provider === 'ollama') return `${ollamaRootURL(config.baseURL)}/api/tags`;
-  return `${config.baseURL.trim().replace(/\/+$/, '')}/models`;
+  return `${openAiBaseURL(config.baseURL)}/models`;
 }
 
 /** Probes the server once (no cache). Never throws: failures come back as status `unreachable`. */
@@ -101,8 +101,7 @@ export async function probeLlm(config: LlmConfig, options: LlmProbeOptions = {})
   const started = now();
   try {
     url = modelListURL(config);
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
+    const headers: Record<string, string> = { accept: 'application/json', ...authHeaders(config) };
     const response = await fetchImpl(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
     const latencyMs = Math.max(0, now() - started);
     if (!response.ok) {
@@ -115,7 +114,9 @@ export async function probeLlm(config: LlmConfig, options: LlmProbeOptions = {})
     if (config.provider === 'ollama') {
       const parsed = ollamaTags.parse(body);
       listed = parsed.models.map((m) => m.name);
-      const names = new Set(parsed.models.flatMap((m) => [ollamaName(m.name), ...(m.model ? [ollamaName(m.model)] : [])]));
+      const names = new Set(
+        parsed.models.flatMap((m) => [ollamaName(m.name), ...(m.model ? [ollamaName(m.model)] : [])]),
+      );
       present = (name) => names.has(ollamaName(name));
     } else {
       listed = openAiModels.parse(body).data.map((m) => m.id);
@@ -150,17 +151,18 @@ export async function probeLlm(config: LlmConfig, options: LlmProbeOptions = {})
           : error instanceof Error
             ? (error.cause instanceof Error ? error.cause.message : '') || error.message
             : String(error);
+    const shown = safeUrl(url || config.baseURL);
     return {
       ...base,
       status: 'unreachable',
-      url: safeUrl(url || config.baseURL),
+      url: shown,
       canGenerate: false,
       canEmbed: false,
       models: wanted.map((m) => ({ ...m, present: false })),
       missing: [],
       available: [],
       latencyMs: null,
-      detail: `${config.provider} at ${safeUrl(url || config.baseURL)} is not reachable: ${reason}`,
+      detail: `${config.provider} at ${shown} is not reachable: ${reason.replaceAll(config.baseURL, shown)}`,
     };
   }
 }

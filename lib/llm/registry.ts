@@ -45,10 +45,43 @@ export interface RegistryDeps {
   fetch?: typeof globalThis.fetch;
 }
 
+/**
+ * fetch() refuses URLs with `user:pass@`; such credentials (e.g. a basic-auth proxy in front of Ollama) are
+ * moved into an Authorization header. Returns the URL without them.
+ */
+export function splitCredentials(raw: string): { url: string; authorization: string | null } {
+  const trimmed = raw.trim();
+  let parsed: URL;
+  try {
+    parsed = new URL(trimmed);
+  } catch {
+    return { url: trimmed, authorization: null };
+  }
+  if (!parsed.username && !parsed.password) return { url: trimmed, authorization: null };
+  const user = decodeURIComponent(parsed.username);
+  const password = decodeURIComponent(parsed.password);
+  parsed.username = '';
+  parsed.password = '';
+  const url = trimmed.endsWith('/') ? parsed.href : parsed.href.replace(/\/$/, '');
+  return { url, authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
+}
+
+/** Headers for the LLM server: a bearer API key wins over URL credentials. */
+export function authHeaders(config: Pick<LlmConfig, 'apiKey' | 'baseURL'>): Record<string, string> {
+  if (config.apiKey) return { Authorization: `Bearer ${config.apiKey}` };
+  const { authorization } = splitCredentials(config.baseURL);
+  return authorization ? { Authorization: authorization } : {};
+}
+
 /** Ollama's native API lives under `/api`; accepts the server root or the `/api` URL, with or without a slash. */
 export function ollamaApiBaseURL(baseURL: string): string {
-  const trimmed = baseURL.trim().replace(/\/+$/, '');
+  const trimmed = splitCredentials(baseURL).url.replace(/\/+$/, '');
   return trimmed.endsWith('/api') ? trimmed : `${trimmed}/api`;
+}
+
+/** The OpenAI-compatible base URL (e.g. `http://host:8000/v1`) without credentials or trailing slash. */
+export function openAiBaseURL(baseURL: string): string {
+  return splitCredentials(baseURL).url.replace(/\/+$/, '');
 }
 
 /** The Ollama server root (no `/api`), for endpoints such as `/api/tags`. */
@@ -92,16 +125,17 @@ export function ollamaOptionsMiddleware(numCtx: number): LanguageModelMiddleware
 export function createModelRegistry(config: LlmConfig, deps: RegistryDeps = {}): ModelRegistry {
   const names = {
     provider: config.provider,
-    baseURL: config.baseURL,
+    baseURL: openAiBaseURL(config.baseURL),
     decision: config.decisionModel,
     synthesis: config.synthesisModel,
     embedding: config.embeddingModel,
   };
   const timeouts = { ...config.timeouts };
   if (config.provider === 'ollama') {
+    const headers = authHeaders(config);
     const provider = createOllama({
       baseURL: ollamaApiBaseURL(config.baseURL),
-      ...(config.apiKey ? { headers: { Authorization: `Bearer ${config.apiKey}` } } : {}),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
     });
     const middleware = ollamaOptionsMiddleware(config.numCtx);
@@ -114,10 +148,11 @@ export function createModelRegistry(config: LlmConfig, deps: RegistryDeps = {}):
       numCtx: config.numCtx,
     };
   }
+  const headers = authHeaders(config);
   const provider = createOpenAICompatible({
     name: 'openai-compatible',
-    baseURL: config.baseURL.trim().replace(/\/+$/, ''),
-    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    baseURL: openAiBaseURL(config.baseURL),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
     includeUsage: true,
     supportsStructuredOutputs: true,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),

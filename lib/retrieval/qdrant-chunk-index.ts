@@ -1,12 +1,13 @@
 import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
 import { z } from 'zod';
 import { AppError } from '@/lib/errors';
+import { reciprocalRankFusion } from '@/lib/retrieval/fusion';
 import {
   attributesPayload,
   chunkToPoint,
   parseChunkPayload,
+  payloadToHit,
   recordToChunk,
-  scoredPointToHit,
 } from '@/lib/retrieval/qdrant-payload';
 import {
   batchBySize,
@@ -42,7 +43,7 @@ export interface QdrantChunkIndexOptions {
   collectionPrefix?: string;
   /** Size of the dense vectors of `embeddingModel`. */
   dimensions: number;
-  /** One collection per embedding model. */
+  /** Selects the collection (one per embedding model); chunks keep their own model label. */
   embeddingModel: string;
   /** Sharding and replication, applied when the collection is created (ignored for an existing one). */
   layout?: QdrantClusterLayout;
@@ -189,12 +190,14 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
 
     async upsert(chunks: IndexedChunk[]): Promise<void> {
       if (chunks.length === 0) return;
-      const points = chunks.map((chunk) =>
-        chunkToPoint(chunk, {
-          dimensions: options.dimensions,
-          embeddingModel: options.embeddingModel,
-          ...(options.bm25 ? { bm25: options.bm25 } : {}),
-        }),
+      // A chunk id repeated within the call: the last version wins (Qdrant's order inside a batch is not ours).
+      const latest = new Map<string, IndexedChunk>();
+      for (const chunk of chunks) {
+        latest.delete(chunk.chunkId);
+        latest.set(chunk.chunkId, chunk);
+      }
+      const points = [...latest.values()].map((chunk) =>
+        chunkToPoint(chunk, { dimensions: options.dimensions, ...(options.bm25 ? { bm25: options.bm25 } : {}) }),
       );
       await ensureReady();
       for (const batch of batchBySize(points, maxPoints, maxBytes)) {
@@ -215,16 +218,42 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
       });
       if (!plan) return [];
       await ensureReady();
-      const response = await call('query', () => client.query(name, plan.body));
-      const context = {
-        ownerId: request.ownerId,
-        scoreKind: plan.scoreKind,
-        query: request.query,
-        includeText: request.includeText === true,
-      };
+      const context = { ownerId: request.ownerId, query: request.query, includeText: request.includeText === true };
       const hits: SearchHit[] = [];
-      for (const point of response.points) {
-        const hit = scoredPointToHit(point, context);
+      if (plan.kind === 'single') {
+        const response = await call('query', () => client.query(name, plan.body));
+        for (const point of response.points) {
+          const hit = payloadToHit(point.payload, point.score, { [plan.scoreKind]: point.score }, context);
+          if (hit) hits.push(hit);
+        }
+        return hits;
+      }
+      const searches = plan.sparse ? [plan.sparse, plan.dense] : [plan.dense];
+      const responses = await call('query batch', () => client.queryBatch(name, { searches }));
+      const keyword = plan.sparse ? (responses[0]?.points ?? []) : [];
+      const semantic = (plan.sparse ? responses[1] : responses[0])?.points ?? [];
+      const payloads = new Map<string, unknown>();
+      const keywordScores = new Map<string, number>();
+      const semanticScores = new Map<string, number>();
+      for (const point of keyword) {
+        payloads.set(String(point.id), point.payload);
+        keywordScores.set(String(point.id), point.score);
+      }
+      for (const point of semantic) {
+        payloads.set(String(point.id), point.payload);
+        semanticScores.set(String(point.id), point.score);
+      }
+      const fused = reciprocalRankFusion(
+        [keyword.map((point) => String(point.id)), semantic.map((point) => String(point.id))],
+        { limit: plan.topK },
+      );
+      for (const candidate of fused) {
+        const scores: SearchHit['scores'] = { hybrid: candidate.score };
+        const keywordScore = keywordScores.get(candidate.id);
+        const semanticScore = semanticScores.get(candidate.id);
+        if (keywordScore !== undefined) scores.keyword = keywordScore;
+        if (semanticScore !== undefined) scores.semantic = semanticScore;
+        const hit = payloadToHit(payloads.get(candidate.id), candidate.score, scores, context);
         if (hit) hits.push(hit);
       }
       return hits;
@@ -253,9 +282,7 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
 
     async setVectors(ownerId: string, model: string, updates: ChunkVectorUpdate[]): Promise<void> {
       if (updates.length === 0) return;
-      if (model !== options.embeddingModel) {
-        throw new Error(`This Qdrant index holds ${options.embeddingModel} vectors, not ${model}`);
-      }
+      if (model.trim().length === 0) throw new Error('setVectors needs the embedding model name');
       const latest = new Map<string, number[]>();
       for (const update of updates) {
         if (update.vector.length !== options.dimensions || !update.vector.every(Number.isFinite)) {

@@ -4,8 +4,8 @@ import {
   chunkToPoint,
   makeSnippet,
   parseChunkPayload,
+  payloadToHit,
   recordToChunk,
-  scoredPointToHit,
 } from '@/lib/retrieval/qdrant-payload';
 import { chunkPointId } from '@/lib/retrieval/qdrant-requests';
 import { documentSparseVector } from '@/lib/retrieval/sparse-bm25';
@@ -40,7 +40,7 @@ function chunk(overrides: Partial<IndexedChunk> = {}): IndexedChunk {
   };
 }
 
-const opts = { dimensions: 4, embeddingModel: 'nomic-embed-text' };
+const opts = { dimensions: 4 };
 
 describe('chunkToPoint', () => {
   it('stores a deterministic id, both vectors and an indexable payload', () => {
@@ -74,9 +74,12 @@ describe('chunkToPoint', () => {
     expect(point.vector).toEqual({});
   });
 
-  it('refuses vectors of another size or another model', () => {
+  it('refuses vectors of another size or with non-finite values; keeps the chunk’s model label', () => {
     expect(() => chunkToPoint(chunk({ vector: [1, 2, 3] }), opts)).toThrow(/4/);
-    expect(() => chunkToPoint(chunk({ embeddingModel: 'mxbai-embed-large' }), opts)).toThrow(/mxbai/);
+    expect(() => chunkToPoint(chunk({ vector: [1, 2, Number.POSITIVE_INFINITY, 4] }), opts)).toThrow(/finite/);
+    expect(chunkToPoint(chunk({ embeddingModel: 'mxbai-embed-large' }), opts).payload?.embeddingModel).toBe(
+      'mxbai-embed-large',
+    );
   });
 });
 
@@ -99,10 +102,10 @@ describe('reading points back', () => {
     expect(recordToChunk({ payload: { chunkId: 1 } })).toBeNull();
   });
 
-  it('maps a scored point to a hit with snippet, score per mode, text only on request', () => {
+  it('maps a payload to a hit with snippet, the given scores, text only on request', () => {
     const payload = chunkToPoint(chunk(), opts).payload;
-    const context = { ownerId: 'u1', scoreKind: 'hybrid' as const, query: 'invoice total', includeText: false };
-    const hit = scoredPointToHit({ payload, score: 0.42 }, context);
+    const context = { ownerId: 'u1', query: 'invoice total', includeText: false };
+    const hit = payloadToHit(payload, 0.42, { hybrid: 0.42 }, context);
     expect(hit).toMatchObject({
       chunkId: 'c1',
       documentId: 'd1',
@@ -113,13 +116,13 @@ describe('reading points back', () => {
     });
     expect(hit?.text).toBeUndefined();
     expect(hit?.snippet).toContain('invoice total');
-    expect(scoredPointToHit({ payload, score: 1 }, { ...context, includeText: true })?.text).toBe(chunk().text);
+    expect(payloadToHit(payload, 1, { keyword: 1 }, { ...context, includeText: true })?.text).toBe(chunk().text);
   });
 
   it('drops a hit whose stored owner is not the asking owner', () => {
     const payload = chunkToPoint(chunk(), opts).payload;
-    const context = { ownerId: 'someone-else', scoreKind: 'keyword' as const, query: 'invoice', includeText: true };
-    expect(scoredPointToHit({ payload, score: 1 }, context)).toBeNull();
+    const context = { ownerId: 'someone-else', query: 'invoice', includeText: true };
+    expect(payloadToHit(payload, 1, { keyword: 1 }, context)).toBeNull();
   });
 
   it('attributesPayload rewrites exactly the document attribute keys', () => {

@@ -9,7 +9,7 @@ import {
   toQdrantDatetime,
 } from '@/lib/retrieval/qdrant-requests';
 import { type Bm25Params, DEFAULT_BM25_PARAMS, documentSparseVector } from '@/lib/retrieval/sparse-bm25';
-import type { ChunkDocumentAttributes, IndexedChunk, SearchHit, SearchMode } from '@/lib/retrieval/types';
+import type { ChunkDocumentAttributes, IndexedChunk, SearchHit } from '@/lib/retrieval/types';
 
 /**
  * Mapping between chunks and Qdrant points: what is stored in the payload, and how payloads read back.
@@ -59,30 +59,26 @@ export function indexedText(chunk: Pick<IndexedChunk, 'contextPrefix' | 'text'>)
 
 /**
  * A chunk as a point: deterministic id, payload, sparse `bm25` vector (omitted when the text has no indexable
- * term) and the `dense` vector when the chunk has one. A vector of the wrong size or from another embedding
- * model is refused, since the collection belongs to one model.
+ * term) and the `dense` vector when the chunk has one. A vector of the wrong size or with a non-finite value
+ * is refused. The chunk's embedding-model label is stored as given (null without a vector): the collection is
+ * chosen by the configured model, and the ingest layer decides what to re-embed when that model changes.
  */
 export function chunkToPoint(
   chunk: IndexedChunk,
-  options: { dimensions: number; embeddingModel: string; bm25?: Bm25Params },
+  options: { dimensions: number; bm25?: Bm25Params },
 ): Schemas['PointStruct'] {
   const vector: Record<string, Schemas['Vector']> = {};
   const sparse = documentSparseVector(indexedText(chunk), options.bm25 ?? DEFAULT_BM25_PARAMS);
   if (sparse.indices.length > 0) vector[SPARSE_VECTOR] = sparse;
   let model: string | null = null;
   if (chunk.vector !== null) {
-    if (chunk.vector.length !== options.dimensions) {
+    if (chunk.vector.length !== options.dimensions || !chunk.vector.every(Number.isFinite)) {
       throw new Error(
-        `Chunk ${chunk.chunkId} has a ${chunk.vector.length}-dimension vector, the index expects ${options.dimensions}`,
-      );
-    }
-    if (chunk.embeddingModel !== null && chunk.embeddingModel !== options.embeddingModel) {
-      throw new Error(
-        `Chunk ${chunk.chunkId} was embedded with ${chunk.embeddingModel}, this index holds ${options.embeddingModel}`,
+        `Chunk ${chunk.chunkId} has a ${chunk.vector.length}-dimension vector, the index expects ${options.dimensions} finite numbers`,
       );
     }
     vector[DENSE_VECTOR] = chunk.vector;
-    model = options.embeddingModel;
+    model = chunk.embeddingModel;
   }
   return { id: chunkPointId(chunk.chunkId), vector, payload: chunkPayload(chunk, model) };
 }
@@ -158,12 +154,17 @@ export function recordToChunk(record: Pick<Schemas['Record'], 'payload' | 'vecto
   };
 }
 
-/** A scored point as a search hit (null when the payload is unreadable or belongs to another owner). */
-export function scoredPointToHit(
-  point: Pick<Schemas['ScoredPoint'], 'payload' | 'score'>,
-  context: { ownerId: string; scoreKind: SearchMode; query: string; includeText: boolean },
+/**
+ * A stored payload as a search hit with the given score(s) (null when the payload is unreadable or belongs to
+ * another owner).
+ */
+export function payloadToHit(
+  rawPayload: unknown,
+  score: number,
+  scores: SearchHit['scores'],
+  context: { ownerId: string; query: string; includeText: boolean },
 ): SearchHit | null {
-  const payload = parseChunkPayload(point.payload);
+  const payload = parseChunkPayload(rawPayload);
   if (!payload || payload.ownerId !== context.ownerId) return null;
   const hit: SearchHit = {
     chunkId: payload.chunkId,
@@ -179,8 +180,8 @@ export function scoredPointToHit(
     charStart: payload.charStart,
     charEnd: payload.charEnd,
     snippet: makeSnippet(payload.text, context.query),
-    score: point.score,
-    scores: { [context.scoreKind]: point.score },
+    score,
+    scores,
   };
   if (context.includeText) hit.text = payload.text;
   return hit;

@@ -10,8 +10,12 @@ import {
   createCollectionRequest,
   documentFilter,
   fieldPair,
+  filtersMatchNothing,
+  type HybridQueryPlan,
   MAX_CANDIDATES,
   PAYLOAD_INDEXES,
+  type QueryPlan,
+  type SingleQueryPlan,
   toQdrantDatetime,
   toQdrantFilter,
 } from '@/lib/retrieval/qdrant-requests';
@@ -67,10 +71,14 @@ describe('toQdrantFilter', () => {
     });
   });
 
-  it('adds no clause for empty lists (never an empty `any`, which Qdrant rejects)', () => {
-    expect(toQdrantFilter('user-1', { bucketIds: [], documentIds: [], mimeTypes: [], tags: [], fields: {} })).toEqual({
-      must: [OWNER],
-    });
+  it('empty all-of lists add nothing; an empty any-of list matches nothing (never an empty `any`)', () => {
+    expect(toQdrantFilter('user-1', { tags: [], fields: {} })).toEqual({ must: [OWNER] });
+    for (const filters of [{ bucketIds: [] }, { documentIds: [] }, { mimeTypes: [] }]) {
+      expect(toQdrantFilter('user-1', { ...filters, tags: ['x'] })).toEqual({
+        must: [OWNER, { key: 'tags', match: { value: 'x' } }],
+        must_not: [OWNER],
+      });
+    }
   });
 
   it('cannot be tricked by owner-looking filter values', () => {
@@ -162,7 +170,9 @@ describe('collection layout', () => {
     const tagged = collectionNameFor('docuchat', 'nomic-embed-text:latest');
     expect(tagged).toMatch(/^docuchat_nomic-embed-text_latest_[0-9a-f]{8}$/);
     expect(collectionNameFor('docuchat', 'a/b')).not.toBe(collectionNameFor('docuchat', 'a:b'));
-    expect(collectionNameFor('docuchat', 'mxbai-embed-large')).not.toBe(collectionNameFor('docuchat', 'nomic-embed-text'));
+    expect(collectionNameFor('docuchat', 'mxbai-embed-large')).not.toBe(
+      collectionNameFor('docuchat', 'nomic-embed-text'),
+    );
     expect(collectionNameFor('Team A', '../../etc')).toMatch(/^team_a_etc_[0-9a-f]{8}$/);
     expect(() => collectionNameFor('docuchat', '  ')).toThrow();
   });
@@ -185,81 +195,90 @@ describe('buildQueryRequest', () => {
   const ownerOnly = { must: [OWNER] };
   const sparse = querySparseVector('invoice totals 2024');
 
+  function single(plan: QueryPlan | null): SingleQueryPlan {
+    if (plan?.kind !== 'single') throw new Error(`expected a single plan, got ${plan?.kind ?? 'null'}`);
+    return plan;
+  }
+  function hybrid(plan: QueryPlan | null): HybridQueryPlan {
+    if (plan?.kind !== 'hybrid') throw new Error(`expected a hybrid plan, got ${plan?.kind ?? 'null'}`);
+    return plan;
+  }
+
   it('keyword: sparse bm25 only, owner filter, limit = topK', () => {
-    const plan = buildQueryRequest({ ...base, mode: 'keyword' }, options);
-    expect(plan?.scoreKind).toBe('keyword');
-    expect(plan?.body).toEqual({ query: sparse, using: 'bm25', filter: ownerOnly, limit: 10, with_payload: true });
-    expect(plan?.body.prefetch).toBeUndefined();
-    expectTypeOf(plan?.body).toMatchTypeOf<Schemas['QueryRequest'] | undefined>();
+    const plan = single(buildQueryRequest({ ...base, mode: 'keyword' }, options));
+    expect(plan.scoreKind).toBe('keyword');
+    expect(plan.body).toEqual({ query: sparse, using: 'bm25', filter: ownerOnly, limit: 10, with_payload: true });
+    expect(plan.body.prefetch).toBeUndefined();
+    expectTypeOf(plan.body).toEqualTypeOf<Schemas['QueryRequest']>();
   });
 
   it('keyword with only stop words asks nothing', () => {
     expect(buildQueryRequest({ ...base, mode: 'keyword', query: 'what is the' }, options)).toBeNull();
   });
 
-  it('semantic: dense only', () => {
-    const plan = buildQueryRequest({ ...base, mode: 'semantic', queryVector: vector }, options);
-    expect(plan?.scoreKind).toBe('semantic');
-    expect(plan?.body).toEqual({ query: vector, using: 'dense', filter: ownerOnly, limit: 10, with_payload: true });
+  it('semantic: dense only; without a vector nothing is asked', () => {
+    const plan = single(buildQueryRequest({ ...base, mode: 'semantic', queryVector: vector }, options));
+    expect(plan.scoreKind).toBe('semantic');
+    expect(plan.body).toEqual({ query: vector, using: 'dense', filter: ownerOnly, limit: 10, with_payload: true });
+    expect(buildQueryRequest({ ...base, mode: 'semantic' }, options)).toBeNull();
+    expect(buildQueryRequest({ ...base, mode: 'semantic', queryVector: null }, options)).toBeNull();
   });
 
-  it('semantic without a vector, or with the wrong size, is a bad request', () => {
-    expect(() => buildQueryRequest({ ...base, mode: 'semantic' }, options)).toThrow(/query vector/);
+  it('a vector of the wrong size or with NaN is a bad request', () => {
     expect(() => buildQueryRequest({ ...base, mode: 'semantic', queryVector: [1, 2] }, options)).toThrow(/dimensions/);
-    expect(() => buildQueryRequest({ ...base, mode: 'semantic', queryVector: [1, 2, Number.NaN, 4] }, options)).toThrow(
-      /non-finite/,
-    );
+    expect(() => buildQueryRequest({ ...base, queryVector: [1, 2, Number.NaN, 4] }, options)).toThrow(/non-finite/);
   });
 
-  it('hybrid: dense and sparse prefetch, each with the (translated) owner filter, fused by RRF', () => {
+  it('hybrid: a dense and a sparse search, each with the (translated) owner filter and the candidate limit', () => {
     const filters = { bucketIds: ['b1'], tags: ['signed'] };
-    const plan = buildQueryRequest({ ...base, queryVector: vector, filters, candidates: 80, topK: 5 }, options);
+    const plan = hybrid(buildQueryRequest({ ...base, queryVector: vector, filters, candidates: 80, topK: 5 }, options));
     const filter = {
       must: [OWNER, { key: 'bucketId', match: { any: ['b1'] } }, { key: 'tags', match: { value: 'signed' } }],
     };
-    expect(plan?.scoreKind).toBe('hybrid');
-    expect(plan?.body).toEqual({
-      prefetch: [
-        { query: vector, using: 'dense', filter, limit: 80 },
-        { query: sparse, using: 'bm25', filter, limit: 80 },
-      ],
-      query: { fusion: 'rrf' },
-      filter,
-      limit: 5,
-      with_payload: true,
+    expect(plan).toEqual({
+      kind: 'hybrid',
+      topK: 5,
+      dense: { query: vector, using: 'dense', filter, limit: 80, with_payload: true },
+      sparse: { query: sparse, using: 'bm25', filter, limit: 80, with_payload: true },
     });
   });
 
-  it('hybrid prefetch limit is at least topK, defaults to 50 candidates, caps at 100', () => {
+  it('hybrid per-mode limit is at least topK, defaults to 50 candidates, caps at 100', () => {
     const limits = (request: Partial<SearchRequest>) => {
-      const plan = buildQueryRequest({ ...base, queryVector: vector, ...request }, options);
-      const prefetch = plan?.body.prefetch;
-      if (!Array.isArray(prefetch)) throw new Error('expected prefetch list');
-      return { prefetch: prefetch.map((p) => p.limit), limit: plan?.body.limit };
+      const plan = hybrid(buildQueryRequest({ ...base, queryVector: vector, ...request }, options));
+      return { dense: plan.dense.limit, sparse: plan.sparse?.limit, topK: plan.topK };
     };
-    expect(limits({})).toEqual({ prefetch: [50, 50], limit: 10 });
-    expect(limits({ topK: 70, candidates: 20 })).toEqual({ prefetch: [70, 70], limit: 70 });
-    expect(limits({ candidates: 5000 })).toEqual({ prefetch: [MAX_CANDIDATES, MAX_CANDIDATES], limit: 10 });
-    expect(limits({ topK: 0 })).toEqual({ prefetch: [50, 50], limit: 1 });
+    expect(limits({})).toEqual({ dense: 50, sparse: 50, topK: 10 });
+    expect(limits({ topK: 70, candidates: 20 })).toEqual({ dense: 70, sparse: 70, topK: 70 });
+    expect(limits({ candidates: 5000 })).toEqual({ dense: MAX_CANDIDATES, sparse: MAX_CANDIDATES, topK: 10 });
+    expect(limits({ topK: 0 })).toEqual({ dense: 50, sparse: 50, topK: 1 });
   });
 
-  it('hybrid without a query vector degrades to keyword; without terms to semantic', () => {
-    const noVector = buildQueryRequest({ ...base, queryVector: null }, options);
-    expect(noVector?.scoreKind).toBe('keyword');
-    expect(noVector?.body.using).toBe('bm25');
-    expect(noVector?.body.prefetch).toBeUndefined();
-    const noTerms = buildQueryRequest({ ...base, query: 'what is it', queryVector: vector }, options);
-    expect(noTerms?.scoreKind).toBe('semantic');
-    expect(noTerms?.body.using).toBe('dense');
+  it('hybrid without a query vector is keyword; without indexable terms only the dense search runs', () => {
+    const noVector = single(buildQueryRequest({ ...base, queryVector: null }, options));
+    expect(noVector.scoreKind).toBe('keyword');
+    expect(noVector.body.using).toBe('bm25');
+    const noTerms = hybrid(buildQueryRequest({ ...base, query: 'what is it', queryVector: vector }, options));
+    expect(noTerms.sparse).toBeNull();
+    expect(noTerms.dense.using).toBe('dense');
     expect(buildQueryRequest({ ...base, query: 'the', queryVector: null }, options)).toBeNull();
   });
 
+  it('an empty any-of filter list asks nothing in every mode', () => {
+    for (const filters of [{ bucketIds: [] }, { documentIds: [] }, { mimeTypes: [] }]) {
+      expect(filtersMatchNothing(filters)).toBe(true);
+      for (const mode of ['keyword', 'semantic', 'hybrid'] as const) {
+        expect(buildQueryRequest({ ...base, mode, queryVector: vector, filters }, options)).toBeNull();
+      }
+    }
+    expect(filtersMatchNothing({ tags: [], fields: {} })).toBe(false);
+    expect(filtersMatchNothing(undefined)).toBe(false);
+  });
+
   it('per-tenant IDF scopes the sparse statistics to the owner', () => {
-    const plan = buildQueryRequest({ ...base, queryVector: vector }, { ...options, perTenantIdf: true });
-    const prefetch = plan?.body.prefetch;
-    if (!Array.isArray(prefetch)) throw new Error('expected prefetch list');
-    expect(prefetch[1]?.params).toEqual({ idf: { corpus: { must: [OWNER] } } });
-    expect(prefetch[0]?.params).toBeUndefined();
+    const plan = hybrid(buildQueryRequest({ ...base, queryVector: vector }, { ...options, perTenantIdf: true }));
+    expect(plan.sparse?.params).toEqual({ idf: { corpus: { must: [OWNER] } } });
+    expect(plan.dense.params).toBeUndefined();
   });
 });
 

@@ -128,14 +128,22 @@ function unique(values: readonly string[]): string[] {
 
 /**
  * Translates the typed search filters into a Qdrant filter. The owner condition is always the first `must`
- * clause. Lists match any of their values; an empty list adds no condition. Tags and user fields are all-of:
- * one `must` clause per tag / field. Dates are inclusive bounds on the document date.
+ * clause. Buckets, documents and MIME types match any of their values, and an empty list matches nothing
+ * (expressed as `must_not` the owner, since Qdrant rejects an empty `any`). Tags and user fields are all-of:
+ * one `must` clause per tag / field, so an empty list adds nothing. Dates are inclusive document-date bounds.
  */
-export function toQdrantFilter(ownerId: string, filters: SearchFilters = {}): Filter & { must: FieldCondition[] } {
+export function toQdrantFilter(
+  ownerId: string,
+  filters: SearchFilters = {},
+): Filter & { must: FieldCondition[]; must_not?: FieldCondition[] } {
   if (ownerId.length === 0) throw new AppError('bad_request:index', 'ownerId is required');
-  const must: FieldCondition[] = [{ key: 'ownerId', match: { value: ownerId } }];
+  const owner: FieldCondition = { key: 'ownerId', match: { value: ownerId } };
+  const must: FieldCondition[] = [owner];
+  let matchNothing = false;
   const anyOf = (key: string, values: readonly string[] | undefined) => {
-    if (values && values.length > 0) must.push({ key, match: { any: unique(values) } });
+    if (values === undefined) return;
+    if (values.length === 0) matchNothing = true;
+    else must.push({ key, match: { any: unique(values) } });
   };
   anyOf('bucketId', filters.bucketIds);
   anyOf('documentId', filters.documentIds);
@@ -150,7 +158,7 @@ export function toQdrantFilter(ownerId: string, filters: SearchFilters = {}): Fi
   for (const [key, value] of Object.entries(filters.fields ?? {})) {
     must.push({ key: 'fieldPairs', match: { value: fieldPair(key, value) } });
   }
-  return { must };
+  return matchNothing ? { must, must_not: [{ ...owner }] } : { must };
 }
 
 /** The owner + document condition used by delete and payload updates. */
@@ -158,12 +166,28 @@ export function documentFilter(ownerId: string, documentId: string): Filter {
   return toQdrantFilter(ownerId, { documentIds: [documentId] });
 }
 
-export interface QueryPlan {
-  /** The request body for `client.query`. */
+/** A single-mode search: one Query API request whose scores are the mode's own (BM25 or cosine). */
+export interface SingleQueryPlan {
+  kind: 'single';
+  scoreKind: 'keyword' | 'semantic';
   body: Schemas['QueryRequest'];
-  /** Which score the returned points carry. */
-  scoreKind: SearchMode;
 }
+
+/**
+ * A hybrid search: a dense and a sparse search, sent together in one `query/batch` request, each with the
+ * owner filter and `candidates` results, then fused client-side by reciprocal rank (lib/retrieval/fusion.ts).
+ * Not Qdrant's server-side `prefetch` + `{ fusion: 'rrf' }`: a fused response carries only the fused score,
+ * while hits must report each mode's score, and the shared fusion keeps rank scores and tie-breaking identical
+ * to the embedded engine. The sparse search is left out when the query has no indexable term.
+ */
+export interface HybridQueryPlan {
+  kind: 'hybrid';
+  topK: number;
+  dense: Schemas['QueryRequest'];
+  sparse: Schemas['QueryRequest'] | null;
+}
+
+export type QueryPlan = SingleQueryPlan | HybridQueryPlan;
 
 export interface QueryBuildOptions {
   dimensions: number;
@@ -183,17 +207,26 @@ function checkVector(vector: readonly number[], dimensions: number): number[] {
   return [...vector];
 }
 
+/** True when the filters can match nothing (an empty any-of list), so no request needs to be sent. */
+export function filtersMatchNothing(filters: SearchFilters | undefined): boolean {
+  if (!filters) return false;
+  return [filters.bucketIds, filters.documentIds, filters.mimeTypes].some(
+    (list) => list !== undefined && list.length === 0,
+  );
+}
+
 /**
- * The Query API request for a search, or null when there is nothing to look for (a keyword query whose terms
- * are all stop words). keyword = sparse `bm25` only; semantic = `dense` only; hybrid = a dense and a sparse
- * prefetch, each with the owner filter, fused by RRF. Hybrid without a query vector runs as keyword; hybrid
- * without indexable terms runs as semantic. Semantic without a vector is a bad_request AppError.
+ * The Query API request(s) for a search, or null when nothing can match (a keyword query whose terms are all
+ * stop words, semantic without a query vector, an empty any-of filter list). keyword = sparse `bm25` only;
+ * semantic = `dense` only; hybrid = both (see HybridQueryPlan); hybrid without a query vector runs as keyword.
+ * Every request carries the owner filter. A vector of the wrong size is a bad_request AppError.
  */
 export function buildQueryRequest(request: SearchRequest, options: QueryBuildOptions): QueryPlan | null {
   const filter = toQdrantFilter(request.ownerId, request.filters);
+  if (filtersMatchNothing(request.filters)) return null;
   const topK = Math.min(MAX_QUERY_LIMIT, Math.max(1, Math.floor(request.topK)));
   const candidates = Math.min(MAX_CANDIDATES, Math.max(1, Math.floor(request.candidates ?? DEFAULT_CANDIDATES)));
-  const prefetchLimit = Math.min(MAX_QUERY_LIMIT, Math.max(candidates, topK));
+  const perModeLimit = Math.min(MAX_QUERY_LIMIT, Math.max(candidates, topK));
   const sparse = request.mode === 'semantic' ? null : querySparseVector(request.query);
   const hasTerms = sparse !== null && sparse.indices.length > 0;
   const dense = request.queryVector && request.queryVector.length > 0 ? request.queryVector : null;
@@ -201,44 +234,37 @@ export function buildQueryRequest(request: SearchRequest, options: QueryBuildOpt
     ? { idf: { corpus: { must: [{ key: 'ownerId', match: { value: request.ownerId } }] } } }
     : undefined;
 
-  const sparseQuery = (limit: number) => ({
+  const sparseQuery = (limit: number): Schemas['QueryRequest'] => ({
     query: sparse ?? { indices: [], values: [] },
     using: SPARSE_VECTOR,
     filter,
     limit,
     ...(idfParams ? { params: idfParams } : {}),
+    with_payload: true,
   });
-  const denseQuery = (vector: number[], limit: number) => ({ query: vector, using: DENSE_VECTOR, filter, limit });
+  const denseQuery = (vector: number[], limit: number): Schemas['QueryRequest'] => ({
+    query: vector,
+    using: DENSE_VECTOR,
+    filter,
+    limit,
+    with_payload: true,
+  });
 
-  let mode: SearchMode = request.mode;
-  if (mode === 'hybrid' && !dense) mode = 'keyword';
-  if (mode === 'hybrid' && !hasTerms) mode = 'semantic';
-
+  const mode: SearchMode = request.mode === 'hybrid' && !dense ? 'keyword' : request.mode;
   switch (mode) {
     case 'keyword':
-      if (!hasTerms) return null;
-      return { body: { ...sparseQuery(topK), with_payload: true }, scoreKind: 'keyword' };
-    case 'semantic': {
-      if (!dense)
-        throw new AppError('bad_request:index', 'Semantic search needs a query vector (no embedder answered)');
+      return hasTerms ? { kind: 'single', scoreKind: 'keyword', body: sparseQuery(topK) } : null;
+    case 'semantic':
+      return dense
+        ? { kind: 'single', scoreKind: 'semantic', body: denseQuery(checkVector(dense, options.dimensions), topK) }
+        : null;
+    case 'hybrid':
       return {
-        body: { ...denseQuery(checkVector(dense, options.dimensions), topK), with_payload: true },
-        scoreKind: 'semantic',
+        kind: 'hybrid',
+        topK,
+        dense: denseQuery(checkVector(dense ?? [], options.dimensions), perModeLimit),
+        sparse: hasTerms ? sparseQuery(perModeLimit) : null,
       };
-    }
-    case 'hybrid': {
-      const vector = checkVector(dense ?? [], options.dimensions);
-      return {
-        body: {
-          prefetch: [denseQuery(vector, prefetchLimit), sparseQuery(prefetchLimit)],
-          query: { fusion: 'rrf' },
-          filter,
-          limit: topK,
-          with_payload: true,
-        },
-        scoreKind: 'hybrid',
-      };
-    }
   }
 }
 

@@ -45,7 +45,12 @@ export async function startFakeServer(route: Route): Promise<FakeServer> {
           body = text;
         }
       }
-      const recorded: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body };
+      const recorded: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        headers: req.headers,
+        body,
+      };
       requests.push(recorded);
       Promise.resolve(route(recorded, res)).catch((error: unknown) => {
         if (!res.headersSent) sendJson(res, 500, { error: String(error) });

@@ -15,7 +15,7 @@ export interface Bm25Params {
 }
 
 /** Chosen on the SciFact train split (see docs/benchmarks-retrieval.md). */
-export const DEFAULT_BM25_PARAMS: Bm25Params = { k1: 1.2, bBody: 0.75, bContext: 0.75, contextWeight: 2 };
+export const DEFAULT_BM25_PARAMS: Bm25Params = { k1: 1.5, bBody: 0.9, bContext: 0.75, contextWeight: 2 };
 
 export interface ScoredSlot {
   slot: number;
@@ -39,7 +39,11 @@ function countTerms(terms: readonly string[]): Map<string, number> {
   return counts;
 }
 
-function grow<T extends Uint32Array | Float32Array | Uint8Array>(array: T, minLength: number, make: (n: number) => T): T {
+function grow<T extends Uint32Array | Float32Array | Uint8Array>(
+  array: T,
+  minLength: number,
+  make: (n: number) => T,
+): T {
   if (array.length >= minLength) return array;
   const next = make(Math.max(minLength, array.length * 2, 16));
   next.set(array);
@@ -206,7 +210,8 @@ export class Bm25Index {
         let tf = 0;
         if (tfBody > 0) tf += tfBody / (1 - bBody + (bBody * (bodyLength[slot] as number)) / avgBody);
         if (tfContext > 0) {
-          tf += (contextWeight * tfContext) / (1 - bContext + (bContext * (contextLength[slot] as number)) / avgContext);
+          tf +=
+            (contextWeight * tfContext) / (1 - bContext + (bContext * (contextLength[slot] as number)) / avgContext);
         }
         const contribution = (weight * tf) / (tf + k1);
         if (acc[slot] === 0) touched[touchedCount++] = slot;
@@ -299,7 +304,12 @@ class TopK {
   }
 
   private worse(i: number, j: number): boolean {
-    return this.better(this.scores[j] as number, this.slots[j] as number, this.scores[i] as number, this.slots[i] as number);
+    return this.better(
+      this.scores[j] as number,
+      this.slots[j] as number,
+      this.scores[i] as number,
+      this.slots[i] as number,
+    );
   }
 
   private swap(i: number, j: number): void {

@@ -1,0 +1,7 @@
+// GET /api/conversations – the user's conversations, newest first
+import { withUser } from '@/lib/auth/with-user';
+import { listConversations } from '@/lib/db/conversations';
+
+export const GET = withUser(async (_request, { user }) => {
+  return Response.json({ conversations: await listConversations({ ownerId: user.id }) }, { headers: { 'cache-control': 'no-store' } });
+});

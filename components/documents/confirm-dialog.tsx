@@ -1,0 +1,55 @@
+'use client';
+
+import { type ReactNode, useState } from 'react';
+import { useReportError } from '@/components/error-toaster';
+import { Button } from '@/components/ui/button';
+import { Modal } from './modal';
+
+export interface ConfirmRequest {
+  title: string;
+  body: ReactNode;
+  confirmLabel: string;
+  /** Runs on confirm; the dialog stays open (busy) until it settles, errors go to the error toaster. */
+  onConfirm: () => Promise<void>;
+}
+
+/** A yes/no confirmation for destructive actions; focus starts on Cancel so Enter never deletes by accident. */
+export function ConfirmDialog({ request, onClose }: { request: ConfirmRequest; onClose: () => void }) {
+  const reportError = useReportError();
+  const [busy, setBusy] = useState(false);
+
+  async function confirm() {
+    setBusy(true);
+    try {
+      await request.onConfirm();
+    } catch (error) {
+      reportError(error);
+    } finally {
+      setBusy(false);
+      onClose();
+    }
+  }
+
+  return (
+    <Modal
+      title={request.title}
+      description={request.body}
+      onClose={() => {
+        if (!busy) onClose();
+      }}
+      size="sm"
+      testId="confirm-dialog"
+      footer={
+        <>
+          {/* biome-ignore lint/a11y/noAutofocus: the safe choice gets focus in a destructive confirmation */}
+          <Button variant="secondary" onClick={onClose} disabled={busy} autoFocus>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={confirm} disabled={busy} className="border-red-600 bg-red-600 text-white hover:bg-red-700 disabled:bg-red-400 disabled:text-white">
+            {busy ? 'Working…' : request.confirmLabel}
+          </Button>
+        </>
+      }
+    />
+  );
+}

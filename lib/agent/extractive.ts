@@ -1,0 +1,175 @@
+import { analyze } from '@/lib/retrieval/analyzer';
+import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
+import { searchableQuestion } from './plan';
+import type { AgentState, OpenedChunk } from './state';
+import { keyTerms, type Sentence, splitSentences } from './text';
+import type { AnswerStyle, Insufficiency } from './types';
+import { missingParts } from './validate';
+
+/**
+ * The deterministic answer of extractive mode: the best-supported sentences of the opened sources, quoted
+ * verbatim and cited, sections filled from their own terms, exact quotes taken from the sources, and what is
+ * missing stated with the insufficiency phrase. Never invents a word outside quotes, headings and the phrase.
+ */
+
+interface Candidate {
+  opened: OpenedChunk;
+  sentence: Sentence;
+  terms: Set<string>;
+}
+
+const SQL_LINE = /^\s*(?:SELECT|INSERT|UPDATE|DELETE|REINDEX|CREATE|ALTER|DROP|VACUUM|WITH|GRANT|REVOKE|TRUNCATE|ANALYZE|EXPLAIN)\b[^\n]*/gim;
+
+function candidates(state: AgentState): Candidate[] {
+  const out: Candidate[] = [];
+  for (const opened of state.opened) {
+    for (const sentence of splitSentences(opened.chunk.text)) {
+      if (sentence.text.length < 12) continue;
+      // Planted instructions are never quoted.
+      if (opened.injected.some((span) => span.includes(sentence.text) || sentence.text.includes(span.split('\n')[0] ?? span))) continue;
+      if (state.injectedSpans.some((span) => span.includes(sentence.text))) continue;
+      out.push({ opened, sentence, terms: new Set(analyze(sentence.text)) });
+    }
+  }
+  return out;
+}
+
+function coverage(terms: readonly string[], have: Set<string>): number {
+  if (terms.length === 0) return 0;
+  let n = 0;
+  for (const t of terms) if (have.has(t)) n++;
+  return n / terms.length;
+}
+
+/** Dates rank newer (or older) sources first when the question sets a conflict rule. */
+function dateBonus(state: AgentState, opened: OpenedChunk): number {
+  const rule = state.constraints.conflictRule;
+  const date = opened.chunk.documentDate;
+  if (!date || (rule !== 'newest' && rule !== 'oldest')) return 0;
+  const dates = state.opened.map((o) => o.chunk.documentDate).filter((d): d is string => !!d).sort();
+  const rank = dates.indexOf(date) / Math.max(1, dates.length - 1);
+  return (rule === 'newest' ? rank : 1 - rank) * 0.3;
+}
+
+function best(state: AgentState, pool: Candidate[], terms: string[], count: number, used: Set<Candidate>): Candidate[] {
+  const scored = pool
+    .filter((c) => !used.has(c))
+    .map((c) => ({ c, s: coverage(terms, c.terms) + dateBonus(state, c.opened) - c.opened.n * 0.001 - c.sentence.start * 0.000001 }))
+    .filter((x) => coverage(terms, x.c.terms) > 0)
+    .sort((a, b) => b.s - a.s);
+  const picked: Candidate[] = [];
+  for (const { c } of scored) {
+    if (picked.length >= count) break;
+    picked.push(c);
+    used.add(c);
+  }
+  return picked.sort((a, b) => a.opened.n - b.opened.n || a.sentence.start - b.sentence.start);
+}
+
+function quoteLine(c: Candidate, bullet: boolean): string {
+  const text = c.sentence.text.replace(/\s+/g, ' ');
+  const [open, close] = text.includes('"') ? ['\u201C', '\u201D'] : ['"', '"'];
+  return `${bullet ? '- ' : ''}${open}${text}${close} [${c.opened.n}]`;
+}
+
+export interface ExtractiveAnswer {
+  answer: string;
+  insufficiencies: Insufficiency[];
+  /** Share of the question's key terms the quoted sentences cover (0-1). */
+  coverage: number;
+}
+
+const COUNT: Record<AnswerStyle, number> = { concise: 2, detailed: 4, bullet: 4 };
+
+/** Builds the extractive answer; `wider` quotes more sentences (the quality remediation). */
+export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = false): ExtractiveAnswer {
+  const c = state.constraints;
+  const phrase = c.insufficiencyPhrase ?? DEFAULT_INSUFFICIENCY_PHRASE;
+  const pool = candidates(state);
+  const used = new Set<Candidate>();
+  const questionTerms = keyTerms(searchableQuestion(state.question));
+  const bullet = style === 'bullet';
+  const lines: string[] = [];
+  const insufficiencies: Insufficiency[] = [];
+  const queries = state.searches.map((s) => s.query);
+  const count = COUNT[style] + (wider ? 2 : 0);
+  const covered = new Set<string>();
+  const addCovered = (picked: Candidate[]) => {
+    for (const p of picked) for (const t of questionTerms) if (p.terms.has(t)) covered.add(t);
+  };
+
+  if (state.opened.length === 0) {
+    const answer = `${phrase}: no passage in your documents matched this question.`;
+    return { answer, insufficiencies: [{ section: 'Answer', missing: 'No relevant passage was found', queriesTried: queries }], coverage: 0 };
+  }
+
+  let sqlDone = false;
+  const exactBlock = (terms: string[]): string | null => {
+    if (sqlDone || !c.exactQuotes.some((w) => /sql/i.test(w))) return null;
+    const ranked = [...state.opened].sort((a, b) => dateBonus(state, b) - dateBonus(state, a) || coverage(terms, new Set(analyze(b.chunk.text))) - coverage(terms, new Set(analyze(a.chunk.text))));
+    for (const o of ranked) {
+      const line = [...o.chunk.text.matchAll(SQL_LINE)][0]?.[0]?.trim();
+      if (line && (terms.length === 0 || coverage(terms, new Set(analyze(o.chunk.text))) > 0)) {
+        sqlDone = true;
+        return `Exact SQL [${o.n}]:\n\`\`\`sql\n${line}\n\`\`\``;
+      }
+    }
+    return null;
+  };
+
+  if (c.requiredSections.length > 0) {
+    for (const section of c.requiredSections) {
+      const topic = c.requiredTopics.find((t) => keyTerms(t).some((x) => keyTerms(section).includes(x)));
+      const terms = [...new Set([...keyTerms(section), ...keyTerms(topic ?? '')])];
+      lines.push(`## ${section}`);
+      const picked = best(state, pool, terms, wider ? 3 : 2, used);
+      addCovered(picked);
+      const block = exactBlock(terms);
+      if (picked.length === 0 && !block) {
+        lines.push(`${phrase}: the opened sources do not cover ${section}.`);
+        insufficiencies.push({ section, missing: `No opened source covers ${section}`, queriesTried: queries.filter((q) => keyTerms(q).some((t) => terms.includes(t))) });
+      } else {
+        for (const p of picked) lines.push(quoteLine(p, true));
+        if (block) lines.push(block);
+      }
+      lines.push('');
+    }
+  } else {
+    const picked = best(state, pool, questionTerms.length > 0 ? questionTerms : keyTerms(state.question), count, used);
+    addCovered(picked);
+    if (picked.length === 0) {
+      const fallback = pool.slice(0, 1);
+      for (const p of fallback) lines.push(quoteLine(p, bullet));
+    } else if (bullet) for (const p of picked) lines.push(quoteLine(p, true));
+    else lines.push(picked.map((p) => quoteLine(p, false)).join(' '));
+    const block = exactBlock(questionTerms);
+    if (block) lines.push('', block);
+  }
+
+  for (const part of missingParts(state)) {
+    if (insufficiencies.some((i) => i.section === part.section)) continue;
+    insufficiencies.push({ section: part.section, missing: `The opened sources do not cover ${part.section}`, queriesTried: part.queries });
+  }
+  const cov = questionTerms.length > 0 ? covered.size / questionTerms.length : 1;
+  const uncovered = questionTerms.filter((t) => !covered.has(t));
+  if (c.requiredSections.length === 0 && cov < 0.5) {
+    const words = uncoveredWords(state.question, uncovered);
+    lines.push('', `${phrase}: the quoted passages may not answer the question fully${words.length > 0 ? `; they do not mention ${words.map((w) => `"${w}"`).join(', ')}` : ''}.`);
+    insufficiencies.push({ section: 'Answer', missing: `Passages do not mention ${words.join(', ') || 'all parts of the question'}`, queriesTried: queries });
+  } else if (insufficiencies.length > 0 && c.requiredSections.length === 0) {
+    lines.push('', ...insufficiencies.map((i) => `${phrase}: ${i.missing}.`));
+  }
+  return { answer: lines.join('\n').replace(/\n{3,}/g, '\n\n').trim(), insufficiencies, coverage: cov };
+}
+
+/** The question's own words for analysed terms (so the answer names them as the user wrote them). */
+function uncoveredWords(question: string, terms: string[]): string[] {
+  const want = new Set(terms);
+  const out: string[] = [];
+  for (const word of question.match(/[\p{L}\p{N}_'-]+/gu) ?? []) {
+    const analysed = analyze(word);
+    if (analysed.length === 1 && want.has(analysed[0] ?? '') && !out.includes(word)) out.push(word);
+    if (out.length >= 4) break;
+  }
+  return out;
+}

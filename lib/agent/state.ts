@@ -1,0 +1,156 @@
+import type { IndexedChunk, SearchFilters, SearchHit } from '@/lib/retrieval/types';
+import type { PromptConstraints } from './constraints';
+import type { AgentLimits } from './limits';
+import type { AgentPlan } from './plan';
+import type { DocumentMetadata } from './ports';
+
+/**
+ * The run's shared environment (seed 004): results by short handle, opened citations, counters and feedback.
+ * The model sees handles (r3, d2), never ids; the maps here turn them back into real ids.
+ */
+
+export interface ResultEntry {
+  handle: string;
+  hit: SearchHit;
+  documentHandle: string;
+  queries: string[];
+  /** Instruction-like spans found in the hit's text (never obeyed). */
+  injected: string[];
+  /** Marked irrelevant by the model; first to go when evidence is pruned. */
+  irrelevant: boolean;
+  /** Removed from the model's view by the evidence budget (still resolvable). */
+  pruned: boolean;
+}
+
+export interface OpenedChunk {
+  n: number;
+  handle: string;
+  chunk: IndexedChunk;
+  score: number;
+  injected: string[];
+  /** Text shown to the model may be shortened by the evidence budget; validation always uses the full chunk. */
+  modelChars: number;
+}
+
+export interface SearchRecord {
+  callId: string;
+  tool: string;
+  query: string;
+  mode: 'keyword' | 'semantic' | 'hybrid';
+  filters: SearchFilters;
+  hits: number;
+  relaxed: string[];
+  ok: boolean;
+}
+
+export interface AgentState {
+  ownerId: string;
+  question: string;
+  constraints: PromptConstraints;
+  plan: AgentPlan;
+  limits: AgentLimits;
+  results: Map<string, ResultEntry>;
+  chunkHandles: Map<string, string>;
+  docHandles: Map<string, string>;
+  docByHandle: Map<string, string>;
+  opened: OpenedChunk[];
+  searches: SearchRecord[];
+  toolCalls: number;
+  iterations: number;
+  reprompts: number;
+  malformed: number;
+  /** Errors and hints for the next model step (cleared once shown). */
+  feedback: string[];
+  safetyFlags: Set<string>;
+  injectedSpans: string[];
+  /** One-line summaries of evidence pruned from the model's view. */
+  prunedNotes: string[];
+  follow: { visited: Set<string>; tokens: number; docCounts: Map<string, number> };
+  metadata: Map<string, DocumentMetadata | null>;
+}
+
+export function createAgentState(args: {
+  ownerId: string;
+  question: string;
+  constraints: PromptConstraints;
+  plan: AgentPlan;
+  limits: AgentLimits;
+}): AgentState {
+  return {
+    ...args,
+    results: new Map(),
+    chunkHandles: new Map(),
+    docHandles: new Map(),
+    docByHandle: new Map(),
+    opened: [],
+    searches: [],
+    toolCalls: 0,
+    iterations: 0,
+    reprompts: 0,
+    malformed: 0,
+    feedback: [],
+    safetyFlags: new Set(),
+    injectedSpans: [],
+    prunedNotes: [],
+    follow: { visited: new Set(), tokens: 0, docCounts: new Map() },
+    metadata: new Map(),
+  };
+}
+
+/** The document handle (d1, d2…) for a document id, created on first sight. */
+export function documentHandle(state: AgentState, documentId: string): string {
+  const existing = state.docHandles.get(documentId);
+  if (existing) return existing;
+  const handle = `d${state.docHandles.size + 1}`;
+  state.docHandles.set(documentId, handle);
+  state.docByHandle.set(handle, documentId);
+  return handle;
+}
+
+/** Registers a hit under a stable handle (the same chunk keeps its handle across searches). */
+export function registerHit(state: AgentState, hit: SearchHit, query: string, injected: string[]): ResultEntry {
+  const existingHandle = state.chunkHandles.get(hit.chunkId);
+  const existing = existingHandle ? state.results.get(existingHandle) : undefined;
+  if (existing) {
+    if (!existing.queries.includes(query)) existing.queries.push(query);
+    if (hit.score > existing.hit.score) existing.hit = { ...hit, text: hit.text ?? existing.hit.text };
+    existing.pruned = false;
+    return existing;
+  }
+  const handle = `r${state.results.size + 1}`;
+  const entry: ResultEntry = {
+    handle,
+    hit,
+    documentHandle: documentHandle(state, hit.documentId),
+    queries: [query],
+    injected,
+    irrelevant: false,
+    pruned: false,
+  };
+  state.results.set(handle, entry);
+  state.chunkHandles.set(hit.chunkId, handle);
+  return entry;
+}
+
+/** Normalises what a model wrote for a handle ("r3", "R3", "[r3]", " r3 ") or null. */
+export function normalizeHandle(raw: string | undefined, prefix: 'r' | 'd'): string | null {
+  if (!raw) return null;
+  const m = new RegExp(`^\\W*${prefix}\\s*(\\d{1,4})\\W*$`, 'i').exec(raw.trim());
+  return m?.[1] ? `${prefix}${Number.parseInt(m[1], 10)}` : null;
+}
+
+/** Records that an instruction-like span was seen in retrieved text. */
+export function recordInjection(state: AgentState, spans: string[]): void {
+  if (spans.length === 0) return;
+  state.safetyFlags.add('injection_in_context');
+  for (const s of spans) if (!state.injectedSpans.includes(s)) state.injectedSpans.push(s);
+}
+
+export function remainingToolCalls(state: AgentState): number {
+  return Math.max(0, state.limits.maxToolCalls - state.toolCalls);
+}
+
+/** Searches that ran (with or without hits); calls rejected before running do not count. */
+export function searchCount(state: AgentState): number {
+  return state.searches.length;
+}

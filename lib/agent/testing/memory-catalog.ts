@@ -1,0 +1,45 @@
+import type { BucketRef, DocumentCatalog, DocumentMetadata } from '../ports';
+
+export interface MemoryDocument extends DocumentMetadata {
+  ownerId: string;
+  status: 'PENDING' | 'PROCESSING' | 'INDEXED' | 'FAILED';
+}
+
+/** An in-memory DocumentCatalog with the Prisma catalog's ownership rules (other owners' ids answer as absent). */
+export function createMemoryCatalog(documents: MemoryDocument[], buckets: (BucketRef & { ownerId: string })[] = []): DocumentCatalog & {
+  add(doc: MemoryDocument): void;
+} {
+  const docs = new Map(documents.map((d) => [d.documentId, d]));
+  const indexed = (ownerId: string, id: string) => {
+    const d = docs.get(id);
+    return d && d.ownerId === ownerId && d.status === 'INDEXED' ? d : null;
+  };
+  return {
+    add(doc) {
+      docs.set(doc.documentId, doc);
+    },
+    async countIndexedDocuments(ownerId) {
+      return [...docs.values()].filter((d) => d.ownerId === ownerId && d.status === 'INDEXED').length;
+    },
+    async filterIndexed(ownerId, ids) {
+      return new Set(ids.filter((id) => indexed(ownerId, id)));
+    },
+    async getDocument(ownerId, id) {
+      const d = docs.get(id);
+      if (!d || d.ownerId !== ownerId) return null;
+      const { ownerId: _o, status: _s, ...meta } = d;
+      return meta;
+    },
+    async findDocumentsByName(ownerId, nameLike, limit) {
+      const needle = nameLike.toLowerCase();
+      return [...docs.values()]
+        .filter((d) => d.ownerId === ownerId && d.status === 'INDEXED')
+        .filter((d) => d.filename.toLowerCase().includes(needle) || (d.title ?? '').toLowerCase().includes(needle))
+        .slice(0, limit)
+        .map((d) => ({ documentId: d.documentId, filename: d.filename, title: d.title }));
+    },
+    async listBuckets(ownerId) {
+      return buckets.filter((b) => b.ownerId === ownerId).map(({ id, name }) => ({ id, name }));
+    },
+  };
+}

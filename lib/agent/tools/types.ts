@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import type { ChunkIndex, SearchFilters } from '@/lib/retrieval/types';
+import { TOOL_NAMES, type ToolName } from '../events';
+import type { BucketRef, DocumentCatalog, QueryEmbedder } from '../ports';
+import type { AgentState } from '../state';
+
+/** What every tool factory receives. The owner id comes from here, never from a model's input. */
+export interface ToolContext {
+  ownerId: string;
+  index: ChunkIndex;
+  catalog: DocumentCatalog;
+  embedder: QueryEmbedder | null;
+  state: AgentState;
+  buckets: BucketRef[];
+  /** The caller's hard filters, applied to every search. */
+  baseFilters: SearchFilters;
+  signal?: AbortSignal;
+  now: () => number;
+  embedTimeoutMs: number;
+}
+
+/** Filters a model may ask for: bucket names and document handles, resolved server-side. */
+export const modelFiltersSchema = z.object({
+  buckets: z.array(z.string()).max(5).optional().describe('Bucket names'),
+  documents: z.array(z.string()).max(5).optional().describe('Document handles such as d2, or result handles such as r3'),
+  dateFrom: z.string().optional().describe('YYYY-MM-DD'),
+  dateTo: z.string().optional().describe('YYYY-MM-DD'),
+  tags: z.array(z.string()).max(5).optional(),
+});
+export type ModelFilters = z.infer<typeof modelFiltersSchema>;
+
+/** One tool call as the model writes it: a flat object, so small models can fill it under a JSON schema. */
+export const toolCallSchema = z.object({
+  tool: z.enum(TOOL_NAMES),
+  query: z.string().max(300).optional().describe('Search query (search tools)'),
+  handle: z.string().max(20).optional().describe('Result handle such as r3 (open_citation, follow_reference, get_document_metadata)'),
+  reference: z.string().max(200).optional().describe('Reference text to follow, e.g. "Section 4.2" (follow_reference)'),
+  filters: modelFiltersSchema.optional(),
+});
+export type ToolCall = z.infer<typeof toolCallSchema>;
+
+export interface ToolError {
+  code: string;
+  message: string;
+  suggestion: string;
+}
+
+export type ToolOutcome =
+  | { ok: true; hits: number; summary: string; forModel: string }
+  | { ok: false; hits: number; summary: string; forModel: string; error: ToolError };
+
+export interface AgentTool {
+  name: ToolName;
+  kind: 'search' | 'open' | 'inspect';
+  /** One line for the model: what it does and its input. */
+  description: string;
+  /** Availability rule (seed 004): a tool not available is not offered and a call to it is refused. */
+  isAvailable(state: AgentState): boolean;
+  run(call: ToolCall, callId: string): Promise<ToolOutcome>;
+}
+
+/** A recoverable failure with a suggestion, as the model and the trace see it. */
+export function toolError(code: string, message: string, suggestion: string, hits = 0): ToolOutcome {
+  return { ok: false, hits, summary: message, forModel: `ERROR ${code}: ${message} Suggestion: ${suggestion}`, error: { code, message, suggestion } };
+}
+
+export type ToolFactory = (ctx: ToolContext) => AgentTool;
+export type { ToolName };

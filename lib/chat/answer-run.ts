@@ -1,0 +1,222 @@
+import type { AgentEvent, TraceEvent } from '@/lib/agent/events';
+import type { AgentDeps, AgentResult, ChatTurn, RunAgentInput } from '@/lib/agent/types';
+import type { ChatMessage, ChatOptions, ChatResult } from '@/lib/chat/message';
+import type { Db } from '@/lib/db/client';
+import { isUuid } from '@/lib/db/documents';
+import { titleFromQuestion } from '@/lib/db/conversations';
+import { AppError } from '@/lib/errors';
+
+/**
+ * One question → one persisted answer. Creates (or continues) the conversation, stores the user message and a
+ * `running` Answer row, runs the agent with the caller's event listener, saves the trace as it grows (so a
+ * killed server leaves a partial trace), and stores the final result and the assistant message. Aborting the
+ * signal stops the run; what was produced is saved with status `stopped`.
+ */
+
+export interface AnswerRunInput {
+  ownerId: string;
+  question: string;
+  conversationId?: string | null;
+  options: ChatOptions;
+  signal?: AbortSignal;
+  /** Persist a conversation (chat) or only an Answer row (API callers without a conversation). */
+  persistConversation: boolean;
+}
+
+export interface AnswerSession {
+  conversationId: string | null;
+  answerId: string;
+  title: string;
+}
+
+export interface AnswerRunOutput {
+  session: AnswerSession;
+  result: AgentResult;
+  chatResult: ChatResult;
+}
+
+export type RunAgentFn = (
+  input: RunAgentInput,
+  deps: AgentDeps,
+  emit?: (event: AgentEvent) => void,
+) => Promise<AgentResult>;
+
+export interface AnswerRunDeps {
+  db: Db;
+  agentDeps: AgentDeps;
+  runAgent: RunAgentFn;
+}
+
+const TRACE_FLUSH_MS = 1000;
+
+export async function runAnswer(
+  input: AnswerRunInput,
+  deps: AnswerRunDeps,
+  listeners: { onSession?: (s: AnswerSession) => void; onEvent?: (e: AgentEvent) => void } = {},
+): Promise<AnswerRunOutput> {
+  const { db } = deps;
+  let conversationId: string | null = null;
+  let title = titleFromQuestion(input.question);
+  let history: ChatTurn[] = [];
+
+  if (input.persistConversation) {
+    if (input.conversationId && isUuid(input.conversationId)) {
+      const existing = await db.conversation.findFirst({ where: { id: input.conversationId, ownerId: input.ownerId } });
+      if (existing) {
+        conversationId = existing.id;
+        title = existing.title;
+        const turns = await db.message.findMany({
+          where: { conversationId, ownerId: input.ownerId },
+          orderBy: { createdAt: 'desc' },
+          select: { role: true, content: true },
+          take: 6,
+        });
+        history = turns.reverse().map((t) => ({ role: t.role === 'user' ? 'user' : 'assistant', content: t.content }));
+      }
+    } else if (input.conversationId && !/^[A-Za-z0-9_-]{1,64}$/.test(input.conversationId)) {
+      throw new AppError('bad_request:conversation', 'Invalid conversation id.');
+    }
+    if (!conversationId) {
+      const created = await db.conversation.create({ data: { ownerId: input.ownerId, title }, select: { id: true } });
+      conversationId = created.id;
+    }
+    await db.message.create({
+      data: {
+        conversationId,
+        ownerId: input.ownerId,
+        role: 'user',
+        content: input.question,
+        parts: [{ type: 'text', text: input.question }],
+      },
+    });
+  }
+
+  const answer = await db.answer.create({
+    data: {
+      ownerId: input.ownerId,
+      conversationId,
+      question: input.question,
+      text: '',
+      status: 'running',
+      mode: input.options.mode,
+      style: input.options.style,
+      citations: [],
+      insufficiencies: [],
+      trace: [],
+      confidence: 'low',
+      safetyFlags: [],
+      models: {},
+      timings: {},
+    },
+    select: { id: true },
+  });
+  const session: AnswerSession = { conversationId, answerId: answer.id, title };
+  listeners.onSession?.(session);
+
+  // Keep the partial trace in the row while the run goes on.
+  const trace: TraceEvent[] = [];
+  let lastFlush = 0;
+  let flushing: Promise<unknown> = Promise.resolve();
+  const flush = (force = false) => {
+    const now = Date.now();
+    if (!force && now - lastFlush < TRACE_FLUSH_MS) return;
+    lastFlush = now;
+    const snapshot = JSON.parse(JSON.stringify(trace));
+    flushing = flushing
+      .then(() => db.answer.updateMany({ where: { id: answer.id, status: 'running' }, data: { trace: snapshot } }))
+      .catch(() => {});
+  };
+
+  const result = await deps.runAgent(
+    {
+      question: input.question,
+      history,
+      ownerId: input.ownerId,
+      mode: input.options.mode,
+      style: input.options.style,
+      ...(input.options.filters ? { filters: input.options.filters } : {}),
+      ...(input.signal ? { signal: input.signal } : {}),
+    },
+    deps.agentDeps,
+    (event) => {
+      if (event.type !== 'token') {
+        trace.push(event);
+        flush();
+      }
+      listeners.onEvent?.(event);
+    },
+  );
+  await flushing;
+
+  const chatResult = toChatResult(answer.id, result);
+  await db.answer.update({
+    where: { id: answer.id },
+    data: {
+      text: result.answer,
+      status: result.status,
+      citations: JSON.parse(JSON.stringify(result.citations)),
+      insufficiencies: JSON.parse(JSON.stringify(result.insufficiencies)),
+      clarification: result.clarification ? JSON.parse(JSON.stringify(result.clarification)) : undefined,
+      trace: JSON.parse(JSON.stringify(result.trace)),
+      confidence: result.confidence,
+      safetyFlags: result.safetyFlags,
+      models: JSON.parse(JSON.stringify(result.models)),
+      timings: JSON.parse(JSON.stringify(result.timings)),
+    },
+  });
+  if (conversationId) {
+    const parts = assistantParts(result, chatResult);
+    await db.message.create({
+      data: {
+        conversationId,
+        ownerId: input.ownerId,
+        role: 'assistant',
+        content: result.answer,
+        parts: JSON.parse(JSON.stringify(parts)),
+        answerId: answer.id,
+      },
+    });
+    await db.conversation.updateMany({ where: { id: conversationId, ownerId: input.ownerId }, data: { updatedAt: new Date() } });
+  }
+  return { session, result, chatResult };
+}
+
+export function toChatResult(answerId: string, result: AgentResult): ChatResult {
+  return {
+    answerId,
+    answer: result.answer,
+    citations: result.citations,
+    insufficiencies: result.insufficiencies,
+    clarification: result.clarification,
+    confidence: result.confidence,
+    safetyFlags: result.safetyFlags,
+    strippedMarkers: result.strippedMarkers,
+    validated: result.validated,
+    status: result.status,
+    mode: result.mode,
+    recommendedMode: result.recommendedMode,
+    models: result.models,
+    timings: { totalMs: result.timings.totalMs, firstTokenMs: result.timings.firstTokenMs },
+  };
+}
+
+/** The assistant message's parts as stored: the final text, the trace (latest state per id), the result. */
+export function assistantParts(result: AgentResult, chatResult: ChatResult): ChatMessage['parts'] {
+  const latest = new Map<string, TraceEvent>();
+  for (const event of result.trace) latest.set(event.id, event);
+  return [
+    ...[...latest.values()].map((event) => ({ type: 'data-trace' as const, id: event.id, data: event })),
+    { type: 'text' as const, text: result.answer, state: 'done' as const },
+    { type: 'data-result' as const, id: `result-${chatResult.answerId}`, data: chatResult },
+  ];
+}
+
+/** At start-up: answers a killed server left `running` are marked `interrupted` (their partial trace stays). */
+export async function markInterruptedAnswers(db: Db, olderThanMs = 0): Promise<number> {
+  const cutoff = new Date(Date.now() - olderThanMs);
+  const result = await db.answer.updateMany({
+    where: { status: 'running', updatedAt: { lt: cutoff } },
+    data: { status: 'interrupted', text: '' },
+  });
+  return result.count;
+}

@@ -1,0 +1,70 @@
+import type { UIMessage } from 'ai';
+import { z } from 'zod';
+import type { TraceEvent } from '@/lib/agent/events';
+import type { AgentCitation, AgentMode, AgentStatus, AnswerStyle, Clarification, Confidence, Insufficiency } from '@/lib/agent/types';
+
+/**
+ * The one chat message type. The /api/chat route writes it (AI SDK UI message stream), the database stores its
+ * parts, and the chat page reads it with `useChat<ChatMessage>()`.
+ *
+ * An assistant message carries:
+ *  - text parts: the streamed draft(s); each draft attempt streams into its own text part;
+ *  - `data-trace` parts, one per trace event id, written again with the same id to update the card in place
+ *    (a tool_call becomes its tool_result, a validation verdict, a reprompt...);
+ *  - one `data-result` part at the end: the grounded final answer, which supersedes the streamed draft text.
+ */
+
+export interface ChatResult {
+  answerId: string;
+  /** The final, validated and grounded answer (may differ from the streamed draft: invented markers stripped). */
+  answer: string;
+  citations: AgentCitation[];
+  insufficiencies: Insufficiency[];
+  clarification: Clarification | null;
+  confidence: Confidence;
+  safetyFlags: string[];
+  strippedMarkers: number[];
+  validated: boolean;
+  status: AgentStatus;
+  mode: AgentMode;
+  recommendedMode: AgentMode;
+  models: { decision: string | null; synthesis: string | null; embedding: string | null; extractive: boolean };
+  timings: { totalMs: number; firstTokenMs: number | null };
+}
+
+export interface ChatDataTypes {
+  trace: TraceEvent;
+  result: ChatResult;
+  /** Sent first: the conversation this exchange belongs to (created for a new chat) and the draft answer id. */
+  session: { conversationId: string; answerId: string; title: string };
+  [key: string]: unknown;
+}
+
+export interface ChatMetadata {
+  createdAt?: string;
+  answerId?: string;
+  status?: 'running' | AgentStatus | 'interrupted';
+}
+
+export type ChatMessage = UIMessage<ChatMetadata, ChatDataTypes>;
+
+export const searchFiltersInputSchema = z
+  .object({
+    bucketIds: z.array(z.uuid()).max(50).optional(),
+    documentIds: z.array(z.uuid()).max(200).optional(),
+    mimeTypes: z.array(z.string().max(100)).max(20).optional(),
+    dateFrom: z.iso.date().optional(),
+    dateTo: z.iso.date().optional(),
+    tags: z.array(z.string().max(60)).max(20).optional(),
+    fields: z.record(z.string().max(60), z.string().max(500)).optional(),
+  })
+  .strict();
+
+/** Options the chat page sends with each question (besides the message itself). */
+export const chatOptionsSchema = z.object({
+  mode: z.enum(['agent', 'quick']).default('agent'),
+  style: z.enum(['concise', 'detailed', 'bullet']).default('concise'),
+  filters: searchFiltersInputSchema.optional(),
+});
+export type ChatOptions = z.infer<typeof chatOptionsSchema>;
+export type { AnswerStyle, AgentMode };

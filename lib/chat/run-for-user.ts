@@ -1,0 +1,21 @@
+import type { AgentEvent } from '@/lib/agent/events';
+import { runAgent } from '@/lib/agent/run-agent';
+import { buildAgentDeps } from '@/lib/chat/agent-deps';
+import { type AnswerRunInput, type AnswerRunOutput, type AnswerSession, runAnswer } from '@/lib/chat/answer-run';
+import { getConfig } from '@/lib/config';
+import { getDb } from '@/lib/db/client';
+import { enforceRateLimit } from '@/lib/rate-limit';
+
+/** Per-user limit on agent runs (429 with Retry-After); called before a response starts streaming. */
+export async function checkAgentRateLimit(userId: string): Promise<void> {
+  await enforceRateLimit({ userId, action: 'agent-run', max: getConfig().rateLimits.agentRunsPerMinute, surface: 'agent' });
+}
+
+/** Builds today's dependencies and runs one persisted answer for the signed-in user. */
+export async function runAnswerForUser(
+  input: AnswerRunInput,
+  listeners: { onSession?: (s: AnswerSession) => void; onEvent?: (e: AgentEvent) => void } = {},
+): Promise<AnswerRunOutput> {
+  const agentDeps = await buildAgentDeps();
+  return runAnswer(input, { db: getDb(), agentDeps, runAgent }, listeners);
+}

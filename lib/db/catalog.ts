@@ -1,0 +1,90 @@
+import type { BucketRef, DocumentCatalog, DocumentMetadata, DocumentNameMatch } from '@/lib/agent/ports';
+import type { Db } from '@/lib/db/client';
+import { isUuid, readMetadata } from '@/lib/db/documents';
+
+/**
+ * The agent's view of a user's documents, over Prisma. Only INDEXED documents of the given owner exist for it;
+ * anything else (another owner's id, a failed or deleted document) answers as absent.
+ */
+export function createPrismaCatalog(db: Db): DocumentCatalog {
+  return {
+    countIndexedDocuments(ownerId) {
+      return db.document.count({ where: { ownerId, status: 'INDEXED' } });
+    },
+
+    async filterIndexed(ownerId, documentIds) {
+      const ids = [...new Set(documentIds.filter(isUuid))];
+      if (ids.length === 0) return new Set();
+      const rows = await db.document.findMany({
+        where: { ownerId, status: 'INDEXED', id: { in: ids } },
+        select: { id: true },
+      });
+      return new Set(rows.map((r) => r.id));
+    },
+
+    async getDocument(ownerId, documentId): Promise<DocumentMetadata | null> {
+      if (!isUuid(documentId)) return null;
+      const row = await db.document.findFirst({
+        where: { id: documentId, ownerId, status: 'INDEXED' },
+        select: {
+          id: true,
+          filename: true,
+          mime: true,
+          bucketId: true,
+          bucket: { select: { name: true } },
+          metadata: true,
+          pageCount: true,
+          chunkCount: true,
+          sha256: true,
+        },
+      });
+      if (!row) return null;
+      const meta = readMetadata(row.metadata);
+      return {
+        documentId: row.id,
+        filename: row.filename,
+        title: meta.title,
+        mime: row.mime,
+        bucketId: row.bucketId,
+        bucketName: row.bucket?.name ?? null,
+        documentDate: meta.documentDate,
+        tags: meta.tags,
+        fields: meta.fields,
+        pageCount: row.pageCount,
+        chunkCount: row.chunkCount,
+        sha256: row.sha256,
+      };
+    },
+
+    async findDocumentsByName(ownerId, nameLike, limit): Promise<DocumentNameMatch[]> {
+      const needle = nameLike.trim().toLowerCase();
+      if (!needle) return [];
+      // Names are matched in memory (case-insensitively, the same on SQLite and PostgreSQL) over the owner's
+      // indexed documents' names only.
+      const rows = await db.document.findMany({
+        where: { ownerId, status: 'INDEXED' },
+        select: { id: true, filename: true, title: true },
+        take: 5000,
+      });
+      const scored = rows
+        .map((r) => {
+          const name = r.filename.toLowerCase();
+          const title = (r.title ?? '').toLowerCase();
+          const exact = name === needle || title === needle || name.replace(/\.[a-z0-9]+$/, '') === needle;
+          const contains = name.includes(needle) || title.includes(needle);
+          const words = needle.split(/\s+/).filter(Boolean);
+          const wordHits = words.filter((w) => name.includes(w) || title.includes(w)).length;
+          const score = exact ? 3 : contains ? 2 : words.length ? wordHits / words.length : 0;
+          return { r, score };
+        })
+        .filter((s) => s.score >= 0.6)
+        .sort((a, b) => b.score - a.score)
+        .slice(0, Math.max(1, limit));
+      return scored.map(({ r }) => ({ documentId: r.id, filename: r.filename, title: r.title }));
+    },
+
+    async listBuckets(ownerId): Promise<BucketRef[]> {
+      return db.bucket.findMany({ where: { ownerId }, select: { id: true, name: true }, orderBy: { name: 'asc' } });
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/** The whole parse + chunk step for one file, in-process (the sandbox runs it inside a worker thread). */
+
+import { readFile, stat } from 'node:fs/promises';
+import { chunkDocument } from './chunker';
+import { IngestError } from './errors';
+import { parseDocument } from './parse';
+import type { ChunkerOptions, IngestChunk, ParsedDocument, ProgressCallback } from './types';
+import type { ZipLimits } from './zip-guard';
+
+export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+export interface ParseAndChunkOptions {
+  filename: string;
+  declaredMime?: string | null;
+  onProgress?: ProgressCallback;
+  chunker?: ChunkerOptions;
+  zipLimits?: Partial<ZipLimits>;
+  /** Files larger than this are refused before they are read (default 256 MiB). */
+  maxFileBytes?: number;
+}
+
+export interface ParseAndChunkOutput {
+  parsed: ParsedDocument;
+  chunks: IngestChunk[];
+  timings: { parseMs: number; chunkMs: number };
+}
+
+/**
+ * Parses and chunks file bytes. Resolves only with at least one chunk; throws IngestError with a readable reason
+ * otherwise (including "no extractable text (scanned?)" for a PDF without text).
+ */
+export async function parseAndChunkBytes(bytes: Uint8Array, options: ParseAndChunkOptions): Promise<ParseAndChunkOutput> {
+  const t0 = performance.now();
+  const parsed = await parseDocument(bytes, options);
+  const t1 = performance.now();
+  const chunks = chunkDocument(parsed, { ...options.chunker, filename: options.chunker?.filename ?? options.filename }, options.onProgress);
+  const t2 = performance.now();
+  if (chunks.length === 0) {
+    throw new IngestError('no-text', parsed.kind === 'pdf' ? 'no extractable text (scanned?)' : 'no extractable text');
+  }
+  return { parsed, chunks, timings: { parseMs: t1 - t0, chunkMs: t2 - t1 } };
+}
+
+/** Reads a file (refusing one over `maxFileBytes` before reading it) and parses and chunks it. */
+export async function parseAndChunkPath(path: string, options: ParseAndChunkOptions): Promise<ParseAndChunkOutput> {
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const info = await stat(path);
+  if (info.size > maxBytes) {
+    throw new IngestError(
+      'too-large',
+      `file too large: ${(info.size / 1048576).toFixed(1)} MB (limit ${(maxBytes / 1048576).toFixed(0)} MB)`,
+    );
+  }
+  const bytes = new Uint8Array(await readFile(path));
+  return parseAndChunkBytes(bytes, options);
+}

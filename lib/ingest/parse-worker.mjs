@@ -1,0 +1,44 @@
+// Worker-thread entry of the parse sandbox (see sandbox.ts). Plain ESM JavaScript that imports only packages,
+// so it runs the same under Node, the Next.js server and vitest: it registers tsx's loader inside this worker
+// and then loads the TypeScript implementation beside it. One job at a time; the parent terminates the whole
+// worker on timeout, out-of-memory or cancellation.
+import { parentPort } from 'node:worker_threads';
+import { register } from 'tsx/esm/api';
+
+if (!parentPort) throw new Error('parse-worker.mjs must run as a worker thread');
+const port = parentPort;
+
+register();
+const { parseAndChunkPath } = await import('./parse-and-chunk.ts');
+const { IngestError } = await import('./errors.ts');
+
+port.on('message', async (message) => {
+  if (!message || message.type !== 'job') return;
+  const { id, path, filename, declaredMime, chunker, zipLimits, maxFileBytes } = message;
+  let lastProgress = 0;
+  const onProgress = (progress) => {
+    const now = Date.now();
+    if (progress.fraction < 1 && now - lastProgress < 100) return;
+    lastProgress = now;
+    port.postMessage({ type: 'progress', id, stage: progress.stage, fraction: progress.fraction });
+  };
+  try {
+    const { parsed, chunks, timings } = await parseAndChunkPath(path, {
+      filename,
+      declaredMime,
+      chunker,
+      zipLimits,
+      maxFileBytes,
+      onProgress,
+    });
+    port.postMessage({ type: 'result', id, ok: true, parsed, chunks, timings });
+  } catch (error) {
+    if (error instanceof IngestError) {
+      port.postMessage({ type: 'result', id, ok: false, code: error.code, reason: error.message });
+    } else {
+      const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      port.postMessage({ type: 'result', id, ok: false, code: 'internal', reason: `parser failed: ${detail.slice(0, 300)}` });
+    }
+  }
+});
+port.postMessage({ type: 'ready' });

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { buildDocx } from '../test-zip';
+import { parseDocx } from './docx';
+
+describe('parseDocx', () => {
+  it('turns headings into sections with heading paths and keeps the title', async () => {
+    const parsed = await parseDocx(
+      buildDocx(
+        [
+          [null, 'Preface before any heading.'],
+          ['Heading1', 'Install'],
+          ['Heading2', 'Linux'],
+          [null, 'Run the installer. Then reboot.'],
+          ['Heading2', 'Mac'],
+          [null, 'Use <brew> & relax.'],
+          ['Heading1', 'Use'],
+          [null, 'Open it.'],
+        ],
+        { title: 'Guide' },
+      ),
+    );
+    expect(parsed.title).toBe('Guide');
+    expect(parsed.units.map((u) => [u.headingPath, u.text])).toEqual([
+      [[], 'Preface before any heading.'],
+      [['Install', 'Linux'], 'Linux\n\nRun the installer. Then reboot.'],
+      [['Install', 'Mac'], 'Mac\n\nUse <brew> & relax.'],
+      [['Use'], 'Use\n\nOpen it.'],
+    ]);
+    expect(parsed.units.every((u) => u.page === null && u.sheet === null)).toBe(true);
+  });
+
+  it('keeps no markup from the document', async () => {
+    const parsed = await parseDocx(buildDocx([[null, '<script>alert(1)</script> plain']]));
+    expect(parsed.units[0]?.text).toBe('<script>alert(1)</script> plain');
+  });
+
+  it('fails a document without text', async () => {
+    await expect(parseDocx(buildDocx([]))).rejects.toMatchObject({ code: 'no-text' });
+  });
+
+  it('reads the real fixtures', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const bytes = new Uint8Array(await readFile('/work/shared/data/documents/unstructured/docx-tables.docx'));
+    const parsed = await parseDocx(bytes);
+    expect(parsed.units.map((u) => u.text).join('\n')).toMatch(/\|/);
+  });
+});

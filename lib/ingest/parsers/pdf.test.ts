@@ -1,0 +1,54 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { buildTextPdf } from '../minimal-pdf';
+import { parsePdf } from './pdf';
+
+const DOCS = '/work/shared/data/documents';
+const load = async (relative: string) => new Uint8Array(await readFile(`${DOCS}/${relative}`));
+
+describe('parsePdf', () => {
+  it('extracts text per page with 1-based page numbers and the title', async () => {
+    const parsed = await parsePdf(buildTextPdf([['alpha one', 'alpha two'], [], ['gamma']], { title: 'Three (pages)' }));
+    expect(parsed.title).toBe('Three (pages)');
+    expect(parsed.pageCount).toBe(3);
+    expect(parsed.units.map((u) => [u.page, u.text])).toEqual([
+      [1, 'alpha one\nalpha two'],
+      [2, ''],
+      [3, 'gamma'],
+    ]);
+  });
+
+  it('reads a real multi-page PDF', async () => {
+    const parsed = await parsePdf(await load('pypdf_sample_files/004-pdflatex-4-pages/pdflatex-4-pages.pdf'));
+    expect(parsed.pageCount).toBe(4);
+    expect(parsed.units.every((u) => u.text.length > 100)).toBe(true);
+  });
+
+  it('says password-protected for encrypted PDFs that need a password', async () => {
+    await expect(parsePdf(await load('pdfplumber/password-example.pdf'))).rejects.toMatchObject({
+      code: 'password-protected',
+      message: 'password-protected',
+    });
+  });
+
+  it('opens PDFs encrypted with an empty user password', async () => {
+    const parsed = await parsePdf(await load('pdfplumber/pr-138-example.pdf'));
+    expect(parsed.units.some((u) => u.text.length > 1000)).toBe(true);
+  });
+
+  it('fails image-only PDFs with "no extractable text (scanned?)"', async () => {
+    await expect(parsePdf(await load('unstructured/pdf/loremipsum-flat.pdf'))).rejects.toMatchObject({
+      code: 'no-text',
+      message: 'no extractable text (scanned?)',
+    });
+  });
+
+  it('fails broken PDFs with a specific reason', async () => {
+    await expect(parsePdf(await load('pypdf_sample_files/017-unreadable-meta-data/unreadablemetadata.pdf'))).rejects.toMatchObject({
+      code: 'malformed',
+      message: expect.stringMatching(/^malformed PDF: /),
+    });
+    const pdf = buildTextPdf([['some text']]);
+    await expect(parsePdf(pdf.subarray(0, 40))).rejects.toMatchObject({ code: expect.stringMatching(/malformed|no-text/) });
+  });
+});

@@ -1,0 +1,287 @@
+/**
+ * Runs parse + chunk off the main thread, in a worker thread with V8 heap limits and a wall-clock limit, so a
+ * hostile or huge file can time out, run out of memory or be cancelled without touching the server's event loop.
+ * Workers are reused between files (loading the parsers costs ~0.3 s) and replaced after any failure that
+ * terminates one.
+ */
+
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { IngestErrorCode } from './errors';
+import type { ChunkerOptions, IngestChunk, ParsedDocument, ProgressCallback } from './types';
+import type { ZipLimits } from './zip-guard';
+
+export interface SandboxLimits {
+  /** Wall-clock limit for one file, worker start included (default 120 s). */
+  timeoutMs?: number;
+  /** V8 old-generation heap of the worker, in MB (default 1024). */
+  maxMemoryMb?: number;
+  /** V8 young-generation heap of the worker, in MB (default 64). */
+  maxYoungGenerationSizeMb?: number;
+  /** Worker stack, in MB (default 8). */
+  stackSizeMb?: number;
+  /** Files larger than this are refused before they are read (default 256 MiB). */
+  maxFileBytes?: number;
+}
+
+export interface ParseAndChunkFileInput {
+  path: string;
+  filename: string;
+  declaredMime?: string | null;
+  limits?: SandboxLimits;
+  signal?: AbortSignal;
+  onProgress?: ProgressCallback;
+  chunker?: ChunkerOptions;
+  zipLimits?: Partial<ZipLimits>;
+  /** Absolute path of parse-worker.mjs when it is not found beside this module or under <cwd>/lib/ingest. */
+  workerPath?: string;
+}
+
+export type ParseAndChunkFileResult =
+  | {
+      ok: true;
+      parsed: ParsedDocument;
+      /** The same object as `parsed` (the name the pipeline reads). */
+      document: ParsedDocument;
+      chunks: IngestChunk[];
+      timings: { parseMs: number; chunkMs: number; totalMs: number };
+    }
+  | { ok: false; code: IngestErrorCode; reason: string };
+
+const DEFAULTS = {
+  timeoutMs: 120_000,
+  maxMemoryMb: 1024,
+  maxYoungGenerationSizeMb: 64,
+  stackSizeMb: 8,
+  maxFileBytes: 256 * 1024 * 1024,
+} as const;
+
+/** Idle workers kept per limits key, and how long an idle worker lives. */
+const MAX_IDLE_PER_KEY = 4;
+const IDLE_TTL_MS = 30_000;
+
+interface PooledWorker {
+  worker: Worker;
+  key: string;
+  idleTimer: NodeJS.Timeout | null;
+}
+
+const idleWorkers = new Map<string, PooledWorker[]>();
+let nextJobId = 1;
+
+/**
+ * Finds parse-worker.mjs: an explicit path, else beside this module (plain Node, tsx, vitest), else under
+ * <cwd>/lib/ingest (the Next.js server, where this module is bundled into .next and its own URL points there).
+ */
+export function resolveWorkerPath(explicit?: string): string {
+  const candidates: string[] = [];
+  if (explicit) candidates.push(explicit);
+  try {
+    candidates.push(path.join(path.dirname(fileURLToPath(import.meta.url)), 'parse-worker.mjs'));
+  } catch {
+    // import.meta.url is not a file: URL in some bundles.
+  }
+  candidates.push(path.join(process.cwd(), 'lib', 'ingest', 'parse-worker.mjs'));
+  const found = candidates.find((candidate) => existsSync(candidate));
+  if (!found) throw new Error(`parse worker not found (looked in: ${candidates.join(', ')})`);
+  return found;
+}
+
+function spawnWorker(workerPath: string, limits: Required<SandboxLimits>, key: string): PooledWorker {
+  // The worker is started from a one-line module so bundlers do not try to resolve or rewrite the entry file.
+  const bootstrap = `import(${JSON.stringify(pathToFileURL(workerPath).href)});`;
+  const worker = new Worker(bootstrap, {
+    eval: true,
+    resourceLimits: {
+      maxOldGenerationSizeMb: limits.maxMemoryMb,
+      maxYoungGenerationSizeMb: limits.maxYoungGenerationSizeMb,
+      stackSizeMb: limits.stackSizeMb,
+    },
+    stdout: false,
+    stderr: false,
+  });
+  const pooled: PooledWorker = { worker, key, idleTimer: null };
+  // An idle worker that dies leaves the pool; its 'error' is reported to the running job's listener, if any.
+  worker.on('error', () => undefined);
+  worker.once('exit', () => {
+    const list = idleWorkers.get(key);
+    const at = list?.indexOf(pooled) ?? -1;
+    if (list && at >= 0) list.splice(at, 1);
+    if (pooled.idleTimer) clearTimeout(pooled.idleTimer);
+  });
+  return pooled;
+}
+
+function acquire(workerPath: string, limits: Required<SandboxLimits>): PooledWorker {
+  const key = `${workerPath}|${limits.maxMemoryMb}|${limits.maxYoungGenerationSizeMb}|${limits.stackSizeMb}`;
+  const pool = idleWorkers.get(key);
+  const pooled = pool?.pop();
+  if (pooled) {
+    if (pooled.idleTimer) clearTimeout(pooled.idleTimer);
+    pooled.idleTimer = null;
+    pooled.worker.ref();
+    return pooled;
+  }
+  return spawnWorker(workerPath, limits, key);
+}
+
+function release(pooled: PooledWorker): void {
+  const pool = idleWorkers.get(pooled.key) ?? [];
+  if (pool.length >= MAX_IDLE_PER_KEY) {
+    void pooled.worker.terminate();
+    return;
+  }
+  pooled.worker.unref();
+  pooled.idleTimer = setTimeout(() => {
+    const list = idleWorkers.get(pooled.key);
+    const at = list?.indexOf(pooled) ?? -1;
+    if (list && at >= 0) list.splice(at, 1);
+    void pooled.worker.terminate();
+  }, IDLE_TTL_MS);
+  pooled.idleTimer.unref();
+  pool.push(pooled);
+  idleWorkers.set(pooled.key, pool);
+}
+
+/** Terminates every idle parse worker (for shutdown and tests); running jobs are not affected. */
+export async function shutdownParseWorkers(): Promise<void> {
+  const all = [...idleWorkers.values()].flat();
+  idleWorkers.clear();
+  await Promise.all(
+    all.map((pooled) => {
+      if (pooled.idleTimer) clearTimeout(pooled.idleTimer);
+      return pooled.worker.terminate();
+    }),
+  );
+}
+
+interface WorkerResultMessage {
+  type: 'result';
+  id: number;
+  ok: boolean;
+  parsed?: ParsedDocument;
+  chunks?: IngestChunk[];
+  timings?: { parseMs: number; chunkMs: number };
+  code?: IngestErrorCode;
+  reason?: string;
+}
+
+interface WorkerProgressMessage {
+  type: 'progress';
+  id: number;
+  stage: 'parsing' | 'chunking';
+  fraction: number;
+}
+
+function isResult(message: unknown, id: number): message is WorkerResultMessage {
+  return typeof message === 'object' && message !== null && 'type' in message && message.type === 'result' && 'id' in message && message.id === id;
+}
+
+function isProgress(message: unknown, id: number): message is WorkerProgressMessage {
+  return (
+    typeof message === 'object' && message !== null && 'type' in message && message.type === 'progress' && 'id' in message && message.id === id
+  );
+}
+
+/**
+ * Parses and chunks one stored file in a sandboxed worker thread. Resolves (never rejects) with the parsed
+ * document and its chunks, or with `{ ok: false, code, reason }`: the parser's own reason (password-protected,
+ * empty file, no extractable text (scanned?), malformed ..., zip bomb ...), "parsing timed out after Ns", "file
+ * too large to parse within the memory limit", or "cancelled" when `signal` aborts. Progress arrives via
+ * `onProgress` (stage parsing | chunking, fraction 0..1).
+ */
+export async function parseAndChunkFile(input: ParseAndChunkFileInput): Promise<ParseAndChunkFileResult> {
+  const limits: Required<SandboxLimits> = {
+    timeoutMs: input.limits?.timeoutMs ?? DEFAULTS.timeoutMs,
+    maxMemoryMb: input.limits?.maxMemoryMb ?? DEFAULTS.maxMemoryMb,
+    maxYoungGenerationSizeMb: input.limits?.maxYoungGenerationSizeMb ?? DEFAULTS.maxYoungGenerationSizeMb,
+    stackSizeMb: input.limits?.stackSizeMb ?? DEFAULTS.stackSizeMb,
+    maxFileBytes: input.limits?.maxFileBytes ?? DEFAULTS.maxFileBytes,
+  };
+  if (input.signal?.aborted) return { ok: false, code: 'aborted', reason: 'cancelled' };
+  let workerPath: string;
+  try {
+    workerPath = resolveWorkerPath(input.workerPath);
+  } catch (error) {
+    return { ok: false, code: 'internal', reason: error instanceof Error ? error.message : String(error) };
+  }
+  const started = performance.now();
+  const pooled = acquire(workerPath, limits);
+  const { worker } = pooled;
+  const id = nextJobId++;
+
+  return new Promise<ParseAndChunkFileResult>((resolve) => {
+    let settled = false;
+    const finish = (result: ParseAndChunkFileResult, keepWorker: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      input.signal?.removeEventListener('abort', onAbort);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (keepWorker) release(pooled);
+      else void worker.terminate();
+      resolve(result);
+    };
+    const onMessage = (message: unknown) => {
+      if (isProgress(message, id)) {
+        try {
+          input.onProgress?.({ stage: message.stage, fraction: message.fraction });
+        } catch {
+          // A failing progress listener must not break the job.
+        }
+        return;
+      }
+      if (!isResult(message, id)) return;
+      if (message.ok && message.parsed && message.chunks) {
+        const timings = message.timings ?? { parseMs: 0, chunkMs: 0 };
+        finish(
+          {
+            ok: true,
+            parsed: message.parsed,
+            document: message.parsed,
+            chunks: message.chunks,
+            timings: { ...timings, totalMs: performance.now() - started },
+          },
+          true,
+        );
+      } else {
+        finish({ ok: false, code: message.code ?? 'internal', reason: message.reason ?? 'parser failed' }, true);
+      }
+    };
+    const onError = (error: Error & { code?: string }) => {
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap limit/i.test(error.message)) {
+        finish({ ok: false, code: 'out-of-memory', reason: 'file too large to parse within the memory limit' }, false);
+      } else {
+        finish({ ok: false, code: 'internal', reason: `parser crashed: ${error.message.slice(0, 300)}` }, false);
+      }
+    };
+    const onExit = (exitCode: number) => {
+      finish({ ok: false, code: 'internal', reason: `parser exited unexpectedly (code ${exitCode})` }, false);
+    };
+    const onAbort = () => finish({ ok: false, code: 'aborted', reason: 'cancelled' }, false);
+    const timer = setTimeout(() => {
+      finish(
+        { ok: false, code: 'timeout', reason: `parsing timed out after ${Number((limits.timeoutMs / 1000).toFixed(1))}s` },
+        false,
+      );
+    }, limits.timeoutMs);
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    input.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.postMessage({
+      type: 'job',
+      id,
+      path: path.resolve(input.path),
+      filename: input.filename,
+      declaredMime: input.declaredMime ?? null,
+      chunker: input.chunker,
+      zipLimits: input.zipLimits,
+      maxFileBytes: limits.maxFileBytes,
+    });
+  });
+}

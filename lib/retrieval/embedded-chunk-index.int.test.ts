@@ -1,0 +1,214 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { describeChunkIndexContract, makeContractChunk } from '@/lib/retrieval/contract';
+import { createEmbeddedChunkIndex } from '@/lib/retrieval/embedded-chunk-index';
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), 'docuchat-embedded-index-'));
+}
+
+describeChunkIndexContract('embedded', async () => {
+  const dir = await tempDir();
+  const index = await createEmbeddedChunkIndex({ dir });
+  return {
+    index,
+    cleanup: async () => {
+      await index.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('embedded chunk index: durability and concurrency', () => {
+  it('keeps everything across close and reopen (keyword index rebuilt, vectors, attributes, deletions)', async () => {
+    const dir = await tempDir();
+    try {
+      const first = await createEmbeddedChunkIndex({ dir });
+      const kept = makeContractChunk({
+        ownerId: 'alice',
+        documentId: 'kept',
+        text: 'durable falcon text',
+        contextPrefix: 'Birds of prey',
+        tags: ['birds'],
+        fields: { 'key with "quotes"': "it's" },
+        page: 3,
+        vector: [1, 0, 0],
+        embeddingModel: 'm1',
+      });
+      const late = makeContractChunk({ ownerId: 'alice', documentId: 'late', text: 'falcon without vector yet' });
+      const gone = makeContractChunk({ ownerId: 'alice', documentId: 'gone', text: 'falcon to be deleted' });
+      await first.upsert([kept, late, gone]);
+      await first.setVectors('alice', 'm2', [{ chunkId: late.chunkId, vector: [0, 1, 0] }]);
+      await first.deleteDocument('alice', 'gone');
+      await first.updateDocumentAttributes('alice', 'kept', {
+        bucketId: 'b1',
+        mime: 'text/plain',
+        filename: 'renamed.txt',
+        title: 'Renamed',
+        documentDate: '2020-02-02',
+        tags: ['birds', 'moved'],
+        fields: { 'key with "quotes"': "it's" },
+      });
+      await first.close();
+
+      const second = await createEmbeddedChunkIndex({ dir });
+      expect(await second.countChunks('alice')).toBe(2);
+      const keyword = await second.search({ ownerId: 'alice', query: 'falcon', mode: 'keyword', topK: 10 });
+      expect(keyword.map((hit) => hit.chunkId).sort()).toEqual([kept.chunkId, late.chunkId].sort());
+      const byPrefix = await second.search({ ownerId: 'alice', query: 'prey', mode: 'keyword', topK: 10 });
+      expect(byPrefix.map((hit) => hit.chunkId)).toEqual([kept.chunkId]);
+      const semantic = await second.search({
+        ownerId: 'alice',
+        query: '',
+        mode: 'semantic',
+        queryVector: [0, 1, 0],
+        topK: 10,
+      });
+      expect(semantic.map((hit) => hit.chunkId)).toEqual([late.chunkId, kept.chunkId]);
+      const filtered = await second.search({
+        ownerId: 'alice',
+        query: 'falcon',
+        mode: 'hybrid',
+        queryVector: [1, 0, 0],
+        topK: 10,
+        filters: { tags: ['moved'], fields: { 'key with "quotes"': "it's" }, dateFrom: '2020-02-02' },
+      });
+      expect(filtered.map((hit) => hit.chunkId)).toEqual([kept.chunkId]);
+      const [stored] = await second.get('alice', [kept.chunkId]);
+      expect(stored).toMatchObject({
+        filename: 'renamed.txt',
+        page: 3,
+        tags: ['birds', 'moved'],
+        embeddingModel: 'm1',
+      });
+      expect(stored?.vector).toEqual([1, 0, 0]);
+      expect(await second.get('alice', [gone.chunkId])).toEqual([]);
+      await second.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a vector of a new dimension replaces the old vectors (model change): old chunks become keyword-only', async () => {
+    const dir = await tempDir();
+    const index = await createEmbeddedChunkIndex({ dir });
+    try {
+      const old = makeContractChunk({ ownerId: 'bob', text: 'old model', vector: [1, 0], embeddingModel: 'small' });
+      const fresh = makeContractChunk({
+        ownerId: 'bob',
+        text: 'new model',
+        vector: [0, 0, 1],
+        embeddingModel: 'large',
+      });
+      await index.upsert([old]);
+      await index.upsert([fresh]);
+      const hits = await index.search({
+        ownerId: 'bob',
+        query: '',
+        mode: 'semantic',
+        queryVector: [0, 0, 1],
+        topK: 10,
+      });
+      expect(hits.map((hit) => hit.chunkId)).toEqual([fresh.chunkId]);
+      expect(
+        await index.search({ ownerId: 'bob', query: '', mode: 'semantic', queryVector: [1, 0], topK: 10 }),
+      ).toEqual([]);
+      const [stored] = await index.get('bob', [old.chunkId]);
+      expect(stored).toMatchObject({ vector: null, embeddingModel: null });
+      await expect(
+        index.upsert([
+          makeContractChunk({ ownerId: 'bob', vector: [1] }),
+          makeContractChunk({ ownerId: 'bob', vector: [1, 2] }),
+        ]),
+      ).rejects.toThrow(/dimensions/);
+    } finally {
+      await index.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('searches running during writes never see torn state or deleted chunks', async () => {
+    const dir = await tempDir();
+    const index = await createEmbeddedChunkIndex({ dir });
+    try {
+      const owner = 'carol';
+      const stable = Array.from({ length: 20 }, (_, i) =>
+        makeContractChunk({
+          ownerId: owner,
+          documentId: `stable-${i % 4}`,
+          index: i,
+          text: `stable otter ${i}`,
+          vector: [1, i, 0],
+          embeddingModel: 'm',
+        }),
+      );
+      await index.upsert(stable);
+      const stableIds = new Set(stable.map((chunk) => chunk.chunkId));
+      const deletedIds = new Set<string>();
+      const writer = (async () => {
+        for (let round = 0; round < 15; round++) {
+          const batch = Array.from({ length: 10 }, (_, i) =>
+            makeContractChunk({
+              ownerId: owner,
+              documentId: `churn-${round}`,
+              index: i,
+              text: `churn otter ${round}`,
+              vector: [0, 1, round],
+              embeddingModel: 'm',
+            }),
+          );
+          await index.upsert(batch);
+          await index.deleteDocument(owner, `churn-${round}`);
+          for (const chunk of batch) deletedIds.add(chunk.chunkId);
+        }
+      })();
+      const readers = Array.from({ length: 4 }, async () => {
+        for (let i = 0; i < 30; i++) {
+          for (const mode of ['keyword', 'semantic', 'hybrid'] as const) {
+            const before = new Set(deletedIds);
+            const hits = await index.search({
+              ownerId: owner,
+              query: 'otter',
+              mode,
+              queryVector: [1, 0.5, 0],
+              topK: 100,
+            });
+            for (const hit of hits) {
+              expect(before.has(hit.chunkId), `deleted chunk returned in ${mode}`).toBe(false);
+              expect(hit.documentId.startsWith('stable-') || hit.documentId.startsWith('churn-')).toBe(true);
+            }
+            const stableFound = hits.filter((hit) => stableIds.has(hit.chunkId)).length;
+            expect(stableFound, mode).toBe(20);
+          }
+        }
+      });
+      await Promise.all([writer, ...readers]);
+      expect(await index.countChunks(owner)).toBe(20);
+    } finally {
+      await index.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects malformed search requests', async () => {
+    const dir = await tempDir();
+    const index = await createEmbeddedChunkIndex({ dir });
+    try {
+      await expect(index.search({ ownerId: 'x', query: 'q', mode: 'keyword', topK: 0 })).rejects.toThrow();
+      await expect(
+        index.search({ ownerId: 'x', query: 'q', mode: 'keyword', topK: 5, candidates: 500 }),
+      ).rejects.toThrow();
+      await expect(
+        index.search({ ownerId: 'x', query: 'q', mode: 'keyword', topK: 5, filters: { dateFrom: 'yesterday' } }),
+      ).rejects.toThrow();
+      await expect(
+        index.search({ ownerId: 'x', query: 'q', mode: 'semantic', topK: 5, queryVector: [Number.NaN] }),
+      ).rejects.toThrow();
+    } finally {
+      await index.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { connect } from '@lancedb/lancedb';
+import { z } from 'zod';
+import type { Bm25Params } from '@/lib/retrieval/embedded/bm25-index';
+import { ChunkTable } from '@/lib/retrieval/embedded/chunk-table';
+import { OwnerPartition } from '@/lib/retrieval/embedded/owner-partition';
+import { MAX_CANDIDATES, searchPartition } from '@/lib/retrieval/embedded/search-partition';
+import type {
+  ChunkDocumentAttributes,
+  ChunkIndex,
+  ChunkIndexHealth,
+  ChunkVectorUpdate,
+  IndexedChunk,
+  SearchHit,
+  SearchRequest,
+} from '@/lib/retrieval/types';
+
+export const EMBEDDED_ENGINE = 'embedded (LanceDB + in-memory BM25)';
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'expected an ISO date (YYYY-MM-DD)');
+const finiteVector = z.array(z.number().finite()).min(1);
+
+const searchRequestSchema = z.object({
+  ownerId: z.string().min(1),
+  query: z.string().max(10_000),
+  mode: z.enum(['keyword', 'semantic', 'hybrid']),
+  topK: z.number().int().min(1).max(1_000),
+  filters: z
+    .object({
+      bucketIds: z.array(z.string()).optional(),
+      documentIds: z.array(z.string()).optional(),
+      mimeTypes: z.array(z.string()).optional(),
+      dateFrom: isoDate.optional(),
+      dateTo: isoDate.optional(),
+      tags: z.array(z.string()).optional(),
+      fields: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+  queryVector: finiteVector.nullable().optional(),
+  candidates: z.number().int().min(1).max(MAX_CANDIDATES).optional(),
+  includeText: z.boolean().optional(),
+});
+
+const vectorUpdatesSchema = z.array(z.object({ chunkId: z.string().min(1), vector: finiteVector }));
+
+/** Table name of an owner: a hash, so any owner id string is safe and names reveal nothing. */
+export function ownerTableName(ownerId: string): string {
+  return `owner_${createHash('sha256').update(ownerId).digest('hex').slice(0, 40)}`;
+}
+
+function assertOwner(ownerId: string): void {
+  if (typeof ownerId !== 'string' || ownerId.length === 0) throw new Error('ownerId is required');
+}
+
+function assertChunk(chunk: IndexedChunk): void {
+  assertOwner(chunk.ownerId);
+  if (!chunk.chunkId || !chunk.documentId) throw new Error('chunkId and documentId are required');
+  if (chunk.vector && !chunk.vector.every(Number.isFinite))
+    throw new Error(`chunk ${chunk.chunkId}: non-finite vector`);
+  if (chunk.vector?.length === 0) throw new Error(`chunk ${chunk.chunkId}: empty vector`);
+}
+
+/** The embedded ChunkIndex plus maintenance the bulk ingester and benchmarks use. */
+export interface EmbeddedChunkIndex extends ChunkIndex {
+  /** Waits for background work and brings every loaded owner's ANN index up to date (end of a bulk ingest). */
+  optimize(): Promise<void>;
+}
+
+export interface EmbeddedChunkIndexOptions {
+  /** Folder holding the LanceDB tables (one per owner). Created when missing. */
+  dir: string;
+  /** BM25F parameters (defaults tuned on SciFact train). */
+  bm25?: Bm25Params;
+}
+
+/**
+ * The embedded (no server) ChunkIndex. Each owner is a partition of its own: a LanceDB table in `dir` (durable
+ * copy of the chunks and their vectors, ANN index once large) plus an in-memory BM25 index rebuilt from the table
+ * the first time the owner is used in this process. Nothing ever searches across owners.
+ * One process should own `dir`: another process's writes are not seen by this one's in-memory keyword index.
+ */
+export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOptions): Promise<EmbeddedChunkIndex> {
+  await mkdir(options.dir, { recursive: true });
+  const db = await connect(options.dir);
+  const partitions = new Map<string, Promise<OwnerPartition>>();
+  let closed = false;
+
+  function partitionOf(ownerId: string): Promise<OwnerPartition> {
+    if (closed) return Promise.reject(new Error('chunk index is closed'));
+    assertOwner(ownerId);
+    let partition = partitions.get(ownerId);
+    if (!partition) {
+      partition = ChunkTable.open(db, ownerTableName(ownerId)).then((table) =>
+        OwnerPartition.load(ownerId, table, options.bm25),
+      );
+      partitions.set(ownerId, partition);
+      partition.catch(() => partitions.delete(ownerId));
+    }
+    return partition;
+  }
+
+  return {
+    engine: EMBEDDED_ENGINE,
+
+    async upsert(chunks: IndexedChunk[]): Promise<void> {
+      const byOwner = new Map<string, IndexedChunk[]>();
+      for (const chunk of chunks) {
+        assertChunk(chunk);
+        const list = byOwner.get(chunk.ownerId) ?? [];
+        list.push(chunk);
+        byOwner.set(chunk.ownerId, list);
+      }
+      await Promise.all([...byOwner].map(async ([ownerId, list]) => (await partitionOf(ownerId)).upsert(list)));
+    },
+
+    async deleteDocument(ownerId: string, documentId: string): Promise<void> {
+      await (await partitionOf(ownerId)).deleteDocument(documentId);
+    },
+
+    async search(request: SearchRequest): Promise<SearchHit[]> {
+      const parsed = searchRequestSchema.parse(request);
+      return searchPartition(await partitionOf(parsed.ownerId), parsed);
+    },
+
+    async get(ownerId: string, chunkIds: string[]): Promise<IndexedChunk[]> {
+      if (chunkIds.length === 0) return [];
+      return (await partitionOf(ownerId)).get(chunkIds);
+    },
+
+    async setVectors(ownerId: string, model: string, updates: ChunkVectorUpdate[]): Promise<void> {
+      const parsed = vectorUpdatesSchema.parse(updates);
+      await (await partitionOf(ownerId)).setVectors(model, parsed);
+    },
+
+    async updateDocumentAttributes(ownerId: string, documentId: string, attributes: ChunkDocumentAttributes) {
+      await (await partitionOf(ownerId)).updateDocumentAttributes(documentId, attributes);
+    },
+
+    async countChunks(ownerId: string): Promise<number> {
+      return (await partitionOf(ownerId)).size;
+    },
+
+    async health(): Promise<ChunkIndexHealth> {
+      try {
+        const tables = await db.tableNames();
+        return {
+          ok: true,
+          engine: EMBEDDED_ENGINE,
+          detail: `${options.dir}: ${tables.length} owner tables, ${partitions.size} loaded`,
+        };
+      } catch (error) {
+        return { ok: false, engine: EMBEDDED_ENGINE, detail: error instanceof Error ? error.message : String(error) };
+      }
+    },
+
+    async optimize(): Promise<void> {
+      const loaded = await Promise.all(partitions.values());
+      for (const partition of loaded) await partition.optimize();
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      const loaded = await Promise.allSettled(partitions.values());
+      for (const result of loaded) {
+        if (result.status !== 'fulfilled') continue;
+        await result.value.settle();
+        result.value.close();
+      }
+      partitions.clear();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,262 @@
+import type { Connection, Table } from '@lancedb/lancedb';
+import { Index } from '@lancedb/lancedb';
+import type { RecordBatch } from 'apache-arrow';
+import { sqlString } from '@/lib/retrieval/embedded/filter-sql';
+import {
+  attributesToSql,
+  CHUNK_SCHEMA,
+  type ChunkRow,
+  STORED_COLUMNS,
+  VECTOR_COLUMN,
+  vectorFromCell,
+} from '@/lib/retrieval/embedded/lance-rows';
+import type { ChunkDocumentAttributes } from '@/lib/retrieval/types';
+
+/** Vector rows above which an owner gets an ANN (IVF-PQ) index, built in the background. */
+export const ANN_MIN_ROWS = 50_000;
+/** Rows written since the last index build after which the index is refreshed (new rows are searched exactly). */
+const ANN_REFRESH_ROWS = 20_000;
+const ANN_RETRY_MS = 60_000;
+const VECTOR_INDEX_NAME = `${VECTOR_COLUMN}_idx`;
+
+export interface VectorMatch {
+  chunkId: string;
+  /** Cosine similarity in [-1, 1]. */
+  similarity: number;
+}
+
+/**
+ * One owner's LanceDB table: the durable copy of its chunks (text, location, attributes, vector).
+ * The table is created on the first write; the vector column on the first vector (its dimension fixed then).
+ */
+export class ChunkTable {
+  private table: Table | null;
+  private vectorDims: number | null;
+  private annBuilding: Promise<void> | null = null;
+  private annReady = false;
+  private rowsSinceIndex = 0;
+  /** Vector rows when the current index was trained (0 = unknown, e.g. index found on open). */
+  private rowsAtBuild = 0;
+  private lastAnnFailure = 0;
+
+  private constructor(
+    private readonly db: Connection,
+    readonly name: string,
+    table: Table | null,
+    vectorDims: number | null,
+  ) {
+    this.table = table;
+    this.vectorDims = vectorDims;
+  }
+
+  /** Opens the owner's table if it exists (without creating it). */
+  static async open(db: Connection, name: string): Promise<ChunkTable> {
+    const names = await db.tableNames();
+    if (!names.includes(name)) return new ChunkTable(db, name, null, null);
+    const table = await db.openTable(name);
+    const schema = await table.schema();
+    const vectorField = schema.fields.find((field) => field.name === VECTOR_COLUMN);
+    const listSize: unknown = vectorField ? Reflect.get(vectorField.type, 'listSize') : undefined;
+    const dims = typeof listSize === 'number' ? listSize : null;
+    const chunkTable = new ChunkTable(db, name, table, dims);
+    const indices = await table.listIndices();
+    chunkTable.annReady = indices.some((index) => index.columns.includes(VECTOR_COLUMN));
+    return chunkTable;
+  }
+
+  /** Dimension of the stored vectors, null before the first vector. */
+  get dimensions(): number | null {
+    return this.vectorDims;
+  }
+
+  get exists(): boolean {
+    return this.table !== null;
+  }
+
+  /** Streams the stored chunks (all columns but the vector), batch by batch. */
+  async *scanRows(): AsyncGenerator<ChunkRow[]> {
+    if (!this.table) return;
+    const query = this.table.query().select(STORED_COLUMNS);
+    for await (const batch of query as AsyncIterable<RecordBatch>) {
+      const rows: ChunkRow[] = [];
+      for (const row of batch) if (row) rows.push(row.toJSON() as ChunkRow);
+      yield rows;
+    }
+  }
+
+  /**
+   * Makes sure the vector column exists with `dims` dimensions. A different dimension means the embedding model
+   * changed: the old column is dropped (every stored vector is discarded) and true is returned.
+   */
+  async ensureVectorColumn(dims: number): Promise<boolean> {
+    const table = await this.ensureTable();
+    if (this.vectorDims === dims) return false;
+    let reset = false;
+    if (this.vectorDims !== null) {
+      if (this.annReady) await table.dropIndex(VECTOR_INDEX_NAME).catch(() => undefined);
+      await table.dropColumns([VECTOR_COLUMN]);
+      await table.update({ values: { embeddingModel: null } });
+      this.annReady = false;
+      reset = true;
+    }
+    await table.addColumns([{ name: VECTOR_COLUMN, valueSql: `arrow_cast(NULL, 'FixedSizeList(${dims}, Float32)')` }]);
+    this.vectorDims = dims;
+    return reset;
+  }
+
+  /** Appends rows whose chunk ids are new. */
+  async add(rows: ChunkRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const table = await this.ensureTable();
+    await table.add(rows);
+    this.rowsSinceIndex += rows.length;
+  }
+
+  /** Inserts or overwrites rows by chunk id, atomically. */
+  async upsert(rows: ChunkRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const table = await this.ensureTable();
+    await table.mergeInsert('chunkId').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
+    this.rowsSinceIndex += rows.length;
+  }
+
+  /** Sets vectors (and their model) on existing rows; unknown chunk ids are ignored. */
+  async setVectors(updates: { chunkId: string; vector: number[] }[], model: string): Promise<void> {
+    if (updates.length === 0 || !this.table) return;
+    const rows = updates.map((update) => ({
+      chunkId: update.chunkId,
+      [VECTOR_COLUMN]: update.vector,
+      embeddingModel: model,
+    }));
+    await this.table.mergeInsert('chunkId').whenMatchedUpdateAll().execute(rows);
+    this.rowsSinceIndex += rows.length;
+  }
+
+  async deleteDocument(documentId: string): Promise<void> {
+    if (!this.table) return;
+    await this.table.delete(`documentId = ${sqlString(documentId)}`);
+  }
+
+  async updateDocumentAttributes(documentId: string, attributes: ChunkDocumentAttributes): Promise<void> {
+    if (!this.table) return;
+    await this.table.update({
+      where: `documentId = ${sqlString(documentId)}`,
+      valuesSql: attributesToSql(attributes, sqlString),
+    });
+  }
+
+  /** Stored vectors of the given chunk ids (ids without a vector are absent from the map). */
+  async fetchVectors(chunkIds: string[]): Promise<Map<string, number[]>> {
+    const vectors = new Map<string, number[]>();
+    if (!this.table || this.vectorDims === null || chunkIds.length === 0) return vectors;
+    const rows = await this.table
+      .query()
+      .where(`chunkId IN (${chunkIds.map(sqlString).join(', ')}) AND ${VECTOR_COLUMN} IS NOT NULL`)
+      .select(['chunkId', VECTOR_COLUMN])
+      .toArray();
+    for (const row of rows as ChunkRow[]) {
+      const vector = vectorFromCell(row[VECTOR_COLUMN]);
+      if (vector) vectors.set(String(row.chunkId), vector);
+    }
+    return vectors;
+  }
+
+  /**
+   * Nearest chunks by cosine similarity among rows passing `where` (pre-filtered, so the limit is not eaten by
+   * rows the filter drops). Exact below ANN_MIN_ROWS; above it IVF-PQ with refinement on full vectors, plus an
+   * exact scan of rows written since the last index build. A query of another dimension matches nothing.
+   */
+  async searchVectors(queryVector: number[], limit: number, where: string | null): Promise<VectorMatch[]> {
+    if (!this.table || this.vectorDims === null || queryVector.length !== this.vectorDims || limit <= 0) return [];
+    let query = this.table
+      .vectorSearch(queryVector)
+      .column(VECTOR_COLUMN)
+      .distanceType('cosine')
+      .limit(limit)
+      .select(['chunkId', '_distance']);
+    if (this.annReady) query = query.nprobes(24).refineFactor(4);
+    if (where) query = query.where(where);
+    const rows = (await query.toArray()) as ChunkRow[];
+    return rows.map((row) => ({ chunkId: String(row.chunkId), similarity: 1 - Number(row._distance) }));
+  }
+
+  /**
+   * Starts (without awaiting) an ANN index build or refresh when the owner's vector rows warrant one.
+   * Searches keep working meanwhile (exactly, or on the previous index plus an exact scan of new rows).
+   */
+  maintainAnnIndex(vectorRows: number): void {
+    if (!this.table || this.vectorDims === null || this.annBuilding) return;
+    if (Date.now() - this.lastAnnFailure < ANN_RETRY_MS) return;
+    const table = this.table;
+    const dims = this.vectorDims;
+    // Retrain when the owner has doubled since training (partitions sized for the old size get too big).
+    const outgrown = this.annReady && this.rowsAtBuild > 0 && vectorRows >= 2 * this.rowsAtBuild;
+    if ((!this.annReady && vectorRows >= ANN_MIN_ROWS) || outgrown) {
+      this.annBuilding = this.buildAnnIndex(table, dims, vectorRows);
+    } else if (this.annReady && this.rowsSinceIndex >= ANN_REFRESH_ROWS) {
+      this.annBuilding = this.refreshAnnIndex(table);
+    }
+  }
+
+  /** Waits for a running background index job, if any. */
+  async settle(): Promise<void> {
+    await this.annBuilding;
+  }
+
+  /**
+   * Waits for background work, then builds or refreshes the ANN index now if the owner warrants one
+   * (end of a bulk ingest: afterwards every vector row is covered by the index).
+   */
+  async optimize(vectorRows: number): Promise<void> {
+    await this.settle();
+    if (!this.table || this.vectorDims === null || vectorRows < ANN_MIN_ROWS) return;
+    const stale = !this.annReady || (this.rowsAtBuild > 0 && vectorRows >= 2 * this.rowsAtBuild);
+    if (stale) await this.buildAnnIndex(this.table, this.vectorDims, vectorRows);
+    else if (this.rowsSinceIndex > 0) await this.refreshAnnIndex(this.table);
+  }
+
+  close(): void {
+    this.table?.close();
+  }
+
+  private async buildAnnIndex(table: Table, dims: number, vectorRows: number): Promise<void> {
+    this.rowsSinceIndex = 0;
+    this.rowsAtBuild = vectorRows;
+    try {
+      await table.createIndex(VECTOR_COLUMN, {
+        config: Index.ivfPq({
+          distanceType: 'cosine',
+          numPartitions: Math.max(16, Math.round(Math.sqrt(vectorRows))),
+          numSubVectors: dims % 16 === 0 ? dims / 16 : dims % 8 === 0 ? dims / 8 : 1,
+          maxIterations: 20,
+        }),
+        name: VECTOR_INDEX_NAME,
+        replace: true,
+      });
+      this.annReady = true;
+    } catch (error) {
+      this.lastAnnFailure = Date.now();
+      console.warn(`[chunk-index] ANN index build for ${this.name} failed; searches stay exact`, error);
+    } finally {
+      this.annBuilding = null;
+    }
+  }
+
+  private async refreshAnnIndex(table: Table): Promise<void> {
+    this.rowsSinceIndex = 0;
+    try {
+      await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    } catch (error) {
+      this.lastAnnFailure = Date.now();
+      console.warn(`[chunk-index] ANN index refresh for ${this.name} failed`, error);
+    } finally {
+      this.annBuilding = null;
+    }
+  }
+
+  private async ensureTable(): Promise<Table> {
+    if (this.table) return this.table;
+    this.table = await this.db.createEmptyTable(this.name, CHUNK_SCHEMA, { existOk: true });
+    return this.table;
+  }
+}

@@ -1,0 +1,91 @@
+import { analyze } from '@/lib/retrieval/analyzer';
+import { compileFilters } from '@/lib/retrieval/embedded/filter-predicate';
+import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
+import type { OwnerPartition } from '@/lib/retrieval/embedded/owner-partition';
+import { makeSnippet } from '@/lib/retrieval/embedded/snippet';
+import { reciprocalRankFusion } from '@/lib/retrieval/fusion';
+import type { SearchHit, SearchRequest } from '@/lib/retrieval/types';
+
+/** Candidates per mode before fusion when the request does not say (types.ts: default 50, max 100). */
+export const DEFAULT_CANDIDATES = 50;
+export const MAX_CANDIDATES = 100;
+
+function toHit(
+  chunk: StoredChunk,
+  score: number,
+  scores: SearchHit['scores'],
+  queryTerms: ReadonlySet<string>,
+  includeText: boolean,
+): SearchHit {
+  const hit: SearchHit = {
+    chunkId: chunk.chunkId,
+    documentId: chunk.documentId,
+    index: chunk.index,
+    filename: chunk.filename,
+    title: chunk.title,
+    page: chunk.page,
+    sheet: chunk.sheet,
+    rowStart: chunk.rowStart,
+    rowEnd: chunk.rowEnd,
+    headingPath: chunk.headingPath,
+    charStart: chunk.charStart,
+    charEnd: chunk.charEnd,
+    snippet: makeSnippet(chunk.text, queryTerms),
+    score,
+    scores,
+  };
+  if (includeText) hit.text = chunk.text;
+  return hit;
+}
+
+/**
+ * Runs one (already validated) search inside one owner's partition:
+ * - keyword: BM25F over text + context prefix, score = BM25;
+ * - semantic: cosine similarity over chunks that have a vector (none without a query vector), score = cosine;
+ * - hybrid: both lists (max(candidates, topK) each) fused by RRF (k = 60), score = RRF; without a query vector
+ *   it is exactly a keyword search.
+ * Filters mean the same in every mode (filter-predicate.ts); every hit is this owner's and still present.
+ */
+export async function searchPartition(partition: OwnerPartition, request: SearchRequest): Promise<SearchHit[]> {
+  const terms = analyze(request.query);
+  const termSet = new Set(terms);
+  const includeText = request.includeText === true;
+  const vector = request.queryVector ?? null;
+  const perMode = Math.max(request.topK, Math.min(request.candidates ?? DEFAULT_CANDIDATES, MAX_CANDIDATES));
+
+  if (request.mode === 'keyword' || (request.mode === 'hybrid' && !vector)) {
+    return partition
+      .searchKeyword(terms, request.topK, request.filters)
+      .map((match) => toHit(match.chunk, match.score, { keyword: match.score }, termSet, includeText));
+  }
+  if (!vector) return [];
+  if (request.mode === 'semantic') {
+    const matches = await partition.searchSemantic(vector, request.topK, request.filters);
+    return matches.map((match) =>
+      toHit(match.chunk, match.similarity, { semantic: match.similarity }, termSet, includeText),
+    );
+  }
+
+  const keyword = partition.searchKeyword(terms, perMode, request.filters);
+  const semantic = await partition.searchSemantic(vector, perMode, request.filters);
+  const keywordScores = new Map(keyword.map((match) => [match.chunk.chunkId, match.score]));
+  const semanticScores = new Map(semantic.map((match) => [match.chunk.chunkId, match.similarity]));
+  const fused = reciprocalRankFusion(
+    [keyword.map((match) => match.chunk.chunkId), semantic.map((match) => match.chunk.chunkId)],
+    { limit: request.topK },
+  );
+  const predicate = compileFilters(request.filters);
+  const hits: SearchHit[] = [];
+  for (const candidate of fused) {
+    // Re-read the chunk now: one deleted or re-filed while the vector search was in flight is not returned.
+    const chunk = partition.chunk(candidate.id);
+    if (!chunk || (predicate && !predicate(chunk))) continue;
+    const scores: SearchHit['scores'] = { hybrid: candidate.score };
+    const keywordScore = keywordScores.get(candidate.id);
+    const semanticScore = semanticScores.get(candidate.id);
+    if (keywordScore !== undefined) scores.keyword = keywordScore;
+    if (semanticScore !== undefined) scores.semantic = semanticScore;
+    hits.push(toHit(chunk, candidate.score, scores, termSet, includeText));
+  }
+  return hits;
+}

@@ -1,0 +1,157 @@
+// npm run ingest -- <folder> --user <email> [--bucket <name>] [--concurrency N]
+// Bulk ingestion for large corpora: walks a folder tree, stores each file, skips content this user already has
+// (sha256), and runs the same pipeline as the server with N parallel jobs. Interrupt it any time (Ctrl-C) and
+// run it again to continue: finished files are skipped, unfinished ones resume.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { getConfig } from '@/lib/config';
+import { ensureDbReady, getDb, getDbHandle } from '@/lib/db/client';
+import { registerUpload } from '@/lib/ingest/intake';
+import { claimNextJob, recoverStaleJobs, runJob, type WorkerDeps } from '@/lib/ingest/jobs';
+import { saveUploadStream } from '@/lib/ingest/storage';
+import { getChunkIndex, resolveDocumentEmbedder } from '@/lib/services';
+
+const usage = 'usage: npm run ingest -- <folder> --user <email> [--bucket <name>] [--concurrency N]';
+
+function* walk(dir: string): Generator<string> {
+  const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else if (entry.isFile()) yield full;
+  }
+}
+
+async function main(): Promise<number> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { user: { type: 'string' }, bucket: { type: 'string' }, concurrency: { type: 'string' } },
+  });
+  const folder = positionals[0];
+  if (!folder || !values.user) {
+    console.error(usage);
+    return 2;
+  }
+  if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
+    console.error(`Not a folder: ${folder}`);
+    return 2;
+  }
+  const concurrency = Math.max(1, Math.min(16, Number(values.concurrency ?? 2) || 2));
+  await ensureDbReady();
+  const db = getDb();
+  const user = await db.user.findUnique({ where: { email: values.user.trim().toLowerCase() }, select: { id: true } });
+  if (!user) {
+    console.error(`No user with the email ${values.user}. Create one with: npm run user -- create ${values.user}`);
+    return 2;
+  }
+  let bucketId: string | null = null;
+  if (values.bucket) {
+    const name = values.bucket.trim();
+    const bucket = await db.bucket.upsert({
+      where: { ownerId_name: { ownerId: user.id, name } },
+      create: { ownerId: user.id, name },
+      update: {},
+      select: { id: true },
+    });
+    bucketId = bucket.id;
+  }
+
+  const config = getConfig();
+  const files = [...walk(folder)];
+  const stopping = { value: false };
+  process.on('SIGINT', () => {
+    if (stopping.value) process.exit(130);
+    stopping.value = true;
+    console.error('\nStopping after the files in progress (Ctrl-C again to quit now). Run the same command to continue.');
+  });
+
+  // 1. store new files (duplicates of what this user already has are skipped by content hash)
+  const bars = new cliProgress.MultiBar(
+    { format: ' {phase} |{bar}| {value}/{total} files | {rate} | {detail}', hideCursor: true, clearOnComplete: false, noTTYOutput: true, notTTYSchedule: 5000 },
+    cliProgress.Presets.shades_classic,
+  );
+  const storeBar = bars.create(files.length, 0, { phase: 'store  ', rate: '', detail: '' });
+  let skipped = 0;
+  let refused = 0;
+  const refusals: { file: string; reason: string }[] = [];
+  for (const file of files) {
+    if (stopping.value) break;
+    try {
+      const stored = await saveUploadStream({ body: fs.createReadStream(file), maxBytes: config.ingest.maxUploadBytes });
+      const result = await registerUpload({ ownerId: user.id, stored, filename: path.basename(file), declaredMime: null, bucketId });
+      if (result.duplicate) skipped++;
+    } catch (error) {
+      refused++;
+      refusals.push({ file, reason: error instanceof Error ? error.message : String(error) });
+    }
+    storeBar.increment(1, { detail: `${skipped} already present, ${refused} refused` });
+  }
+
+  // 2. process every pending job of this user (new ones and those an interrupted run left)
+  await recoverStaleJobs(db);
+  const index = await getChunkIndex();
+  const deps: WorkerDeps = {
+    db,
+    index,
+    provider: getDbHandle().provider,
+    concurrency,
+    limits: { parseTimeoutMs: config.ingest.parseTimeoutMs, parseMaxMemoryMb: config.ingest.parseMaxMemoryMb },
+    resolveEmbedder: resolveDocumentEmbedder,
+  };
+  const pending = await db.document.count({ where: { ownerId: user.id, status: { in: ['PENDING', 'PROCESSING'] } } });
+  const jobBar = bars.create(pending, 0, { phase: 'process', rate: '', detail: '' });
+  const started = Date.now();
+  let pages = 0;
+  let done = 0;
+  const workerId = `cli-${process.pid}`;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (!stopping.value) {
+        const id = await claimNextJob(db, deps.provider, workerId);
+        if (!id) return;
+        await runJob(deps, id, () => stopping.value);
+        const row = await db.document.findUnique({ where: { id }, select: { pageCount: true } });
+        pages += row?.pageCount ?? 0;
+        done++;
+        const seconds = Math.max(0.001, (Date.now() - started) / 1000);
+        jobBar.increment(1, { rate: `${(done / seconds).toFixed(1)} files/s, ${(pages / seconds).toFixed(1)} pages/s`, detail: '' });
+      }
+    }),
+  );
+  bars.stop();
+
+  // 3. summary
+  const docs = await db.document.findMany({
+    where: { ownerId: user.id, ...(bucketId ? { bucketId } : {}) },
+    select: { filename: true, status: true, error: true, pageCount: true, chunkCount: true },
+  });
+  const indexed = docs.filter((d) => d.status === 'INDEXED');
+  const failed = docs.filter((d) => d.status === 'FAILED');
+  const unfinished = docs.filter((d) => d.status === 'PENDING' || d.status === 'PROCESSING');
+  console.log(`\nIndexed: ${indexed.length} files, ${indexed.reduce((s, d) => s + (d.pageCount ?? 0), 0)} pages, ${indexed.reduce((s, d) => s + (d.chunkCount ?? 0), 0)} chunks`);
+  console.log(`Skipped as already present: ${skipped}`);
+  if (failed.length + refusals.length > 0) {
+    console.log(`Failed: ${failed.length + refusals.length}`);
+    for (const f of failed) console.log(`  ${f.filename}: ${f.error ?? 'unknown reason'}`);
+    for (const r of refusals) console.log(`  ${path.relative(folder, r.file)}: ${r.reason}`);
+  }
+  if (unfinished.length) console.log(`Not finished (run again to continue): ${unfinished.length}`);
+  const seconds = (Date.now() - started) / 1000;
+  console.log(`Processing took ${seconds.toFixed(1)} s (${(pages / Math.max(seconds, 0.001)).toFixed(1)} pages/s).`);
+  await index.close();
+  return stopping.value ? 130 : 0;
+}
+
+main()
+  .then(async (code) => {
+    await getDb().$disconnect();
+    process.exit(code);
+  })
+  .catch(async (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    await getDb().$disconnect();
+    process.exit(1);
+  });
