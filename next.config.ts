@@ -23,6 +23,18 @@ const nextConfig: NextConfig = {
     'gpt-tokenizer',
     '@qdrant/js-client-rest',
   ],
+  async headers() {
+    const common = [
+      { key: 'X-Content-Type-Options', value: 'nosniff' },
+      { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+      { key: 'X-Frame-Options', value: 'DENY' },
+    ];
+    return [
+      // JSON and streams: nothing to render, nothing to frame.
+      { source: '/api/:path*', headers: [...common, { key: 'Content-Security-Policy', value: "default-src 'none'; frame-ancestors 'none'" }] },
+      { source: '/share/:path*', headers: [{ key: 'Referrer-Policy', value: 'no-referrer' }, { key: 'X-Robots-Tag', value: 'noindex, nofollow' }] },
+    ];
+  },
   experimental: {
     // Uploads stream through route handlers (which have no body limit); this is only for server actions.
     serverActions: { bodySizeLimit: '1mb' },

@@ -33,6 +33,10 @@ const envSchema = z.object({
   QDRANT_URL: optionalUrl,
   QDRANT_API_KEY: z.string().optional(),
   QDRANT_COLLECTION_PREFIX: z.string().default('docuchat'),
+  QDRANT_SHARDS: z.coerce.number().int().min(1).optional(),
+  QDRANT_REPLICATION_FACTOR: z.coerce.number().int().min(1).optional(),
+  QDRANT_WRITE_CONSISTENCY_FACTOR: z.coerce.number().int().min(1).optional(),
+  QDRANT_TENANT_IDF: z.enum(['true', 'false']).default('false'),
 
   LLM_PROVIDER: z.enum(['ollama', 'openai-compatible']).default('ollama'),
   OLLAMA_BASE_URL: z.url().default('http://127.0.0.1:11434'),
@@ -77,7 +81,15 @@ export interface AppConfig {
   secureCookies: boolean;
   authSecret: string;
   trustedOrigins: string[];
-  qdrant: { url: string; apiKey: string | undefined; collectionPrefix: string } | null;
+  qdrant: {
+    url: string;
+    apiKey: string | undefined;
+    collectionPrefix: string;
+    shards: number | undefined;
+    replicationFactor: number | undefined;
+    writeConsistencyFactor: number | undefined;
+    tenantIdf: boolean;
+  } | null;
   llm: {
     provider: Env['LLM_PROVIDER'];
     baseURL: string;
@@ -130,7 +142,15 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
         .filter(Boolean),
     ],
     qdrant: e.QDRANT_URL
-      ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY, collectionPrefix: e.QDRANT_COLLECTION_PREFIX }
+      ? {
+          url: e.QDRANT_URL,
+          apiKey: e.QDRANT_API_KEY,
+          collectionPrefix: e.QDRANT_COLLECTION_PREFIX,
+          shards: e.QDRANT_SHARDS,
+          replicationFactor: e.QDRANT_REPLICATION_FACTOR,
+          writeConsistencyFactor: e.QDRANT_WRITE_CONSISTENCY_FACTOR,
+          tenantIdf: e.QDRANT_TENANT_IDF === 'true',
+        }
       : null,
     llm: {
       provider: e.LLM_PROVIDER,

@@ -53,6 +53,12 @@ export function getChunkIndex(): Promise<ChunkIndex> {
           collectionPrefix: config.qdrant.collectionPrefix,
           dimensions: config.llm.embeddingDimensions,
           embeddingModel: config.llm.embeddingModel,
+          layout: {
+            ...(config.qdrant.shards ? { shardNumber: config.qdrant.shards } : {}),
+            ...(config.qdrant.replicationFactor ? { replicationFactor: config.qdrant.replicationFactor } : {}),
+            ...(config.qdrant.writeConsistencyFactor ? { writeConsistencyFactor: config.qdrant.writeConsistencyFactor } : {}),
+          },
+          perTenantIdf: config.qdrant.tenantIdf,
         });
       }
       const { createEmbeddedChunkIndex } = await import('@/lib/retrieval/embedded-chunk-index');

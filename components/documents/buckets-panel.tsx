@@ -10,11 +10,7 @@ import { FolderIcon, InboxIcon, PencilIcon, PlusIcon, StackIcon, TrashIcon } fro
 export const BUCKET_NAME_MAX = 80;
 
 /** Client-side check of a bucket name (the server's rules: 1–80 characters, no control characters, unique). */
-export function validateBucketName(
-  name: string,
-  buckets: readonly BucketSummary[],
-  exceptId?: string,
-): string | null {
+export function validateBucketName(name: string, buckets: readonly BucketSummary[], exceptId?: string): string | null {
   const clean = name.trim();
   if (!clean) return 'Give the bucket a name.';
   if (clean.length > BUCKET_NAME_MAX) return `Bucket names have at most ${BUCKET_NAME_MAX} characters.`;
@@ -201,7 +197,10 @@ export function BucketsPanel({
 
   return (
     <section aria-labelledby="buckets-heading" className="rounded-xl border border-slate-200 bg-white p-3 shadow-sm">
-      <h2 id="buckets-heading" className="px-2.5 pt-1 pb-2 text-xs font-semibold tracking-wide text-slate-500 uppercase">
+      <h2
+        id="buckets-heading"
+        className="px-2.5 pt-1 pb-2 text-xs font-semibold tracking-wide text-slate-500 uppercase"
+      >
         Buckets
       </h2>
       <ul className="flex flex-col gap-0.5" aria-label="Filter by bucket">

@@ -45,7 +45,12 @@ export function ConfirmDialog({ request, onClose }: { request: ConfirmRequest; o
           <Button variant="secondary" onClick={onClose} disabled={busy} autoFocus>
             Cancel
           </Button>
-          <Button variant="danger" onClick={confirm} disabled={busy} className="border-red-600 bg-red-600 text-white hover:bg-red-700 disabled:bg-red-400 disabled:text-white">
+          <Button
+            variant="danger"
+            onClick={confirm}
+            disabled={busy}
+            className="border-red-600 bg-red-600 text-white hover:bg-red-700 disabled:bg-red-400 disabled:text-white"
+          >
             {busy ? 'Working…' : request.confirmLabel}
           </Button>
         </>

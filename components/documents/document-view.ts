@@ -66,7 +66,10 @@ const STAGE_LABELS: Record<string, string> = {
 export function stageLabel(stage: string): string {
   const known = STAGE_LABELS[stage];
   if (known) return known;
-  const clean = stage.replace(/[^a-z0-9 _-]/gi, '').replace(/[_-]+/g, ' ').trim();
+  const clean = stage
+    .replace(/[^a-z0-9 _-]/gi, '')
+    .replace(/[_-]+/g, ' ')
+    .trim();
   return clean ? clean.charAt(0).toUpperCase() + clean.slice(1) : 'Working';
 }
 
@@ -243,7 +246,10 @@ export function formatDate(isoDateOrTimestamp: string): string {
  * poll started are kept by the caller discarding stale polls, so this only has to merge for identity: an
  * unchanged row keeps its old object, so React skips re-rendering it.
  */
-export function mergeDocuments(previous: readonly DocumentSummary[], next: readonly DocumentSummary[]): DocumentSummary[] {
+export function mergeDocuments(
+  previous: readonly DocumentSummary[],
+  next: readonly DocumentSummary[],
+): DocumentSummary[] {
   const byId = new Map(previous.map((d) => [d.id, d]));
   return next.map((d) => {
     const old = byId.get(d.id);

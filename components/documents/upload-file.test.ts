@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors';
-import { isRetryableUploadError, type UploadRequest, uploadFile, uploadHeaders } from './upload-file';
+import {
+  isRetryableUploadError,
+  type ProgressLike,
+  type UploadRequest,
+  uploadFile,
+  uploadHeaders,
+} from './upload-file';
+
+type Listener = () => void;
 
 class FakeRequest implements UploadRequest {
   method = '';
@@ -11,11 +19,22 @@ class FakeRequest implements UploadRequest {
   status = 0;
   responseText = '';
   responseHeaders: Record<string, string> = {};
-  upload: UploadRequest['upload'] = { onprogress: null };
-  onload: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  onabort: (() => void) | null = null;
-  ontimeout: (() => void) | null = null;
+  progressListeners: ((event: ProgressLike) => void)[] = [];
+  listeners: Record<string, Listener[]> = {};
+  upload = {
+    addEventListener: (_type: 'progress', listener: (event: ProgressLike) => void) => {
+      this.progressListeners.push(listener);
+    },
+  };
+  addEventListener(type: 'load' | 'error' | 'abort' | 'timeout', listener: Listener) {
+    this.listeners[type] = [...(this.listeners[type] ?? []), listener];
+  }
+  fire(type: string) {
+    for (const listener of this.listeners[type] ?? []) listener();
+  }
+  progress(event: ProgressLike) {
+    for (const listener of this.progressListeners) listener(event);
+  }
   open(method: string, url: string) {
     this.method = method;
     this.url = url;
@@ -28,7 +47,7 @@ class FakeRequest implements UploadRequest {
   }
   abort() {
     this.aborted = true;
-    this.onabort?.();
+    this.fire('abort');
   }
   getResponseHeader(name: string) {
     return this.responseHeaders[name] ?? null;
@@ -37,7 +56,7 @@ class FakeRequest implements UploadRequest {
     this.status = status;
     this.responseText = typeof body === 'string' ? body : JSON.stringify(body);
     this.responseHeaders = headers;
-    this.onload?.();
+    this.fire('load');
   }
 }
 
@@ -78,8 +97,8 @@ describe('uploadFile', () => {
 
   it('reports byte progress, falling back to the file size when the total is unknown', () => {
     const { fake, progress } = start();
-    fake.upload.onprogress?.({ loaded: 4, total: 11, lengthComputable: true });
-    fake.upload.onprogress?.({ loaded: 8, total: 0, lengthComputable: false });
+    fake.progress({ loaded: 4, total: 11, lengthComputable: true });
+    fake.progress({ loaded: 8, total: 0, lengthComputable: false });
     expect(progress).toEqual([
       [4, 11],
       [8, 11],
@@ -104,7 +123,11 @@ describe('uploadFile', () => {
     );
     const error = await handle.done.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
-    expect(error).toMatchObject({ code: 'rate_limited:upload', message: 'Too many uploads. Wait a moment.', retryAfter: 12 });
+    expect(error).toMatchObject({
+      code: 'rate_limited:upload',
+      message: 'Too many uploads. Wait a moment.',
+      retryAfter: 12,
+    });
     expect(isRetryableUploadError(error)).toBe(true);
   });
 
@@ -127,7 +150,7 @@ describe('uploadFile', () => {
 
   it('a network failure is unavailable:upload', async () => {
     const { fake, handle } = start();
-    fake.onerror?.();
+    fake.fire('error');
     await expect(handle.done).rejects.toMatchObject({ code: 'unavailable:upload' });
   });
 

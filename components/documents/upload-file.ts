@@ -1,6 +1,12 @@
 import type { DocumentSummary } from '@/lib/db/documents';
 import { AppError, errorFromBody } from '@/lib/errors';
 
+export interface ProgressLike {
+  loaded: number;
+  total: number;
+  lengthComputable: boolean;
+}
+
 /** The part of XMLHttpRequest an upload uses (so tests can drive a fake one). */
 export interface UploadRequest {
   open(method: string, url: string): void;
@@ -10,11 +16,8 @@ export interface UploadRequest {
   getResponseHeader(name: string): string | null;
   readonly status: number;
   readonly responseText: string;
-  readonly upload: { onprogress: ((event: { loaded: number; total: number; lengthComputable: boolean }) => void) | null };
-  onload: (() => void) | null;
-  onerror: (() => void) | null;
-  onabort: (() => void) | null;
-  ontimeout: (() => void) | null;
+  readonly upload: { addEventListener(type: 'progress', listener: (event: ProgressLike) => void): void };
+  addEventListener(type: 'load' | 'error' | 'abort' | 'timeout', listener: () => void): void;
 }
 
 export type UploadOutcome =
@@ -72,11 +75,11 @@ export function uploadFile({
       settled = true;
       fn();
     };
-    xhr.upload.onprogress = (event) => {
+    xhr.upload.addEventListener('progress', (event) => {
       const total = event.lengthComputable && event.total > 0 ? event.total : file.size;
       onProgress?.(Math.min(event.loaded, total), total);
-    };
-    xhr.onload = () =>
+    });
+    xhr.addEventListener('load', () =>
       finish(() => {
         let body: unknown = null;
         try {
@@ -101,15 +104,15 @@ export function uploadFile({
             ? new AppError(error.code, error.message, { details: error.details, retryAfter })
             : error,
         );
-      });
-    xhr.onerror = () =>
+      }),
+    );
+    const interrupted = () =>
       finish(() =>
-        reject(
-          new AppError('unavailable:upload', 'The upload was interrupted. Check your connection and try again.'),
-        ),
+        reject(new AppError('unavailable:upload', 'The upload was interrupted. Check your connection and try again.')),
       );
-    xhr.ontimeout = xhr.onerror;
-    xhr.onabort = () => finish(() => resolve({ kind: 'aborted' }));
+    xhr.addEventListener('error', interrupted);
+    xhr.addEventListener('timeout', interrupted);
+    xhr.addEventListener('abort', () => finish(() => resolve({ kind: 'aborted' })));
   });
   xhr.open('POST', '/api/documents/upload');
   for (const [name, value] of Object.entries(uploadHeaders(file, bucketId))) xhr.setRequestHeader(name, value);

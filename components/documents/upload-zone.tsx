@@ -218,8 +218,8 @@ export function UploadZone({
             No documents yet
           </p>
           <p className="mt-2 text-sm leading-6 text-slate-600">
-            Upload the documents you want to ask questions about. A good first batch is something you look things up
-            in often: a contract, a policy handbook, meeting minutes or a spreadsheet of figures. Every answer in Chat
+            Upload the documents you want to ask questions about. A good first batch is something you look things up in
+            often: a contract, a policy handbook, meeting minutes or a spreadsheet of figures. Every answer in Chat
             cites the page it came from.
           </p>
           <div className="mt-6 flex flex-col items-center gap-3 sm:flex-row">

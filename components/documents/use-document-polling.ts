@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef } from 'react';
+import { type RefObject, useEffect, useRef } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
 import type { DocumentSummary } from '@/lib/db/documents';
 
@@ -24,25 +24,23 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /**
  * While `active`, fetches GET /api/documents about once a second (one request at a time, paused while the tab
  * is hidden) and hands the list to `onDocuments`. A poll that started before the latest local change
- * (`version` moved on) is dropped, so a deleted or just-uploaded row never flickers back. Failures are
+ * (`versionRef` moved on) is dropped, so a deleted or just-uploaded row never flickers back. Failures are
  * reported once per streak and retried with backoff.
  */
 export function useDocumentPolling({
   active,
-  version,
+  versionRef,
   onDocuments,
   onError,
 }: {
   active: boolean;
-  /** Bumped by the caller on every local change to the list. */
-  version: number;
+  /** Bumped by the caller (synchronously) on every local change to the list. */
+  versionRef: RefObject<number>;
   onDocuments: (documents: DocumentSummary[]) => void;
   onError: (error: unknown) => void;
 }) {
-  const versionRef = useRef(version);
   const callbacks = useRef({ onDocuments, onError });
   useEffect(() => {
-    versionRef.current = version;
     callbacks.current = { onDocuments, onError };
   });
 
@@ -72,5 +70,5 @@ export function useDocumentPolling({
     })();
 
     return () => controller.abort();
-  }, [active]);
+  }, [active, versionRef]);
 }

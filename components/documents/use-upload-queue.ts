@@ -137,18 +137,15 @@ export function useUploadQueue({
   );
 
   /** Sends a failed upload again. */
-  const retry = useCallback(
-    (id: string) => {
-      setItems((list) =>
-        list.map((item) => {
-          if (item.id !== id || item.state !== 'failed') return item;
-          const { error: _error, ...rest } = item;
-          return { ...rest, state: 'waiting', loaded: 0 };
-        }),
-      );
-    },
-    [],
-  );
+  const retry = useCallback((id: string) => {
+    setItems((list) =>
+      list.map((item) => {
+        if (item.id !== id || item.state !== 'failed') return item;
+        const { error: _error, ...rest } = item;
+        return { ...rest, state: 'waiting', loaded: 0 };
+      }),
+    );
+  }, []);
 
   /** Removes every finished row (failures and duplicates), keeping waiting and running uploads. */
   const clearFinished = useCallback(() => {

@@ -40,7 +40,7 @@ export function guardQuestion(rawQuestion: string, limits: Pick<AgentLimits, 'mi
 }
 
 /** The empty-knowledge-base refusal, when the owner has no INDEXED document. */
-export function guardKnowledgeBase(indexedDocuments: number): GuardVerdict | null {
+export function guardKnowledgeBase(indexedDocuments: number): Exclude<GuardVerdict, { ok: true }> | null {
   if (indexedDocuments > 0) return null;
   return {
     ok: false,

@@ -20,6 +20,8 @@ export interface StructuredCall<T> {
   signal?: AbortSignal;
   timeoutMs: number;
   now: () => number;
+  /** Maps near-miss JSON onto the schema before validation (only on the lenient path). */
+  coerce?: (raw: unknown) => unknown;
 }
 
 /** Extracts a JSON value from model text that wraps it in prose or a code fence. */
@@ -80,7 +82,7 @@ export async function callStructured<T>(call: StructuredCall<T>): Promise<Struct
       const text = error.text ?? '';
       const loose = parseLooseJson(text);
       if (loose !== undefined) {
-        const parsed = call.schema.safeParse(loose);
+        const parsed = call.schema.safeParse(call.coerce ? call.coerce(loose) : loose);
         if (parsed.success) return { ok: true, value: parsed.data, ms: elapsed() };
         return { ok: false, reason: 'malformed', message: describeZodError(parsed.error), text, ms: elapsed() };
       }

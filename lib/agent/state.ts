@@ -20,6 +20,8 @@ export interface ResultEntry {
   irrelevant: boolean;
   /** Removed from the model's view by the evidence budget (still resolvable). */
   pruned: boolean;
+  /** How the result was found. */
+  origin: 'search' | 'follow';
 }
 
 export interface OpenedChunk {
@@ -108,7 +110,13 @@ export function documentHandle(state: AgentState, documentId: string): string {
 }
 
 /** Registers a hit under a stable handle (the same chunk keeps its handle across searches). */
-export function registerHit(state: AgentState, hit: SearchHit, query: string, injected: string[]): ResultEntry {
+export function registerHit(
+  state: AgentState,
+  hit: SearchHit,
+  query: string,
+  injected: string[],
+  origin: ResultEntry['origin'] = 'search',
+): ResultEntry {
   const existingHandle = state.chunkHandles.get(hit.chunkId);
   const existing = existingHandle ? state.results.get(existingHandle) : undefined;
   if (existing) {
@@ -126,6 +134,7 @@ export function registerHit(state: AgentState, hit: SearchHit, query: string, in
     injected,
     irrelevant: false,
     pruned: false,
+    origin,
   };
   state.results.set(handle, entry);
   state.chunkHandles.set(hit.chunkId, handle);

@@ -131,6 +131,16 @@ describe('collection setup', () => {
     expect(await index.countChunks('alice')).toBe(0);
   });
 
+  it('re-creates a collection deleted behind its back and retries the call once', async () => {
+    const index = await makeIndex();
+    await index.upsert([chunk({ text: 'first' })]);
+    await fetch(`${fake.url}/collections/${COLLECTION}`, { method: 'DELETE' });
+    expect(await index.countChunks('alice')).toBe(0);
+    await index.upsert([chunk({ text: 'second' })]);
+    expect(await index.countChunks('alice')).toBe(1);
+    expect(calls().filter((c) => c === `PUT /collections/${COLLECTION}`)).toHaveLength(2);
+  });
+
   it("surfaces Qdrant's own error text (e.g. a strict-mode refusal)", async () => {
     const index = await makeIndex();
     await index.countChunks('alice');

@@ -82,6 +82,14 @@ function describeFailure(operation: string, error: unknown, where: string): Erro
   });
 }
 
+/** A 404 saying the collection does not exist (Qdrant: "Not found: Collection `x` doesn't exist!"). */
+function isCollectionMissing(error: unknown): boolean {
+  const parsed = statusError.safeParse(error);
+  if (!parsed.success || parsed.data.status !== 404) return false;
+  const body = qdrantErrorBody.safeParse(parsed.data.data);
+  return body.success && /collection .*(doesn't|does not) exist/i.test(body.data.status.error);
+}
+
 /** URL without credentials, for messages. */
 function displayUrl(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
@@ -122,26 +130,39 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
   let closed = false;
   let ready: Promise<void> | null = null;
 
-  async function call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one client call, translating failures. When the collection vanished (deleted by an operator), the set-up
+   * runs again and the call is retried once, so the index heals without a restart.
+   */
+  async function call<T>(operation: string, run: () => Promise<T>, retryIfCollectionMissing = true): Promise<T> {
     try {
       return await run();
     } catch (error) {
+      if (retryIfCollectionMissing && isCollectionMissing(error)) {
+        ready = null;
+        await ensureReady();
+        try {
+          return await run();
+        } catch (retryError) {
+          throw describeFailure(operation, retryError, where);
+        }
+      }
       throw describeFailure(operation, error, where);
     }
   }
 
   async function setUp(): Promise<void> {
-    const { exists } = await call('collection check', () => client.collectionExists(name));
+    const { exists } = await call('collection check', () => client.collectionExists(name), false);
     if (!exists) {
       try {
         await client.createCollection(name, createCollectionRequest(options.dimensions, options.layout));
       } catch (error) {
         // Another app instance may have created it a moment ago; the check below decides.
-        const again = await call('collection check', () => client.collectionExists(name));
+        const again = await call('collection check', () => client.collectionExists(name), false);
         if (!again.exists) throw describeFailure('create collection', error, where);
       }
     }
-    const info = await call('collection info', () => client.getCollection(name));
+    const info = await call('collection info', () => client.getCollection(name), false);
     const dense = denseParams.safeParse(info.config.params.vectors);
     if (!dense.success || dense.data[DENSE_VECTOR].size !== options.dimensions) {
       throw new Error(
@@ -155,7 +176,11 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
     const indexed = new Set(Object.keys(info.payload_schema ?? {}));
     for (const index of PAYLOAD_INDEXES) {
       if (indexed.has(index.field_name)) continue;
-      await call(`payload index ${index.field_name}`, () => client.createPayloadIndex(name, { ...index, wait: true }));
+      await call(
+        `payload index ${index.field_name}`,
+        () => client.createPayloadIndex(name, { ...index, wait: true }),
+        false,
+      );
     }
   }
 

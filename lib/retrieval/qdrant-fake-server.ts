@@ -329,6 +329,7 @@ export async function startFakeQdrant(): Promise<FakeQdrant> {
       collections.set(name, { config: b, denseSizes, sparseNames, indexes: new Map(), strict, points: new Map() });
       return true;
     }
+    if (method === 'DELETE' && rest === '') return collections.delete(name);
     const c = collection(name);
     if (method === 'GET' && rest === '') {
       const payloadSchema: JsonObject = {};

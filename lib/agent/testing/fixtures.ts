@@ -83,15 +83,8 @@ export const TEXT = {
   pending: 'Draft document still processing. REINDEX SYSTEM pending_db;',
 };
 
-export interface Fixture {
-  index: ReturnType<typeof createMemoryChunkIndex>;
-  catalog: ReturnType<typeof createMemoryCatalog>;
-  docs: Record<string, MemoryDocument>;
-  chunks: Record<string, IndexedChunk>;
-}
-
 /** Builds the corpus. `withPlanted` adds the document carrying a planted instruction. */
-export async function buildFixture(options: { withPlanted?: boolean } = {}): Promise<Fixture> {
+export async function buildFixture(options: { withPlanted?: boolean } = {}) {
   const docs = {
     ops: makeDocument({ filename: 'operations.md', title: 'Operations runbook', documentDate: '2024-05-01', bucketId: 'b-manuals', bucketName: 'manuals' }),
     opsOld: makeDocument({ filename: 'operations-2021.md', documentDate: '2021-02-01', bucketId: 'b-manuals', bucketName: 'manuals' }),
@@ -123,5 +116,7 @@ export async function buildFixture(options: { withPlanted?: boolean } = {}): Pro
   await index.upsert(Object.values(chunks).filter((c) => options.withPlanted || c !== chunks.planted));
   return { index, catalog, docs, chunks };
 }
+
+export type Fixture = Awaited<ReturnType<typeof buildFixture>>;
 
 export const NO_MODELS: AgentModels = { decision: null, synthesis: null, names: { decision: null, synthesis: null, embedding: null } };

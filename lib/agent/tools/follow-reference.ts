@@ -87,7 +87,7 @@ export function createFollowReferenceTool(ctx: ToolContext): AgentTool {
         state.follow.tokens += estimateTokens(hit.text ?? hit.snippet);
         const spans = findInjectedSpans(hit.text ?? hit.snippet);
         recordInjection(state, spans);
-        const registered = registerHit(state, hit, ref.original, spans);
+        const registered = registerHit(state, hit, ref.original, spans, 'follow');
         depthOf.set(hit.chunkId, depth);
         lines.push(describeEntry(registered));
         if (count >= state.limits.convergenceSameDoc) {

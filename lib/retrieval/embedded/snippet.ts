@@ -2,6 +2,19 @@ import { analyze } from '@/lib/retrieval/analyzer';
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_.,'’-]*/gu;
 const SNIPPET_WORDS = 32;
+const WORD_CACHE_LIMIT = 200_000;
+const wordTerms = new Map<string, readonly string[]>();
+
+/** analyze() of one word, memoised (words repeat across chunks; the analyser is pure). */
+function termsOfWord(word: string): readonly string[] {
+  let terms = wordTerms.get(word);
+  if (terms === undefined) {
+    terms = analyze(word);
+    if (wordTerms.size >= WORD_CACHE_LIMIT) wordTerms.clear();
+    wordTerms.set(word, terms);
+  }
+  return terms;
+}
 const MAX_SNIPPET_CHARS = 280;
 
 function clip(text: string, start: number, end: number): string {
@@ -25,7 +38,7 @@ export function makeSnippet(text: string, queryTerms: ReadonlySet<string>): stri
     const start = match.index ?? 0;
     let hit: string | null = null;
     if (queryTerms.size > 0) {
-      for (const term of analyze(match[0])) {
+      for (const term of termsOfWord(match[0])) {
         if (queryTerms.has(term)) {
           hit = term;
           break;

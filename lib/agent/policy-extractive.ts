@@ -1,0 +1,98 @@
+import type { DecisionAction } from './actions';
+import type { ToolName } from './events';
+import { type AgentState, remainingToolCalls, type ResultEntry } from './state';
+import { keyTerms, termCoverage } from './text';
+import { detectReferences } from './tools/references';
+import type { AgentTool, ToolCall } from './tools/types';
+
+/**
+ * The deterministic decision policy of extractive mode (and the fallback for a failed model step): run the plan's
+ * searches (in parallel), open the best result per query, follow one cross-reference when budget allows, then
+ * finish. It never derives a query from retrieved text, so planted instructions cannot steer it.
+ */
+
+/** Sources to open for a good answer: what the question demands, else one per topic (at least two). */
+export function opensWanted(state: AgentState): number {
+  const c = state.constraints;
+  const perTopic = Math.max(c.requiredTopics.length, c.requiredSections.length);
+  return Math.min(state.limits.maxContextCitations, Math.max(c.minOpenCitations, perTopic, 2));
+}
+
+function relevant(entry: ResultEntry, terms: string[]): boolean {
+  return terms.length === 0 || termCoverage(terms, `${entry.hit.title ?? ''} ${entry.hit.text ?? entry.hit.snippet}`) > 0;
+}
+
+/** The results to open next: the best unopened result of each query first, then the best remaining ones. */
+export function chooseOpens(state: AgentState, count: number): string[] {
+  const opened = new Set(state.opened.map((o) => o.chunk.chunkId));
+  const entries = [...state.results.values()].filter((e) => !opened.has(e.hit.chunkId) && !e.irrelevant);
+  const picked: string[] = [];
+  const followed = entries.filter((e) => e.origin === 'follow').sort((a, b) => b.hit.score - a.hit.score);
+  for (const e of followed.slice(0, 1)) picked.push(e.handle);
+  for (const search of state.searches) {
+    if (picked.length >= count) break;
+    const terms = keyTerms(search.query);
+    const best = entries
+      .filter((e) => e.queries.includes(search.query) && !picked.includes(e.handle) && relevant(e, terms))
+      .sort((a, b) => b.hit.score - a.hit.score)[0];
+    if (best) picked.push(best.handle);
+  }
+  const questionTerms = keyTerms(state.question);
+  const rest = entries
+    .filter((e) => !picked.includes(e.handle) && e.origin === 'search' && relevant(e, questionTerms))
+    .sort((a, b) => b.hit.score - a.hit.score);
+  for (const e of rest) {
+    if (picked.length >= count) break;
+    picked.push(e.handle);
+  }
+  return picked.slice(0, count);
+}
+
+function searchQueue(state: AgentState): string[] {
+  const done = new Set(state.searches.map((s) => s.query.toLowerCase()));
+  const queue = state.plan.subQueries.filter((q) => !done.has(q.toLowerCase()));
+  if (state.searches.length + queue.length < state.constraints.minSearches) {
+    const terms = keyTerms(state.question);
+    for (const variant of [terms.join(' '), terms.slice(0, 3).join(' '), terms.slice(-3).join(' ')]) {
+      if (variant.length > 1 && !done.has(variant.toLowerCase()) && !queue.includes(variant)) queue.push(variant);
+      if (state.searches.length + queue.length >= state.constraints.minSearches) break;
+    }
+  }
+  return queue;
+}
+
+/** The next action of the deterministic policy. */
+export function extractiveNextAction(state: AgentState, tools: Map<ToolName, AgentTool>): DecisionAction {
+  const remaining = remainingToolCalls(state);
+  const parallel = state.limits.maxParallelCalls;
+  if (remaining === 0) return { action: 'final', reason: 'tool budget used' };
+  const wanted = opensWanted(state);
+  const reserve = Math.max(0, wanted - state.opened.length);
+
+  const queue = searchQueue(state);
+  const mustSearch = state.searches.length < state.constraints.minSearches || state.searches.length === 0;
+  const searchRoom = mustSearch ? Math.max(1, remaining - Math.min(reserve, state.constraints.minOpenCitations)) : remaining - reserve;
+  if (queue.length > 0 && searchRoom > 0) {
+    const calls: ToolCall[] = queue.slice(0, Math.min(parallel, searchRoom)).map((query) => ({ tool: 'search_docs', query }));
+    return { action: 'tool_call', calls, reason: 'run the planned searches' };
+  }
+
+  const followedUnopened = [...state.results.values()].some((e) => e.origin === 'follow' && !state.opened.some((o) => o.chunk.chunkId === e.hit.chunkId));
+  if ((state.opened.length < wanted || followedUnopened) && state.opened.length < state.limits.maxContextCitations) {
+    const room = Math.min(remaining, parallel, state.limits.maxContextCitations - state.opened.length, Math.max(wanted - state.opened.length, followedUnopened ? 1 : 0));
+    const handles = chooseOpens(state, room);
+    if (handles.length > 0) return { action: 'tool_call', calls: handles.map((handle) => ({ tool: 'open_citation', handle })), reason: 'open the best results' };
+  }
+
+  const follow = tools.get('follow_reference');
+  if (follow && remaining >= 2 && state.follow.visited.size === 0) {
+    const questionTerms = keyTerms(state.question);
+    for (const o of state.opened) {
+      const refs = detectReferences(o.chunk.text).filter((r) => r.type !== 'external');
+      if (refs.length > 0 && termCoverage(questionTerms, o.chunk.text) > 0) {
+        return { action: 'tool_call', calls: [{ tool: 'follow_reference', handle: o.handle }], reason: `follow "${refs[0]?.original ?? ''}"` };
+      }
+    }
+  }
+  return { action: 'final', reason: 'evidence gathered' };
+}
