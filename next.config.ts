@@ -1,6 +1,8 @@
 import type { NextConfig } from 'next';
 
 const nextConfig: NextConfig = {
+  // A separate build folder can be chosen (e.g. for a second checkout's tests running beside a dev server).
+  distDir: process.env.NEXT_DIST_DIR || '.next',
   // Type checking and linting run in `npm test` (tsc, biome); the build does not repeat them.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,

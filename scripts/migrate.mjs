@@ -13,7 +13,8 @@ import { writeSchemas } from './prisma-schemas.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const [cmd, name = 'migration'] = process.argv.slice(2);
-const url = process.env.DATABASE_URL || `file:${path.join(root, 'data/docuchat.db')}`;
+const dataDir = path.resolve(root, process.env.DATA_DIR || 'data');
+const url = process.env.DATABASE_URL || `file:${path.join(dataDir, 'docuchat.db')}`;
 const isPg = (u) => /^postgres(ql)?:/.test(u);
 const providerDir = path.join(root, isPg(url) ? 'prisma/postgres' : 'prisma/sqlite');
 writeSchemas();

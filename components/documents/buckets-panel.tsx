@@ -14,7 +14,6 @@ export function validateBucketName(name: string, buckets: readonly BucketSummary
   const clean = name.trim();
   if (!clean) return 'Give the bucket a name.';
   if (clean.length > BUCKET_NAME_MAX) return `Bucket names have at most ${BUCKET_NAME_MAX} characters.`;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point
   if (/[\u0000-\u001f\u007f]/.test(clean)) return 'Bucket names cannot contain control characters.';
   const lower = clean.toLocaleLowerCase();
   if (buckets.some((b) => b.id !== exceptId && b.name.toLocaleLowerCase() === lower)) {

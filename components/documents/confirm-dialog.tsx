@@ -41,7 +41,6 @@ export function ConfirmDialog({ request, onClose }: { request: ConfirmRequest; o
       testId="confirm-dialog"
       footer={
         <>
-          {/* biome-ignore lint/a11y/noAutofocus: the safe choice gets focus in a destructive confirmation */}
           <Button variant="secondary" onClick={onClose} disabled={busy} autoFocus>
             Cancel
           </Button>

@@ -18,13 +18,31 @@ interface Candidate {
   terms: Set<string>;
 }
 
-const SQL_LINE = /^\s*(?:SELECT|INSERT|UPDATE|DELETE|REINDEX|CREATE|ALTER|DROP|VACUUM|WITH|GRANT|REVOKE|TRUNCATE|ANALYZE|EXPLAIN)\b[^\n]*/gim;
+const SQL_LINE = /^[ \t]*(?:SELECT|INSERT|UPDATE|DELETE|REINDEX|CREATE|ALTER|DROP|VACUUM|WITH|GRANT|REVOKE|TRUNCATE|ANALYZE|EXPLAIN)\b[^\n]*/gm;
+
+/** Sentences; a long multi-line "sentence" (table rows, code, lists) is split into its lines. */
+function units(text: string): Sentence[] {
+  const out: Sentence[] = [];
+  for (const s of splitSentences(text)) {
+    if (s.text.length <= 300 || !s.text.includes('\n')) {
+      out.push(s);
+      continue;
+    }
+    let offset = s.start;
+    for (const line of s.text.split('\n')) {
+      const lead = line.length - line.trimStart().length;
+      if (line.trim().length > 0) out.push({ text: line.trim(), start: offset + lead, end: offset + lead + line.trim().length });
+      offset += line.length + 1;
+    }
+  }
+  return out;
+}
 
 function candidates(state: AgentState): Candidate[] {
   const out: Candidate[] = [];
   for (const opened of state.opened) {
-    for (const sentence of splitSentences(opened.chunk.text)) {
-      if (sentence.text.length < 12) continue;
+    for (const sentence of units(opened.chunk.text)) {
+      if (sentence.text.length < 25 || sentence.text.split(/\s+/).length < 4) continue;
       // Planted instructions are never quoted.
       if (opened.injected.some((span) => span.includes(sentence.text) || sentence.text.includes(span.split('\n')[0] ?? span))) continue;
       if (state.injectedSpans.some((span) => span.includes(sentence.text))) continue;
@@ -57,9 +75,10 @@ function best(state: AgentState, pool: Candidate[], terms: string[], count: numb
     .map((c) => ({ c, s: coverage(terms, c.terms) + dateBonus(state, c.opened) - c.opened.n * 0.001 - c.sentence.start * 0.000001 }))
     .filter((x) => coverage(terms, x.c.terms) > 0)
     .sort((a, b) => b.s - a.s);
+  const top = scored[0]?.s ?? 0;
   const picked: Candidate[] = [];
-  for (const { c } of scored) {
-    if (picked.length >= count) break;
+  for (const { c, s } of scored) {
+    if (picked.length >= count || s < top * 0.5) break;
     picked.push(c);
     used.add(c);
   }

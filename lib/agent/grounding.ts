@@ -34,10 +34,11 @@ function rewriteMarkers(answer: string, state: AgentState): { text: string; stri
         .map((p) => Number.parseInt(p.trim(), 10))
         .filter((n) => valid.has(n))
         .map((n) => order.indexOf(n) + 1);
-      return kept.length > 0 ? `[${[...new Set(kept)].join(', ')}]` : '';
+      return kept.length > 0 ? `[${[...new Set(kept)].join(', ')}]` : '\u0000';
     })
-    .replace(/[ \t]+([.,;:])/g, '$1')
-    .replace(/[ \t]{2,}/g, ' ');
+    // Tidy only where a marker was removed; quoted text keeps its exact spacing.
+    .replace(/[ \t]*\u0000(?=[.,;:!?])/g, '')
+    .replace(/[ \t]*\u0000[ \t]*/g, ' ');
   return { text, stripped, order };
 }
 

@@ -7,6 +7,7 @@ import { policyStepFallback } from './policy-fallback';
 import { modelNextAction, type PolicyStep } from './policy-model';
 import { bestGroundedVersion } from './repair';
 import { remainingToolCalls } from './state';
+import { citationMarkers } from './text';
 import { type Draft, synthesizeDraft } from './synthesis';
 import type { Clarification, Insufficiency } from './types';
 import { type ValidationResult, validateDraft, validateProcess } from './validate';
@@ -27,6 +28,8 @@ export interface LoopOutcome {
   attempts: number;
   aborted: boolean;
   source: Draft['source'] | 'none';
+  /** Citation numbers drafts used that matched no opened source (stripped or repaired away). */
+  inventedMarkers: number[];
 }
 
 function reprompt(rc: RunContext, errors: ValidationResult['errors'], mustSearch: boolean): void {
@@ -59,11 +62,12 @@ export async function runLoop(rc: RunContext): Promise<LoopOutcome> {
   let aborted = false;
   let budgetNoted = false;
   let previousDraft: string | null = null;
+  const invented: number[] = [];
 
   const overload = await checkOverload(rc).catch(() => null);
   if (overload) {
     sink.push({ type: 'clarify', clarification: overload });
-    return { answer: overload.question, validated: false, validation: null, insufficiencies: [], clarification: overload, attempts: 0, aborted: false, source: 'none' };
+    return { answer: overload.question, validated: false, validation: null, insufficiencies: [], clarification: overload, attempts: 0, aborted: false, source: 'none', inventedMarkers: invented };
   }
 
   const draftAndValidate = async (): Promise<'accepted' | 'rejected' | 'aborted'> => {
@@ -76,6 +80,7 @@ export async function runLoop(rc: RunContext): Promise<LoopOutcome> {
     const started = rc.now();
     const skipProcess = remainingToolCalls(state) === 0 || state.reprompts >= limits.maxReprompts;
     const validation = validateDraft(draft.text, state, { skipProcess });
+    for (const m of citationMarkers(draft.text)) if (!state.opened.some((o) => o.n === m.n) && !invented.includes(m.n)) invented.push(m.n);
     rc.timings.validationMs += rc.now() - started;
     sink.push({ type: 'validation', stage: 'draft', attempt: attempts, passed: validation.passed, errors: validation.errors });
     if (!track.best || validation.errors.length <= track.best.validation.errors.length) track.best = { draft, validation };
@@ -173,11 +178,11 @@ export async function runLoop(rc: RunContext): Promise<LoopOutcome> {
 
   const insufficiencyOf = (d: Draft | undefined) => d?.insufficiencies ?? [];
   if (clarification) {
-    return { answer: clarification.question, validated: false, validation: null, insufficiencies: [], clarification, attempts, aborted, source: 'none' };
+    return { answer: clarification.question, validated: false, validation: null, insufficiencies: [], clarification, attempts, aborted, source: 'none', inventedMarkers: invented };
   }
   const done = track.accepted;
   if (done) {
-    return { answer: done.draft.text, validated: true, validation: done.validation, insufficiencies: insufficiencyOf(done.draft), clarification: null, attempts, aborted, source: done.draft.source };
+    return { answer: done.draft.text, validated: true, validation: done.validation, insufficiencies: insufficiencyOf(done.draft), clarification: null, attempts, aborted, source: done.draft.source, inventedMarkers: invented };
   }
   if (!aborted && attempts === 0) {
     // A bound bit before any draft: write one now (extractive when the clock is gone).
@@ -185,14 +190,14 @@ export async function runLoop(rc: RunContext): Promise<LoopOutcome> {
     const verdict = await draftAndValidate();
     const first = track.accepted;
     if (verdict === 'accepted' && first) {
-      return { answer: first.draft.text, validated: true, validation: first.validation, insufficiencies: insufficiencyOf(first.draft), clarification: null, attempts, aborted, source: first.draft.source };
+      return { answer: first.draft.text, validated: true, validation: first.validation, insufficiencies: insufficiencyOf(first.draft), clarification: null, attempts, aborted, source: first.draft.source, inventedMarkers: invented };
     }
     if (verdict === 'aborted') aborted = true;
   }
   const fallback = track.best;
-  if (!fallback) return { answer: '', validated: false, validation: null, insufficiencies: [], clarification: null, attempts, aborted, source: 'none' };
+  if (!fallback) return { answer: '', validated: false, validation: null, insufficiencies: [], clarification: null, attempts, aborted, source: 'none', inventedMarkers: invented };
   if (aborted) {
-    return { answer: fallback.draft.text, validated: false, validation: fallback.validation, insufficiencies: insufficiencyOf(fallback.draft), clarification: null, attempts, aborted, source: fallback.draft.source };
+    return { answer: fallback.draft.text, validated: false, validation: fallback.validation, insufficiencies: insufficiencyOf(fallback.draft), clarification: null, attempts, aborted, source: fallback.draft.source, inventedMarkers: invented };
   }
   const repaired = bestGroundedVersion(fallback.draft.text, state);
   const check = validateDraft(repaired.answer, state, { skipProcess: true });
@@ -206,5 +211,6 @@ export async function runLoop(rc: RunContext): Promise<LoopOutcome> {
     attempts,
     aborted,
     source: fallback.draft.source,
+    inventedMarkers: invented,
   };
 }

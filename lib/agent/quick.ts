@@ -6,6 +6,7 @@ import { searchableQuestion } from './plan';
 import { chooseOpens } from './policy-extractive';
 import { bestGroundedVersion } from './repair';
 import { synthesizeDraft } from './synthesis';
+import { citationMarkers } from './text';
 import { validateDraft } from './validate';
 
 /**
@@ -14,7 +15,7 @@ import { validateDraft } from './validate';
  */
 export async function runQuick(rc: RunContext): Promise<LoopOutcome> {
   const { state, sink } = rc;
-  const none = (aborted: boolean): LoopOutcome => ({ answer: '', validated: false, validation: null, insufficiencies: [], clarification: null, attempts: 0, aborted, source: 'none' });
+  const none = (aborted: boolean): LoopOutcome => ({ answer: '', validated: false, validation: null, insufficiencies: [], clarification: null, attempts: 0, aborted, source: 'none', inventedMarkers: [] });
   state.iterations++;
   await executeCalls(rc, [{ tool: 'search_docs', query: searchableQuestion(state.question) }]);
   if (userAborted(rc)) return none(true);
@@ -31,14 +32,15 @@ export async function runQuick(rc: RunContext): Promise<LoopOutcome> {
   if (userAborted(rc)) return { ...none(true), answer: draft.text, attempts: 1, source: draft.source };
   const started = rc.now();
   const validation = validateDraft(draft.text, state, { skipProcess: true });
+  const invented = [...new Set(citationMarkers(draft.text).map((m) => m.n).filter((n) => !state.opened.some((o) => o.n === n)))];
   rc.timings.validationMs += rc.now() - started;
   sink.push({ type: 'validation', stage: 'draft', attempt: 1, passed: validation.passed, errors: validation.errors });
   if (validation.passed) {
-    return { answer: draft.text, validated: true, validation, insufficiencies: draft.insufficiencies, clarification: null, attempts: 1, aborted: false, source: draft.source };
+    return { answer: draft.text, validated: true, validation, insufficiencies: draft.insufficiencies, clarification: null, attempts: 1, aborted: false, source: draft.source, inventedMarkers: invented };
   }
   sink.push({ type: 'draft_rejected', attempt: 1, errors: validation.errors });
   const repaired = bestGroundedVersion(draft.text, state);
   const check = validateDraft(repaired.answer, state, { skipProcess: true });
   sink.push({ type: 'validation', stage: 'draft', attempt: 2, passed: check.passed, errors: check.errors });
-  return { answer: repaired.answer, validated: check.passed, validation: check, insufficiencies: draft.insufficiencies, clarification: null, attempts: 1, aborted: false, source: draft.source };
+  return { answer: repaired.answer, validated: check.passed, validation: check, insufficiencies: draft.insufficiencies, clarification: null, attempts: 1, aborted: false, source: draft.source, inventedMarkers: invented };
 }

@@ -128,7 +128,7 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
       injectionInContext: state.safetyFlags.has('injection_in_context'),
     });
     const note = outcome.aborted ? 'stopped by the caller' : outcome.validated ? `validated after ${outcome.attempts} draft(s)` : 'best grounded version (validation budget exhausted)';
-    return finish({ answer: grounded.answer, citations: grounded.citations, insufficiencies, clarification: null, confidence, safetyFlags, recommendedMode, validated: outcome.validated, status, strippedMarkers: grounded.strippedMarkers }, note);
+    return finish({ answer: grounded.answer, citations: grounded.citations, insufficiencies, clarification: null, confidence, safetyFlags, recommendedMode, validated: outcome.validated, status, strippedMarkers: [...new Set([...outcome.inventedMarkers, ...grounded.strippedMarkers])].sort((a, b) => a - b) }, note);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     sink.push({ type: 'error', code: 'agent_failed', message: message.slice(0, 300), stage: 'run' });

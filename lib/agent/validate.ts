@@ -94,7 +94,7 @@ export function locateQuote(state: AgentState, quote: QuoteSpan): { opened: Open
   return null;
 }
 
-const SQL_WORDS = /\b(?:SELECT|INSERT|UPDATE|DELETE|REINDEX|CREATE|ALTER|DROP|VACUUM|WITH|GRANT|REVOKE|TRUNCATE|ANALYZE|EXPLAIN|BEGIN|COMMIT)\b/i;
+const SQL_WORDS = /\b(?:SELECT|INSERT|UPDATE|DELETE|REINDEX|CREATE|ALTER|DROP|VACUUM|WITH|GRANT|REVOKE|TRUNCATE|ANALYZE|EXPLAIN|BEGIN|COMMIT)\b/;
 
 /** Whether a verified quote is the kind of thing the question asked to quote ("SQL line", "command"). */
 function quoteMatchesKind(what: string, quote: string): boolean {
@@ -164,6 +164,8 @@ export function missingParts(state: AgentState): { section: string; queries: str
     const terms = keyTerms(part);
     if (terms.length === 0 || seen.has(part.toLowerCase())) continue;
     seen.add(part.toLowerCase());
+    // A topic that shares words with an already listed section is the same gap.
+    if (out.some((o) => keyTerms(o.section).some((t) => terms.includes(t)))) continue;
     if (termCoverage(terms, opened) >= 0.5) continue;
     const queries = state.searches.filter((s) => termCoverage(terms, s.query) > 0).map((s) => s.query);
     out.push({ section: part, queries });

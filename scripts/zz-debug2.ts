@@ -1,0 +1,2 @@
+import { readFileSync } from 'node:fs';
+console.log('ok');
