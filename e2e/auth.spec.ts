@@ -23,7 +23,7 @@ test('a wrong password shows an error and does not sign in', async ({ page, user
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill('definitely-not-the-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Wrong email or password.');
+  await expect(page.getByTestId('form-error')).toHaveText('Wrong email or password.');
   await expect(page).toHaveURL(/\/sign-in/);
   // the session really is absent: API calls are refused
   const health = await page.request.get('/api/documents');
@@ -55,9 +55,9 @@ test('repeated failed sign-ins are rate limited', async ({ page, user }) => {
     const answered = page.waitForResponse((r) => r.url().includes('/api/auth/sign-in/email'));
     await page.getByRole('button', { name: 'Sign in' }).click();
     const response = await answered;
-    await expect(page.getByRole('alert')).toBeVisible();
+    await expect(page.getByTestId('form-error')).toBeVisible();
     limited = response.status() === 429;
-    if (limited) await expect(page.getByRole('alert')).toContainText('Too many attempts');
+    if (limited) await expect(page.getByTestId('form-error')).toContainText('Too many attempts');
   }
   expect(limited).toBe(true);
   // even the right password is refused while limited, with Retry-After

@@ -8,6 +8,9 @@ export function recordSection(file: string, name: string, body: string): void {
   const block = `${start}\n${body.trim()}\n${end}`;
   const from = current.indexOf(start);
   const to = current.indexOf(end);
-  const next = from >= 0 && to > from ? current.slice(0, from) + block + current.slice(to + end.length) : `${current.trimEnd()}\n\n${block}\n`;
+  const next =
+    from >= 0 && to > from
+      ? current.slice(0, from) + block + current.slice(to + end.length)
+      : `${current.trimEnd()}\n\n${block}\n`;
   writeFileSync(file, next);
 }

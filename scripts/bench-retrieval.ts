@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
@@ -419,17 +419,40 @@ async function ingest(
   text: (n: number) => string,
   vector: () => number[],
   random: () => number,
+  keep?: Float32Array,
 ) {
   const batchSize = 2_000;
   for (let start = 0; start < count; start += batchSize) {
     const batch: IndexedChunk[] = [];
-    for (let i = start; i < Math.min(count, start + batchSize); i++) batch.push(syntheticChunk(ownerId, i, text, vector, random));
+    for (let i = start; i < Math.min(count, start + batchSize); i++) {
+      const chunk = syntheticChunk(ownerId, i, text, vector, random);
+      if (keep && chunk.vector) keep.set(chunk.vector, i * SCALE_DIMS);
+      batch.push(chunk);
+    }
     await index.upsert(batch);
   }
 }
 
+/** Exact top-k chunk numbers by cosine (vectors are unit length, so by dot product). */
+function exactTopK(all: Float32Array, count: number, query: number[], k: number): number[] {
+  const scores: { i: number; s: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    let s = 0;
+    const offset = i * SCALE_DIMS;
+    for (let d = 0; d < SCALE_DIMS; d++) s += (all[offset + d] ?? 0) * (query[d] ?? 0);
+    scores.push({ i, s });
+  }
+  return scores
+    .sort((a, b) => b.s - a.s)
+    .slice(0, k)
+    .map((entry) => entry.i);
+}
+
 interface ScaleResult {
   chunks: number;
+  /** Semantic top-10 overlap with the exact top-10 (measured up to 100k chunks). */
+  semanticRecall10: number | null;
+  loadAvg: number[];
   ingestS: number;
   annBuildS: number;
   loadS: number;
@@ -448,7 +471,8 @@ async function runScale(size: number): Promise<ScaleResult> {
   try {
     let index = await createEmbeddedChunkIndex({ dir });
     let started = performance.now();
-    await ingest(index, 'big-owner', size, text, vector, random);
+    const kept = size <= 100_000 ? new Float32Array(size * SCALE_DIMS) : undefined;
+    await ingest(index, 'big-owner', size, text, vector, random, kept);
     for (const neighbour of ['neighbour-1', 'neighbour-2']) await ingest(index, neighbour, 2_000, text, vector, random);
     const ingestS = (performance.now() - started) / 1000;
     started = performance.now();
@@ -499,9 +523,22 @@ async function runScale(size: number): Promise<ScaleResult> {
       const qps = (queries.length / (performance.now() - t0)) * 1000;
       latency.push({ label: testCase.label, p50: percentile(times, 50), p95: percentile(times, 95), qps });
     }
+    let semanticRecall10: number | null = null;
+    if (kept) {
+      let overlap = 0;
+      const sample = queryVectors.slice(0, 50);
+      for (const queryVector of sample) {
+        const exact = new Set(exactTopK(kept, size, queryVector, 10).map((i) => `big-owner-chunk-${i}`));
+        const hits = await index.search({ ownerId: 'big-owner', query: '', mode: 'semantic', topK: 10, queryVector });
+        overlap += hits.filter((hit) => exact.has(hit.chunkId)).length;
+      }
+      semanticRecall10 = overlap / (sample.length * 10);
+    }
     await index.close();
     return {
       chunks: size,
+      semanticRecall10,
+      loadAvg: loadavg(),
       ingestS,
       annBuildS,
       loadS,
@@ -524,7 +561,9 @@ async function main() {
     return;
   }
 
-  console.log(`# Retrieval benchmark (${cpus().length} cores, Node ${process.version})`);
+  console.log(
+    `# Retrieval benchmark (${cpus().length} cores, Node ${process.version}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')})`,
+  );
   const corpus = loadCorpus();
   const queries = loadQueries();
 
@@ -573,7 +612,7 @@ async function main() {
     }
     const result = JSON.parse(line.slice('SCALE_RESULT '.length)) as ScaleResult;
     console.log(
-      `### ${result.chunks.toLocaleString('en')} chunks: ingest ${fmt(result.ingestS, 1)} s, ANN build/refresh ${fmt(result.annBuildS, 1)} s, reopen + rebuild keyword index ${fmt(result.loadS, 1)} s, RSS ${Math.round(result.rssMb)} MB (JS heap ${Math.round(result.heapMb)} MB)\n`,
+      `### ${result.chunks.toLocaleString('en')} chunks: ingest ${fmt(result.ingestS, 1)} s, final ANN build/refresh ${fmt(result.annBuildS, 1)} s, reopen + rebuild keyword index ${fmt(result.loadS, 1)} s, RSS ${Math.round(result.rssMb)} MB (JS heap ${Math.round(result.heapMb)} MB), semantic recall@10 vs exact ${result.semanticRecall10 === null ? 'not measured' : fmt(result.semanticRecall10, 2)}, load average at end ${result.loadAvg.map((n) => n.toFixed(1)).join(' ')}\n`,
     );
     console.log('| query | p50 ms | p95 ms | q/s (8 concurrent) |');
     console.log('| --- | --- | --- | --- |');

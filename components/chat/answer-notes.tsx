@@ -5,6 +5,7 @@ import { useId, useState } from 'react';
 import type { Confidence } from '@/lib/agent/types';
 import type { ChatResult } from '@/lib/chat/message';
 import { AlertIcon, InfoIcon, SearchIcon, ShieldIcon } from './icons';
+import { keyed } from './keyed';
 import { confidenceExplanation, safetyFlagExplanation } from './trace-format';
 
 const CONFIDENCE_STYLE: Record<Confidence, string> = {
@@ -27,7 +28,10 @@ export function ConfidenceBadge({ confidence }: { confidence: Confidence }) {
         onFocus={() => setShow(true)}
         onBlur={() => setShow(false)}
         onClick={() => setShow((s) => !s)}
-        className={clsx('inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', CONFIDENCE_STYLE[confidence])}
+        className={clsx(
+          'inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset',
+          CONFIDENCE_STYLE[confidence],
+        )}
         data-testid="confidence"
       >
         <span aria-hidden className="h-1.5 w-1.5 rounded-full bg-current" />
@@ -59,24 +63,30 @@ export function AnswerNotes({ result }: { result: ChatResult }) {
             <InfoIcon /> A question for you
           </p>
           <p className="mt-1 text-slate-800">{result.clarification.question}</p>
-          {result.clarification.details ? <p className="mt-1 text-xs text-slate-600">{result.clarification.details}</p> : null}
-          <p className="mt-2 text-xs text-slate-500">Answer it in your next message and the search continues from there.</p>
+          {result.clarification.details ? (
+            <p className="mt-1 text-xs text-slate-600">{result.clarification.details}</p>
+          ) : null}
+          <p className="mt-2 text-xs text-slate-500">
+            Answer it in your next message and the search continues from there.
+          </p>
         </div>
       ) : null}
       {result.insufficiencies.length > 0 ? (
         <div className="rounded-lg border border-amber-200 bg-amber-50/70 p-3 text-sm" data-testid="insufficiencies">
           <ul className="space-y-2">
-            {result.insufficiencies.map((item, i) => (
-              <li key={`${item.section}-${i}`}>
+            {keyed(result.insufficiencies, (x) => `${x.section}:${x.missing}`).map(({ key, item }) => (
+              <li key={key}>
                 <p className="text-amber-950">
                   <span className="font-semibold">Not in your documents:</span> {item.missing}
-                  {item.section && item.section !== item.missing ? <span className="text-amber-800"> ({item.section})</span> : null}
+                  {item.section && item.section !== item.missing ? (
+                    <span className="text-amber-800"> ({item.section})</span>
+                  ) : null}
                 </p>
                 {item.queriesTried.length > 0 ? (
                   <p className="mt-0.5 flex flex-wrap items-center gap-1 text-xs text-amber-900/80">
                     <SearchIcon className="h-3 w-3" /> searched for:
-                    {item.queriesTried.map((q, j) => (
-                      <span key={`${q}-${j}`} className="rounded bg-white/70 px-1 font-mono">
+                    {keyed(item.queriesTried, (q) => q).map(({ key: qKey, item: q }) => (
+                      <span key={qKey} className="rounded bg-white/70 px-1 font-mono">
                         {q}
                       </span>
                     ))}
@@ -91,8 +101,8 @@ export function AnswerNotes({ result }: { result: ChatResult }) {
         <p className="flex gap-1.5 text-xs text-slate-600" data-testid="not-validated">
           <AlertIcon className="mt-0.5 h-3.5 w-3.5 flex-none text-amber-600" />
           <span>
-            <strong className="font-semibold">Best grounded version:</strong> the answer did not pass every check, so sentences that the
-            sources do not support were removed.
+            <strong className="font-semibold">Best grounded version:</strong> the answer did not pass every check, so
+            sentences that the sources do not support were removed.
           </span>
         </p>
       ) : null}
@@ -100,7 +110,8 @@ export function AnswerNotes({ result }: { result: ChatResult }) {
         <p className="flex gap-1.5 text-xs text-slate-600">
           <InfoIcon className="mt-0.5 h-3.5 w-3.5 flex-none text-slate-400" />
           <span>
-            Citation {result.strippedMarkers.map((n) => `[${n}]`).join(', ')} pointed at no opened source and was removed.
+            Citation {result.strippedMarkers.map((n) => `[${n}]`).join(', ')} pointed at no opened source and was
+            removed.
           </span>
         </p>
       ) : null}

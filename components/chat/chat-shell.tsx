@@ -38,7 +38,13 @@ export function useChatShell(): ChatShellValue {
 }
 
 /** Chat layout: the conversations sidebar beside the chat view; keeps the list in sync as chats are created. */
-export function ChatShell({ initialConversations, children }: { initialConversations: ConversationItem[]; children: ReactNode }) {
+export function ChatShell({
+  initialConversations,
+  children,
+}: {
+  initialConversations: ConversationItem[];
+  children: ReactNode;
+}) {
   const [conversations, setConversations] = useState(initialConversations);
   const [activeId, setActiveId] = useState<string | null>(null);
   const [newChatNonce, setNewChatNonce] = useState(0);
@@ -48,7 +54,9 @@ export function ChatShell({ initialConversations, children }: { initialConversat
     setConversations((list) => {
       const now = new Date().toISOString();
       const existing = list.find((x) => x.id === c.id);
-      const item: ConversationItem = existing ? { ...existing, updatedAt: now } : { id: c.id, title: c.title, createdAt: now, updatedAt: now };
+      const item: ConversationItem = existing
+        ? { ...existing, updatedAt: now }
+        : { id: c.id, title: c.title, createdAt: now, updatedAt: now };
       return [item, ...list.filter((x) => x.id !== c.id)];
     });
   }, []);
@@ -58,7 +66,10 @@ export function ChatShell({ initialConversations, children }: { initialConversat
     setConversations(fresh);
   }, []);
 
-  const removeConversation = useCallback((id: string) => setConversations((list) => list.filter((x) => x.id !== id)), []);
+  const removeConversation = useCallback(
+    (id: string) => setConversations((list) => list.filter((x) => x.id !== id)),
+    [],
+  );
   const renameConversationLocally = useCallback(
     (id: string, title: string) => setConversations((list) => list.map((x) => (x.id === id ? { ...x, title } : x))),
     [],
@@ -82,7 +93,17 @@ export function ChatShell({ initialConversations, children }: { initialConversat
       sidebarOpen,
       setSidebarOpen,
     }),
-    [conversations, activeId, touchConversation, refreshConversations, removeConversation, renameConversationLocally, newChatNonce, startNewChat, sidebarOpen],
+    [
+      conversations,
+      activeId,
+      touchConversation,
+      refreshConversations,
+      removeConversation,
+      renameConversationLocally,
+      newChatNonce,
+      startNewChat,
+      sidebarOpen,
+    ],
   );
 
   return (

@@ -4,7 +4,7 @@ import clsx from 'clsx';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { type ConfirmRequest, ConfirmDialog } from '@/components/documents/confirm-dialog';
+import { ConfirmDialog, type ConfirmRequest } from '@/components/documents/confirm-dialog';
 import { useReportError } from '@/components/error-toaster';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { type ConversationItem, useChatShell } from './chat-shell';
@@ -13,7 +13,10 @@ import { PencilIcon, PlusIcon, TrashIcon, XIcon } from './icons';
 const DAY = 86_400_000;
 
 /** Groups conversations by last activity: Today, Yesterday, Previous 7 days, Older (newest first inside). */
-export function groupConversations(items: ConversationItem[], now: Date): Array<{ label: string; items: ConversationItem[] }> {
+export function groupConversations(
+  items: ConversationItem[],
+  now: Date,
+): Array<{ label: string; items: ConversationItem[] }> {
   const startOfToday = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
   const groups = [
     { label: 'Today', min: startOfToday, items: [] as ConversationItem[] },
@@ -30,7 +33,15 @@ export function groupConversations(items: ConversationItem[], now: Date): Array<
   return groups.filter((g) => g.items.length > 0).map(({ label, items: list }) => ({ label, items: list }));
 }
 
-function ConversationRow({ item, active, onDelete }: { item: ConversationItem; active: boolean; onDelete: () => void }) {
+function ConversationRow({
+  item,
+  active,
+  onDelete,
+}: {
+  item: ConversationItem;
+  active: boolean;
+  onDelete: () => void;
+}) {
   const { renameConversationLocally, setSidebarOpen } = useChatShell();
   const reportError = useReportError();
   const [editing, setEditing] = useState(false);
@@ -149,7 +160,8 @@ export function ConversationSidebar() {
       title: 'Delete this conversation?',
       body: (
         <>
-          “{item.title}” and its answers will be deleted. Shared links to its answers stop working. This cannot be undone.
+          “{item.title}” and its answers will be deleted. Shared links to its answers stop working. This cannot be
+          undone.
         </>
       ),
       confirmLabel: 'Delete',
@@ -185,14 +197,23 @@ export function ConversationSidebar() {
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto px-2 pb-4">
         {groups.length === 0 ? (
-          <p className="px-3 py-6 text-center text-sm text-slate-500">No conversations yet. Ask a question to start one.</p>
+          <p className="px-3 py-6 text-center text-sm text-slate-500">
+            No conversations yet. Ask a question to start one.
+          </p>
         ) : (
           groups.map((group) => (
             <section key={group.label} className="mt-3 first:mt-0">
-              <h2 className="px-3 pb-1 text-[0.7rem] font-semibold uppercase tracking-wide text-slate-400">{group.label}</h2>
+              <h2 className="px-3 pb-1 text-[0.7rem] font-semibold uppercase tracking-wide text-slate-400">
+                {group.label}
+              </h2>
               <ul className="space-y-0.5">
                 {group.items.map((item) => (
-                  <ConversationRow key={item.id} item={item} active={item.id === activeId} onDelete={() => askDelete(item)} />
+                  <ConversationRow
+                    key={item.id}
+                    item={item}
+                    active={item.id === activeId}
+                    onDelete={() => askDelete(item)}
+                  />
                 ))}
               </ul>
             </section>
@@ -207,7 +228,12 @@ export function ConversationSidebar() {
       <div className="hidden h-full md:block">{panel}</div>
       {sidebarOpen ? (
         <div className="fixed inset-0 z-40 md:hidden">
-          <button type="button" className="absolute inset-0 bg-slate-900/30" aria-label="Close conversations" onClick={() => setSidebarOpen(false)} />
+          <button
+            type="button"
+            className="absolute inset-0 bg-slate-900/30"
+            aria-label="Close conversations"
+            onClick={() => setSidebarOpen(false)}
+          />
           <div className="relative h-full w-72 bg-slate-50 shadow-xl">{panel}</div>
         </div>
       ) : null}

@@ -27,18 +27,42 @@ describe('locatePassage', () => {
   const charStart = unit.indexOf(chunkText);
   it('places chunk and quote inside the unit text by offsets', () => {
     const q = chunkText.indexOf('The refund');
-    const p = locatePassage({ unitText: unit, chunkText, charStart, charEnd: charStart + chunkText.length, quote: 'The refund window is 30 days.', quoteStart: q, quoteEnd: q + 29 });
+    const p = locatePassage({
+      unitText: unit,
+      chunkText,
+      charStart,
+      charEnd: charStart + chunkText.length,
+      quote: 'The refund window is 30 days.',
+      quoteStart: q,
+      quoteEnd: q + 29,
+    });
     expect(p.text).toBe(unit);
     expect(p.chunk).toEqual({ start: charStart, end: charStart + chunkText.length });
     expect(unit.slice(p.quote?.start, p.quote?.end)).toBe('The refund window is 30 days.');
   });
   it('searches for the chunk when its offsets do not match the unit', () => {
-    const p = locatePassage({ unitText: unit, chunkText, charStart: 0, charEnd: 5, quote: 'Gamma.', quoteStart: null, quoteEnd: null });
+    const p = locatePassage({
+      unitText: unit,
+      chunkText,
+      charStart: 0,
+      charEnd: 5,
+      quote: 'Gamma.',
+      quoteStart: null,
+      quoteEnd: null,
+    });
     expect(p.chunk?.start).toBe(charStart);
     expect(unit.slice(p.quote?.start, p.quote?.end)).toBe('Gamma.');
   });
   it('falls back to the chunk text alone', () => {
-    const p = locatePassage({ unitText: 'something else', chunkText, charStart: 0, charEnd: 3, quote: 'Gamma.', quoteStart: null, quoteEnd: null });
+    const p = locatePassage({
+      unitText: 'something else',
+      chunkText,
+      charStart: 0,
+      charEnd: 3,
+      quote: 'Gamma.',
+      quoteStart: null,
+      quoteEnd: null,
+    });
     expect(p.text).toBe(chunkText);
     expect(p.chunk).toBeNull();
     expect(chunkText.slice(p.quote?.start, p.quote?.end)).toBe('Gamma.');

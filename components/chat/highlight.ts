@@ -32,7 +32,12 @@ function validRange(text: string, start: number, end: number): boolean {
 }
 
 /** The quote inside the chunk: its offsets when they point at the quote, else a search for it. */
-export function locateQuoteInChunk(chunkText: string, quote: string | null, quoteStart: number | null, quoteEnd: number | null): Range | null {
+export function locateQuoteInChunk(
+  chunkText: string,
+  quote: string | null,
+  quoteStart: number | null,
+  quoteEnd: number | null,
+): Range | null {
   if (quoteStart !== null && quoteEnd !== null && validRange(chunkText, quoteStart, quoteEnd)) {
     if (!quote || chunkText.slice(quoteStart, quoteEnd) === quote) return { start: quoteStart, end: quoteEnd };
   }
@@ -52,14 +57,19 @@ export function locatePassage(input: PassageInput): LocatedPassage {
   const unit = input.unitText;
   if (unit && unit.length > 0) {
     let chunkStart = -1;
-    if (validRange(unit, input.charStart, input.charEnd) && unit.slice(input.charStart, input.charEnd) === input.chunkText) {
+    if (
+      validRange(unit, input.charStart, input.charEnd) &&
+      unit.slice(input.charStart, input.charEnd) === input.chunkText
+    ) {
       chunkStart = input.charStart;
     } else if (input.chunkText.length > 0) {
       chunkStart = unit.indexOf(input.chunkText);
     }
     if (chunkStart >= 0) {
       const chunk = { start: chunkStart, end: chunkStart + input.chunkText.length };
-      const quote = quoteInChunk ? { start: chunkStart + quoteInChunk.start, end: chunkStart + quoteInChunk.end } : null;
+      const quote = quoteInChunk
+        ? { start: chunkStart + quoteInChunk.start, end: chunkStart + quoteInChunk.end }
+        : null;
       return { text: unit, chunk, quote };
     }
   }
@@ -149,7 +159,10 @@ export function findLoose(haystack: string, needle: string): Range | null {
  * Ranges over a list of pieces (e.g. the spans of a PDF text layer) joined without separators: for each piece that
  * the range touches, the local [start, end) inside it.
  */
-export function rangeOverPieces(pieces: readonly string[], range: Range): Array<{ piece: number; start: number; end: number }> {
+export function rangeOverPieces(
+  pieces: readonly string[],
+  range: Range,
+): Array<{ piece: number; start: number; end: number }> {
   const out: Array<{ piece: number; start: number; end: number }> = [];
   let offset = 0;
   for (let i = 0; i < pieces.length; i++) {

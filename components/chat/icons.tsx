@@ -3,7 +3,16 @@ import type { ReactNode } from 'react';
 /** Stroke icons for the chat (24×24 grid, currentColor); decorative, hidden from assistive tech. */
 function Icon({ className = 'h-4 w-4', children }: { className?: string | undefined; children: ReactNode }) {
   return (
-    <svg viewBox="0 0 24 24" className={className} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      className={className}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       {children}
     </svg>
   );

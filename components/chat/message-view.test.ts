@@ -3,9 +3,28 @@ import type { TraceEvent } from '@/lib/agent/events';
 import type { ChatMessage, ChatResult } from '@/lib/chat/message';
 import { messageText, readAnswer, traceSummary, visibleAnswerText } from './message-view';
 
-const call: TraceEvent = { type: 'tool_call', id: 'call-1-1', tool: 'search_docs', iteration: 1, input: { query: 'refund', mode: 'hybrid' } };
-const result: TraceEvent = { type: 'tool_result', id: 'call-1-1', tool: 'search_docs', ok: true, hits: 4, summary: '4 hits for "refund"', ms: 12 };
-const rejected: TraceEvent = { type: 'draft_rejected', id: 'draft_rejected-1', attempt: 1, errors: [{ code: 'MISQUOTE', message: 'quote not found' }] };
+const call: TraceEvent = {
+  type: 'tool_call',
+  id: 'call-1-1',
+  tool: 'search_docs',
+  iteration: 1,
+  input: { query: 'refund', mode: 'hybrid' },
+};
+const result: TraceEvent = {
+  type: 'tool_result',
+  id: 'call-1-1',
+  tool: 'search_docs',
+  ok: true,
+  hits: 4,
+  summary: '4 hits for "refund"',
+  ms: 12,
+};
+const rejected: TraceEvent = {
+  type: 'draft_rejected',
+  id: 'draft_rejected-1',
+  attempt: 1,
+  errors: [{ code: 'MISQUOTE', message: 'quote not found' }],
+};
 
 function chatResult(over: Partial<ChatResult> = {}): ChatResult {
   return {
@@ -37,7 +56,11 @@ describe('readAnswer', () => {
       message([
         { type: 'data-trace', id: call.id, data: result },
         { type: 'text', text: 'first draft', state: 'done' },
-        { type: 'data-trace', id: 'validation-1', data: { type: 'validation', id: 'validation-1', attempt: 1, stage: 'draft', passed: false, errors: [] } },
+        {
+          type: 'data-trace',
+          id: 'validation-1',
+          data: { type: 'validation', id: 'validation-1', attempt: 1, stage: 'draft', passed: false, errors: [] },
+        },
         { type: 'data-trace', id: rejected.id, data: rejected },
         { type: 'text', text: 'second draft', state: 'streaming' },
       ]),
@@ -71,22 +94,49 @@ describe('readAnswer', () => {
   });
 
   it('shows nothing when every draft was rejected and no result came', () => {
-    const view = readAnswer(message([{ type: 'text', text: 'bad', state: 'done' }, { type: 'data-trace', id: rejected.id, data: rejected }]));
+    const view = readAnswer(
+      message([
+        { type: 'text', text: 'bad', state: 'done' },
+        { type: 'data-trace', id: rejected.id, data: rejected },
+      ]),
+    );
     expect(visibleAnswerText(view)).toBe('');
   });
 });
 
 describe('traceSummary', () => {
   it('counts searches, opened sources, pending calls and failed checks', () => {
-    const open: TraceEvent = { type: 'tool_result', id: 'call-2-2', tool: 'open_citation', ok: true, hits: 1, summary: 'Opened r1 as [1]', ms: 1 };
+    const open: TraceEvent = {
+      type: 'tool_result',
+      id: 'call-2-2',
+      tool: 'open_citation',
+      ok: true,
+      hits: 1,
+      summary: 'Opened r1 as [1]',
+      ms: 1,
+    };
     const pending: TraceEvent = { ...call, id: 'call-3-2' };
     const failed: TraceEvent = { type: 'validation', id: 'v', attempt: 1, stage: 'draft', passed: false, errors: [] };
-    expect(traceSummary([result, open, pending, failed])).toEqual({ searches: 2, opened: 1, pending: 1, failedChecks: 1 });
+    expect(traceSummary([result, open, pending, failed])).toEqual({
+      searches: 2,
+      opened: 1,
+      pending: 1,
+      failedChecks: 1,
+    });
   });
 });
 
 describe('messageText', () => {
   it('joins the text parts of a user message', () => {
-    expect(messageText({ id: 'u', role: 'user', parts: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })).toBe('a\nb');
+    expect(
+      messageText({
+        id: 'u',
+        role: 'user',
+        parts: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      }),
+    ).toBe('a\nb');
   });
 });

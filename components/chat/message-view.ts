@@ -83,7 +83,12 @@ export function readAnswer(message: ChatMessage): AnswerView {
   let openDraft: DraftView | null = null;
   for (const part of message.parts) {
     if (part.type === 'text') {
-      openDraft = { attempt: drafts.length + 1, text: part.text, streaming: part.state === 'streaming', rejection: null };
+      openDraft = {
+        attempt: drafts.length + 1,
+        text: part.text,
+        streaming: part.state === 'streaming',
+        rejection: null,
+      };
       drafts.push(openDraft);
     } else if (part.type === 'data-trace') {
       const event = asTraceEvent(part.data);
@@ -119,7 +124,12 @@ export function visibleAnswerText(view: AnswerView): string {
 }
 
 /** Counts for the collapsed trace header. */
-export function traceSummary(trace: TraceEvent[]): { searches: number; opened: number; pending: number; failedChecks: number } {
+export function traceSummary(trace: TraceEvent[]): {
+  searches: number;
+  opened: number;
+  pending: number;
+  failedChecks: number;
+} {
   let searches = 0;
   let opened = 0;
   let pending = 0;

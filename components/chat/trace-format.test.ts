@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '@/lib/agent/events';
-import { fallbackLabel, formatMs, isSearchTool, locationLabel, queryFromSummary, safetyFlagExplanation, toolLabel } from './trace-format';
+import {
+  fallbackLabel,
+  formatMs,
+  isSearchTool,
+  locationLabel,
+  queryFromSummary,
+  safetyFlagExplanation,
+  toolLabel,
+} from './trace-format';
 
 describe('trace labels', () => {
   it('labels every tool', () => {
@@ -13,7 +21,9 @@ describe('trace labels', () => {
     expect(fallbackLabel('something_new')).toBe('Fallback (something_new)');
   });
   it('explains known safety flags and humanises unknown ones', () => {
-    expect(safetyFlagExplanation('injection_in_context')).toBe('A document contained instructions aimed at the assistant; they were ignored.');
+    expect(safetyFlagExplanation('injection_in_context')).toBe(
+      'A document contained instructions aimed at the assistant; they were ignored.',
+    );
     expect(safetyFlagExplanation('new_flag_kind')).toBe('new flag kind.');
   });
   it('formats durations', () => {

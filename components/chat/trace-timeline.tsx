@@ -3,7 +3,20 @@
 import clsx from 'clsx';
 import { type ReactNode, useId, useState } from 'react';
 import type { TraceEvent } from '@/lib/agent/events';
-import { AlertIcon, CheckIcon, ChevronIcon, FileIcon, InfoIcon, ListIcon, SearchIcon, ShieldIcon, SparkIcon, Spinner, XIcon } from './icons';
+import {
+  AlertIcon,
+  CheckIcon,
+  ChevronIcon,
+  FileIcon,
+  InfoIcon,
+  ListIcon,
+  SearchIcon,
+  ShieldIcon,
+  SparkIcon,
+  Spinner,
+  XIcon,
+} from './icons';
+import { keyed } from './keyed';
 import { traceSummary } from './message-view';
 import {
   fallbackLabel,
@@ -31,7 +44,11 @@ function Chip({ children, tone = 'neutral' }: { children: ReactNode; tone?: Tone
     <span
       className={clsx(
         'inline-flex max-w-full items-center rounded px-1.5 py-0.5 text-[0.7rem] font-medium ring-1 ring-inset',
-        tone === 'bad' ? 'bg-red-50 text-red-700 ring-red-200' : tone === 'warn' ? 'bg-amber-50 text-amber-800 ring-amber-200' : 'bg-slate-50 text-slate-600 ring-slate-200',
+        tone === 'bad'
+          ? 'bg-red-50 text-red-700 ring-red-200'
+          : tone === 'warn'
+            ? 'bg-amber-50 text-amber-800 ring-amber-200'
+            : 'bg-slate-50 text-slate-600 ring-slate-200',
       )}
     >
       <span className="truncate">{children}</span>
@@ -57,8 +74,21 @@ function Row({
   pending?: boolean;
 }) {
   return (
-    <li className="relative flex gap-3 pb-3 last:pb-0" data-testid="trace-event" data-type={event.type} data-state={pending ? 'pending' : 'done'} data-event-id={event.id}>
-      <span className={clsx('relative z-10 mt-0.5 flex h-6 w-6 flex-none items-center justify-center rounded-full ring-1', TONES[tone])}>{icon}</span>
+    <li
+      className="relative flex gap-3 pb-3 last:pb-0"
+      data-testid="trace-event"
+      data-type={event.type}
+      data-state={pending ? 'pending' : 'done'}
+      data-event-id={event.id}
+    >
+      <span
+        className={clsx(
+          'relative z-10 mt-0.5 flex h-6 w-6 flex-none items-center justify-center rounded-full ring-1',
+          TONES[tone],
+        )}
+      >
+        {icon}
+      </span>
       <div className="min-w-0 flex-1 pt-0.5">
         <div className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5">
           <span className="text-sm font-medium text-slate-800">{title}</span>
@@ -70,12 +100,17 @@ function Row({
   );
 }
 
+/** Scores arrive as 0-1 fractions or 0-100 percentages. */
+function percent(value: number): number {
+  return Math.round(value <= 1 ? value * 100 : value);
+}
+
 function ErrorList({ errors }: { errors: Array<{ code: string; message: string }> }) {
   if (errors.length === 0) return null;
   return (
     <ul className="space-y-1">
-      {errors.map((e, i) => (
-        <li key={`${e.code}-${i}`} className="flex gap-1.5">
+      {keyed(errors, (e) => `${e.code}:${e.message}`).map(({ key, item: e }) => (
+        <li key={key} className="flex gap-1.5">
           <code className="flex-none rounded bg-red-50 px-1 font-mono text-[0.68rem] text-red-700">{e.code}</code>
           <span className="min-w-0 break-words">{e.message}</span>
         </li>
@@ -89,21 +124,45 @@ function filterChips(filters: ToolCallEvent['input']['filters'] | undefined): Re
   const chips: ReactNode[] = [];
   if (filters.bucketIds?.length) chips.push(<Chip key="b">{filters.bucketIds.length} bucket(s)</Chip>);
   if (filters.documentIds?.length) chips.push(<Chip key="d">{filters.documentIds.length} document(s)</Chip>);
-  if (filters.dateFrom || filters.dateTo) chips.push(<Chip key="dt">{`${filters.dateFrom ?? '…'} – ${filters.dateTo ?? '…'}`}</Chip>);
+  if (filters.dateFrom || filters.dateTo)
+    chips.push(<Chip key="dt">{`${filters.dateFrom ?? '…'} – ${filters.dateTo ?? '…'}`}</Chip>);
   if (filters.tags?.length) chips.push(<Chip key="t">tags: {filters.tags.join(', ')}</Chip>);
   if (filters.mimeTypes?.length) chips.push(<Chip key="m">{filters.mimeTypes.join(', ')}</Chip>);
   return chips;
 }
 
-function ToolRow({ event, call }: { event: Extract<TraceEvent, { type: 'tool_call' | 'tool_result' }>; call: ToolCallEvent | undefined }) {
+function ToolRow({
+  event,
+  call,
+}: {
+  event: Extract<TraceEvent, { type: 'tool_call' | 'tool_result' }>;
+  call: ToolCallEvent | undefined;
+}) {
   const pending = event.type === 'tool_call';
   const input = event.type === 'tool_call' ? event.input : call?.input;
   const search = isSearchTool(event.tool);
-  const query = input?.query ?? input?.reference ?? (event.type === 'tool_result' ? queryFromSummary(event.summary) : null);
+  const query =
+    input?.query ?? input?.reference ?? (event.type === 'tool_result' ? queryFromSummary(event.summary) : null);
   const chips = filterChips(input?.filters);
-  const icon = pending ? <Spinner /> : event.tool === 'open_citation' ? <FileIcon className="h-3.5 w-3.5" /> : search ? <SearchIcon className="h-3.5 w-3.5" /> : <InfoIcon className="h-3.5 w-3.5" />;
+  const icon = pending ? (
+    <Spinner />
+  ) : event.tool === 'open_citation' ? (
+    <FileIcon className="h-3.5 w-3.5" />
+  ) : search ? (
+    <SearchIcon className="h-3.5 w-3.5" />
+  ) : (
+    <InfoIcon className="h-3.5 w-3.5" />
+  );
   const failed = event.type === 'tool_result' && !event.ok;
-  const tone: Tone = pending ? 'active' : failed ? (event.error?.code === 'NO_RESULTS' ? 'warn' : 'bad') : event.tool === 'open_citation' ? 'good' : 'neutral';
+  const tone: Tone = pending
+    ? 'active'
+    : failed
+      ? event.error?.code === 'NO_RESULTS'
+        ? 'warn'
+        : 'bad'
+      : event.tool === 'open_citation'
+        ? 'good'
+        : 'neutral';
   let meta: ReactNode = null;
   if (pending) meta = search ? 'searching…' : event.tool === 'open_citation' ? 'opening…' : 'working…';
   else if (event.type === 'tool_result') {
@@ -112,7 +171,19 @@ function ToolRow({ event, call }: { event: Extract<TraceEvent, { type: 'tool_cal
   }
   const mode = input?.mode;
   return (
-    <Row event={event} pending={pending} icon={icon} tone={tone} title={<>{toolLabel(event.tool)}{mode ? <span className="font-normal text-slate-500"> · {mode}</span> : null}</>} meta={meta}>
+    <Row
+      event={event}
+      pending={pending}
+      icon={icon}
+      tone={tone}
+      title={
+        <>
+          {toolLabel(event.tool)}
+          {mode ? <span className="font-normal text-slate-500"> · {mode}</span> : null}
+        </>
+      }
+      meta={meta}
+    >
       {search && query ? <p className="break-words font-mono text-[0.72rem] text-slate-700">“{query}”</p> : null}
       {!search && input?.handle && pending ? <p className="font-mono text-[0.72rem]">{input.handle}</p> : null}
       {chips.length > 0 ? <div className="flex flex-wrap gap-1">{chips}</div> : null}
@@ -141,19 +212,25 @@ export function TraceRow({ event, call }: { event: TraceEvent; call?: ToolCallEv
       if (c.conflictRule) needs.push(`conflicts: ${c.conflictRule}`);
       const chips = filterChips(event.filters);
       return (
-        <Row event={event} icon={<ListIcon className="h-3.5 w-3.5" />} tone="neutral" title="Plan" meta={`${event.intent} · ${event.source === 'model' ? 'by the model' : 'default plan'}`}>
+        <Row
+          event={event}
+          icon={<ListIcon className="h-3.5 w-3.5" />}
+          tone="neutral"
+          title="Plan"
+          meta={`${event.intent} · ${event.source === 'model' ? 'by the model' : 'default plan'}`}
+        >
           {event.steps.length > 0 ? (
             <ol className="list-decimal space-y-0.5 pl-4">
-              {event.steps.map((s, i) => (
-                <li key={`${i}-${s}`}>{s}</li>
+              {keyed(event.steps, (s) => s).map(({ key, item }) => (
+                <li key={key}>{item}</li>
               ))}
             </ol>
           ) : null}
           {event.subQueries.length > 0 ? (
             <div className="flex flex-wrap items-center gap-1">
               <span className="text-slate-500">Sub-queries:</span>
-              {event.subQueries.map((q, i) => (
-                <Chip key={`${i}-${q}`}>{q}</Chip>
+              {keyed(event.subQueries, (q) => q).map(({ key, item }) => (
+                <Chip key={key}>{item}</Chip>
               ))}
             </div>
           ) : null}
@@ -180,11 +257,17 @@ export function TraceRow({ event, call }: { event: TraceEvent; call?: ToolCallEv
       );
     case 'reprompt':
       return (
-        <Row event={event} icon={<SparkIcon className="h-3.5 w-3.5" />} tone="warn" title={`Asked the model to revise (${event.attempt})`} meta={`${event.remainingToolCalls} tool call${event.remainingToolCalls === 1 ? '' : 's'} left`}>
+        <Row
+          event={event}
+          icon={<SparkIcon className="h-3.5 w-3.5" />}
+          tone="warn"
+          title={`Asked the model to revise (${event.attempt})`}
+          meta={`${event.remainingToolCalls} tool call${event.remainingToolCalls === 1 ? '' : 's'} left`}
+        >
           {event.codes.length > 0 ? (
             <div className="flex flex-wrap gap-1">
-              {event.codes.map((code, i) => (
-                <Chip key={`${code}-${i}`} tone="warn">
+              {keyed(event.codes, (c) => c).map(({ key, item: code }) => (
+                <Chip key={key} tone="warn">
                   {code}
                 </Chip>
               ))}
@@ -192,35 +275,61 @@ export function TraceRow({ event, call }: { event: TraceEvent; call?: ToolCallEv
           ) : null}
           <details>
             <summary className="cursor-pointer text-slate-500 hover:text-slate-700">Message sent to the model</summary>
-            <pre className="mt-1 whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-[0.7rem] text-slate-700">{event.message}</pre>
+            <pre className="mt-1 whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-[0.7rem] text-slate-700">
+              {event.message}
+            </pre>
           </details>
         </Row>
       );
     case 'draft_rejected':
       return (
-        <Row event={event} icon={<XIcon className="h-3.5 w-3.5" />} tone="bad" title={`Draft ${event.attempt} rejected`} meta="not shown as the answer">
+        <Row
+          event={event}
+          icon={<XIcon className="h-3.5 w-3.5" />}
+          tone="bad"
+          title={`Draft ${event.attempt} rejected`}
+          meta="not shown as the answer"
+        >
           <ErrorList errors={event.errors} />
         </Row>
       );
     case 'limit':
       return (
-        <Row event={event} icon={<AlertIcon className="h-3.5 w-3.5" />} tone="warn" title={limitLabel(event.limit)} meta={`limit ${event.value}`}>
+        <Row
+          event={event}
+          icon={<AlertIcon className="h-3.5 w-3.5" />}
+          tone="warn"
+          title={limitLabel(event.limit)}
+          meta={`limit ${event.value}`}
+        >
           <p>{event.detail}</p>
         </Row>
       );
     case 'clarify':
       return (
-        <Row event={event} icon={<InfoIcon className="h-3.5 w-3.5" />} tone="warn" title="Needs clarification" meta={event.clarification.type.replace('_', ' ')}>
+        <Row
+          event={event}
+          icon={<InfoIcon className="h-3.5 w-3.5" />}
+          tone="warn"
+          title="Needs clarification"
+          meta={event.clarification.type.replace('_', ' ')}
+        >
           <p>{event.clarification.question}</p>
         </Row>
       );
     case 'quality':
       return (
-        <Row event={event} icon={<SparkIcon className="h-3.5 w-3.5" />} tone={event.action === 'accept' ? 'good' : 'warn'} title={`Quality ${Math.round(event.score * 100)}%`} meta={event.action.replace('_', ' ')}>
+        <Row
+          event={event}
+          icon={<SparkIcon className="h-3.5 w-3.5" />}
+          tone={event.action === 'accept' ? 'good' : 'warn'}
+          title={`Quality ${percent(event.score)}%`}
+          meta={event.action.replace('_', ' ')}
+        >
           {Object.keys(event.dimensions).length > 0 ? (
             <p>
               {Object.entries(event.dimensions)
-                .map(([k, v]) => `${k.replace(/_/g, ' ')} ${Math.round(v * 100)}%`)
+                .map(([k, v]) => `${k.replace(/_/g, ' ')} ${percent(v)}%`)
                 .join(' · ')}
             </p>
           ) : null}
@@ -243,7 +352,13 @@ export function TraceRow({ event, call }: { event: TraceEvent; call?: ToolCallEv
         `${event.mode} mode`,
       ].filter(Boolean);
       return (
-        <Row event={event} icon={<CheckIcon className="h-3.5 w-3.5" />} tone={tone} title="Final" meta={bits.join(' · ')}>
+        <Row
+          event={event}
+          icon={<CheckIcon className="h-3.5 w-3.5" />}
+          tone={tone}
+          title="Final"
+          meta={bits.join(' · ')}
+        >
           {event.note ? <p className="break-words text-slate-500">{event.note}</p> : null}
         </Row>
       );
@@ -265,7 +380,9 @@ export function currentActivity(trace: TraceEvent[]): string {
     case 'plan':
       return 'Planned the search';
     case 'tool_call':
-      return last.tool === 'open_citation' ? 'Opening a source…' : `${toolLabel(last.tool)}: ${last.input.query ?? last.input.reference ?? ''}`.trim();
+      return last.tool === 'open_citation'
+        ? 'Opening a source…'
+        : `${toolLabel(last.tool)}: ${last.input.query ?? last.input.reference ?? ''}`.trim();
     case 'tool_result':
       return last.tool === 'open_citation' ? 'Reading sources…' : 'Reviewing results…';
     case 'validation':
@@ -331,7 +448,10 @@ export function TraceTimeline({
         )}
       </button>
       {open ? (
-        <ol id={listId} className="relative border-t border-slate-100 px-3 py-3 before:absolute before:top-4 before:bottom-4 before:left-[1.45rem] before:w-px before:bg-slate-200">
+        <ol
+          id={listId}
+          className="relative border-t border-slate-100 px-3 py-3 before:absolute before:top-4 before:bottom-4 before:left-[1.45rem] before:w-px before:bg-slate-200"
+        >
           {trace.map((event) => (
             <TraceRow key={event.id} event={event} call={calls?.get(event.id)} />
           ))}

@@ -41,17 +41,17 @@ export function ConfirmDialog({ request, onClose }: { request: ConfirmRequest; o
       testId="confirm-dialog"
       footer={
         <>
-          <Button variant="secondary" onClick={onClose} disabled={busy} autoFocus>
+          <Button variant="secondary" onClick={onClose} disabled={busy} data-autofocus>
             Cancel
           </Button>
-          <Button
-            variant="danger"
+          <button
+            type="button"
             onClick={confirm}
             disabled={busy}
-            className="border-red-600 bg-red-600 text-white hover:bg-red-700 disabled:bg-red-400 disabled:text-white"
+            className="inline-flex items-center justify-center rounded-md bg-red-600 px-3.5 py-2 text-sm font-medium text-white shadow-sm transition-colors hover:bg-red-700 disabled:cursor-not-allowed disabled:bg-red-400"
           >
             {busy ? 'Working…' : request.confirmLabel}
-          </Button>
+          </button>
         </>
       }
     />

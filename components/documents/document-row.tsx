@@ -1,7 +1,7 @@
 'use client';
 
 import clsx from 'clsx';
-import { memo, useId } from 'react';
+import { memo, type ReactNode, useId } from 'react';
 import { Button } from '@/components/ui/button';
 import type { BucketSummary } from '@/lib/db/buckets';
 import type { DocumentSummary } from '@/lib/db/documents';
@@ -14,9 +14,10 @@ import {
   isRunning,
   percent,
   stageLabel,
+  trackPosition,
 } from './document-view';
-import { AlertIcon, CheckIcon, FileKindTile, PencilIcon, RefreshIcon, StopIcon, TrashIcon } from './icons';
-import { ProgressBar } from './progress-bar';
+import { AlertIcon, CheckIcon, FileKindTile, FolderIcon, PencilIcon, RefreshIcon, StopIcon, TrashIcon } from './icons';
+import { StageTrack } from './stage-track';
 
 export interface DocumentRowActions {
   onSelect: (id: string, selected: boolean) => void;
@@ -67,22 +68,23 @@ function StatusBlock({ doc }: { doc: DocumentSummary }) {
   }
   const queued = doc.status === 'PENDING';
   const label = queued ? 'Queued' : stageLabel(doc.stage);
-  const value = queued ? null : doc.progress;
-  const text = queued ? 'Queued, waiting to start' : `${label}, ${percent(doc.progress)}%`;
+  const position = trackPosition(queued ? 'queued' : doc.stage, doc.progress);
+  const text = queued ? 'Queued, waiting for a free worker' : `${label}, ${percent(doc.progress)}% overall`;
   return (
     <div className="flex flex-col gap-1.5">
       <div className="flex items-baseline justify-between gap-2 text-xs">
-        <span className="font-medium text-slate-700" data-testid="document-stage">
-          {label}
-          {queued ? null : '…'}
+        <span className="font-medium text-brand-700" data-testid="document-stage">
+          {queued ? 'Queued' : `${label}…`}
         </span>
-        {queued ? (
-          <span className="text-slate-500">waiting</span>
-        ) : (
-          <span className="text-slate-500 tabular-nums">{percent(doc.progress)}%</span>
-        )}
+        <span className="text-slate-500 tabular-nums">{queued ? 'waiting' : `${percent(doc.progress)}%`}</span>
       </div>
-      <ProgressBar value={value} label={`Processing ${doc.filename}`} valueText={text} tone="brand" />
+      <StageTrack
+        index={position.index}
+        fraction={queued ? null : position.fraction}
+        label={`Processing ${doc.filename}`}
+        valueText={text}
+        valueNow={queued ? undefined : percent(doc.progress)}
+      />
     </div>
   );
 }
@@ -122,9 +124,9 @@ export const DocumentRow = memo(function DocumentRow({
       data-filename={doc.filename}
       aria-labelledby={nameId}
       className={clsx(
-        'group relative flex flex-wrap items-start gap-x-3 gap-y-3 px-4 py-3.5 transition-colors sm:flex-nowrap sm:items-center',
-        selected ? 'bg-brand-50/60' : 'hover:bg-slate-50/80',
-        highlighted && 'animate-pulse bg-amber-50 ring-2 ring-amber-300 ring-inset',
+        'flex items-start gap-3 px-4 py-3.5 transition-colors',
+        selected ? 'bg-brand-50/60' : 'hover:bg-slate-50/70',
+        highlighted && 'bg-amber-50 ring-2 ring-amber-300 ring-inset',
       )}
     >
       <input
@@ -133,130 +135,170 @@ export const DocumentRow = memo(function DocumentRow({
         onChange={(event) => actions.onSelect(doc.id, event.target.checked)}
         aria-label="Select document"
         aria-describedby={nameId}
-        className="mt-3 h-4 w-4 flex-none cursor-pointer rounded border-slate-300 accent-brand-600 sm:mt-0"
+        className="mt-3 h-4 w-4 flex-none cursor-pointer rounded border-slate-300 accent-brand-600"
       />
       <FileKindTile kind={kind} />
-      <div className="min-w-0 flex-1 basis-[calc(100%-5rem)] sm:basis-auto">
-        <p
-          id={nameId}
-          className="truncate text-sm font-medium text-slate-900"
-          title={doc.filename}
-          data-testid="document-name"
-        >
-          <bdi>{doc.filename}</bdi>
-        </p>
-        {title ? (
-          <p className="truncate text-sm text-slate-600" title={title} data-testid="document-title">
-            <bdi>{title}</bdi>
+      <div className="flex min-w-0 flex-1 flex-col gap-2.5 md:flex-row md:items-center md:gap-5">
+        <div className="min-w-0 flex-1">
+          <p
+            id={nameId}
+            className="truncate text-sm font-medium text-slate-900"
+            title={doc.filename}
+            data-testid="document-name"
+          >
+            <bdi>{doc.filename}</bdi>
           </p>
-        ) : null}
-        <div className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500">
-          <span>{fileKindLabel(kind)}</span>
-          <span aria-hidden="true">·</span>
-          <span className="tabular-nums">{formatBytes(doc.size)}</span>
-          {documentDate ? (
-            <>
-              <span aria-hidden="true">·</span>
-              <span>
-                <span className="sr-only">Document date </span>
-                {formatDate(documentDate)}
-              </span>
-            </>
+          {title ? (
+            <p className="truncate text-sm text-slate-600" title={title} data-testid="document-title">
+              <bdi>{title}</bdi>
+            </p>
           ) : null}
-          {bucket ? (
-            <>
-              <span aria-hidden="true">·</span>
-              <span className="max-w-[12rem] truncate" title={bucket.name}>
-                <span className="sr-only">Bucket </span>
-                <bdi>{bucket.name}</bdi>
-              </span>
-            </>
-          ) : null}
-          {fieldCount > 0 ? (
-            <>
-              <span aria-hidden="true">·</span>
-              <span>
-                {fieldCount} {fieldCount === 1 ? 'field' : 'fields'}
-              </span>
-            </>
-          ) : null}
-          {tags.length > 0 ? (
-            <ul className="flex flex-wrap gap-1" aria-label="Tags">
-              {tags.slice(0, 4).map((tag) => (
-                <li
-                  key={tag}
-                  className="max-w-[10rem] truncate rounded-full bg-slate-100 px-2 py-px text-[11px] font-medium text-slate-600 ring-1 ring-inset ring-slate-200"
-                  title={tag}
-                  data-testid="document-tag"
-                >
-                  <bdi>{tag}</bdi>
-                </li>
-              ))}
-              {tags.length > 4 ? <li className="px-1 text-[11px] text-slate-500">+{tags.length - 4} more</li> : null}
-            </ul>
-          ) : null}
+          <div className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500">
+            <span>{fileKindLabel(kind)}</span>
+            <span aria-hidden="true">·</span>
+            <span className="tabular-nums">{formatBytes(doc.size)}</span>
+            {documentDate ? (
+              <>
+                <span aria-hidden="true">·</span>
+                <span>
+                  <span className="sr-only">Document date </span>
+                  {formatDate(documentDate)}
+                </span>
+              </>
+            ) : null}
+            <span aria-hidden="true">·</span>
+            <span className="relative inline-flex items-center">
+              <FolderIcon className="pointer-events-none absolute left-1.5 h-3.5 w-3.5 text-slate-400" />
+              <label className="sr-only" htmlFor={`bucket-${doc.id}`}>
+                Move to bucket
+              </label>
+              <select
+                id={`bucket-${doc.id}`}
+                value={doc.bucketId ?? ''}
+                disabled={busy}
+                onChange={(event) => actions.onMove(doc, event.target.value || null)}
+                title={bucket ? `Bucket: ${bucket.name}` : 'Not in a bucket'}
+                className={clsx(
+                  'max-w-[11rem] cursor-pointer truncate rounded-md border border-transparent py-0.5 pr-6 pl-6 text-xs hover:border-slate-200 hover:bg-white focus:border-brand-500 focus:ring-2 focus:ring-brand-200 focus:outline-none disabled:cursor-wait',
+                  bucket ? 'bg-slate-100 font-medium text-slate-700' : 'bg-transparent text-slate-500',
+                )}
+              >
+                <option value="">No bucket</option>
+                {buckets.map((b) => (
+                  <option key={b.id} value={b.id}>
+                    {b.name}
+                  </option>
+                ))}
+              </select>
+            </span>
+            {fieldCount > 0 ? (
+              <>
+                <span aria-hidden="true">·</span>
+                <span>
+                  {fieldCount} {fieldCount === 1 ? 'field' : 'fields'}
+                </span>
+              </>
+            ) : null}
+            {tags.length > 0 ? (
+              <ul className="flex flex-wrap gap-1" aria-label="Tags">
+                {tags.slice(0, 4).map((tag) => (
+                  <li
+                    key={tag}
+                    className="max-w-[10rem] truncate rounded-full bg-brand-50 px-2 py-px text-[11px] font-medium text-brand-700 ring-1 ring-inset ring-brand-100"
+                    title={tag}
+                    data-testid="document-tag"
+                  >
+                    <bdi>{tag}</bdi>
+                  </li>
+                ))}
+                {tags.length > 4 ? <li className="px-1 text-[11px] text-slate-500">+{tags.length - 4} more</li> : null}
+              </ul>
+            ) : null}
+          </div>
         </div>
-      </div>
 
-      <div className="w-full min-w-0 pl-7 sm:w-56 sm:flex-none sm:pl-0 lg:w-60" data-testid="document-status">
-        <StatusBlock doc={doc} />
-      </div>
+        <div className="min-w-0 md:w-48 md:flex-none xl:w-56" data-testid="document-status">
+          <StatusBlock doc={doc} />
+        </div>
 
-      <div className="flex w-full flex-wrap items-center justify-end gap-1 sm:w-auto sm:flex-none sm:flex-nowrap">
-        <label className="sr-only" htmlFor={`bucket-${doc.id}`}>
-          Move to bucket
-        </label>
-        <select
-          id={`bucket-${doc.id}`}
-          value={doc.bucketId ?? ''}
-          disabled={busy}
-          onChange={(event) => actions.onMove(doc, event.target.value || null)}
-          className="mr-auto w-36 truncate rounded-md border border-slate-200 bg-white py-1 pr-7 pl-2 text-xs text-slate-700 hover:border-slate-300 focus:border-brand-500 focus:ring-2 focus:ring-brand-200 focus:outline-none sm:mr-1 xl:w-40"
-        >
-          <option value="">No bucket</option>
-          {buckets.map((b) => (
-            <option key={b.id} value={b.id}>
-              {b.name}
-            </option>
-          ))}
-        </select>
-        {running ? (
-          <Button size="sm" variant="secondary" onClick={() => actions.onCancel(doc)} disabled={busy}>
-            <StopIcon className="h-3.5 w-3.5" />
-            Cancel
-          </Button>
-        ) : doc.status === 'FAILED' ? (
-          <Button size="sm" onClick={() => actions.onReindex(doc)} disabled={busy}>
-            <RefreshIcon className="h-3.5 w-3.5" />
-            Retry
-          </Button>
-        ) : (
-          <Button size="sm" variant="ghost" onClick={() => actions.onReindex(doc)} disabled={busy} title="Index again">
-            <RefreshIcon className="h-3.5 w-3.5" />
-            Re-index
-          </Button>
-        )}
-        <Button
-          size="sm"
-          variant="ghost"
-          onClick={() => actions.onEdit(doc)}
-          disabled={busy}
-          title="Title, date, tags and fields"
-        >
-          <PencilIcon className="h-3.5 w-3.5" />
-          Details
-        </Button>
-        <Button
-          size="sm"
-          variant="ghost"
-          onClick={() => actions.onDelete(doc)}
-          disabled={busy}
-          className="hover:bg-red-50 hover:text-red-700"
-        >
-          <TrashIcon className="h-3.5 w-3.5" />
-          Delete
-        </Button>
+        <div className="flex flex-none items-center gap-0.5 md:w-[10.5rem] md:justify-end">
+          {running ? (
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() => actions.onCancel(doc)}
+              disabled={busy}
+              className="mr-1"
+            >
+              <StopIcon className="h-3.5 w-3.5" />
+              Cancel
+            </Button>
+          ) : doc.status === 'FAILED' ? (
+            <Button size="sm" onClick={() => actions.onReindex(doc)} disabled={busy} className="mr-1">
+              <RefreshIcon className="h-3.5 w-3.5" />
+              Retry
+            </Button>
+          ) : (
+            <IconButton
+              label="Re-index"
+              hint="Index this document again"
+              onClick={() => actions.onReindex(doc)}
+              disabled={busy}
+            >
+              <RefreshIcon />
+            </IconButton>
+          )}
+          <IconButton
+            label="Details"
+            hint="Title, date, tags and fields"
+            onClick={() => actions.onEdit(doc)}
+            disabled={busy}
+          >
+            <PencilIcon />
+          </IconButton>
+          <IconButton
+            label="Delete"
+            hint="Delete this document"
+            onClick={() => actions.onDelete(doc)}
+            disabled={busy}
+            danger
+          >
+            <TrashIcon />
+          </IconButton>
+        </div>
       </div>
     </li>
   );
 });
+
+function IconButton({
+  label,
+  hint,
+  onClick,
+  disabled,
+  danger,
+  children,
+}: {
+  label: string;
+  hint: string;
+  onClick: () => void;
+  disabled: boolean;
+  danger?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      disabled={disabled}
+      aria-label={label}
+      title={hint}
+      className={clsx(
+        'rounded-md p-2 text-slate-500 transition-colors disabled:cursor-not-allowed disabled:opacity-40',
+        danger ? 'hover:bg-red-50 hover:text-red-600' : 'hover:bg-slate-100 hover:text-slate-900',
+      )}
+    >
+      {children}
+    </button>
+  );
+}

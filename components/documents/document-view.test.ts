@@ -14,6 +14,7 @@ import {
   newlyFinished,
   percent,
   stageLabel,
+  trackPosition,
   upsertDocument,
 } from './document-view';
 
@@ -200,5 +201,22 @@ describe('list updates', () => {
       doc({ id: 'd', status: 'FAILED' }),
     ];
     expect(newlyFinished(before, after).map((d) => d.id)).toEqual(['a']);
+  });
+});
+
+describe('stage track', () => {
+  it.each([
+    ['queued', 0, 1, 0],
+    ['parsing', 0.02, 2, 0],
+    ['parsing', 0.21, 2, 0.5],
+    ['chunking', 0.45, 3, 0.5],
+    ['embedding', 0.85, 4, 1],
+    ['indexing', 0.99, 5, 1],
+    ['indexing', 0.5, 5, 0],
+    ['ocr', 0.3, 2, 0.5],
+  ])('%s at %d fills segment %d to %d', (stage, progress, index, fraction) => {
+    const position = trackPosition(stage, progress);
+    expect(position.index).toBe(index);
+    expect(position.fraction).toBeCloseTo(fraction, 5);
   });
 });

@@ -288,3 +288,28 @@ export function newlyFinished(
     return old !== undefined && !isFinished({ status: old }) && isFinished(d);
   });
 }
+
+/** The pipeline a file goes through, as drawn in every row: the browser's upload, then the server's stages. */
+export const TRACK_STAGES = ['Upload', 'Queue', 'Parse', 'Chunk', 'Embed', 'Index'] as const;
+
+/**
+ * Where each server stage sits in the document's overall 0..1 progress (mirrors the ingest pipeline), used to
+ * fill the current segment; an unknown stage simply shows as half done.
+ */
+const SERVER_SPANS: Record<string, [number, number]> = {
+  parsing: [0.02, 0.4],
+  chunking: [0.4, 0.5],
+  embedding: [0.5, 0.85],
+  indexing: [0.85, 0.99],
+};
+
+const STAGE_INDEX: Record<string, number> = { queued: 1, parsing: 2, chunking: 3, embedding: 4, indexing: 5 };
+
+/** The segment a server stage fills, and how far (0..1) into it the overall progress is. */
+export function trackPosition(stage: string, progress: number): { index: number; fraction: number } {
+  const index = STAGE_INDEX[stage] ?? 2;
+  const span = SERVER_SPANS[stage];
+  if (!span) return { index, fraction: stage === 'queued' ? 0 : 0.5 };
+  const [from, to] = span;
+  return { index, fraction: clampProgress((clampProgress(progress) - from) / (to - from)) };
+}

@@ -193,6 +193,7 @@ export function MetadataDialog({
           </label>
           <input
             id={ids.title}
+            data-autofocus
             value={draft.title}
             onChange={(event) => {
               change({ title: event.target.value });
@@ -264,7 +265,7 @@ export function MetadataDialog({
                 : 'border-slate-300 focus-within:border-brand-500 focus-within:ring-brand-200',
             )}
           >
-            <ul className="contents" aria-label="Current tags">
+            <ul className="contents">
               {draft.tags.map((tag) => (
                 <li
                   key={tag}

@@ -5,7 +5,8 @@ import { XIcon } from './icons';
 
 /**
  * A modal on the native <dialog>: focus is trapped and restored by the browser, Escape and a click on the
- * backdrop call `onClose`. Rendered only while open (mount = open).
+ * backdrop call `onClose`, and the element marked `data-autofocus` gets focus first. Rendered only while open
+ * (mount = open).
  */
 export function Modal({
   title,
@@ -36,6 +37,8 @@ export function Modal({
     const dialog = ref.current;
     if (!dialog) return;
     if (!dialog.open) dialog.showModal();
+    // showModal focuses the first focusable element (the close button); prefer the one the content marks
+    dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     const handleCancel = (event: Event) => {
       event.preventDefault();
       onCloseRef.current();

@@ -4,7 +4,7 @@ import clsx from 'clsx';
 import { Button } from '@/components/ui/button';
 import { fileKind, formatBytes } from './document-view';
 import { AlertIcon, FileKindTile, InfoIcon, RefreshIcon, XIcon } from './icons';
-import { ProgressBar } from './progress-bar';
+import { StageTrack } from './stage-track';
 import type { UploadItem } from './use-upload-queue';
 
 const STATUS_ATTR: Record<UploadItem['state'], string> = {
@@ -61,10 +61,12 @@ function UploadRow({
         ) : (
           <div className="mt-1.5 flex items-center gap-3">
             <div className="min-w-0 flex-1">
-              <ProgressBar
-                value={item.state === 'waiting' || serverReading ? null : sent}
+              <StageTrack
+                index={serverReading ? 1 : 0}
+                fraction={item.state === 'waiting' || serverReading ? null : sent}
                 tone="sky"
                 label={`Uploading ${name}`}
+                valueNow={item.state === 'uploading' && !serverReading ? Math.round(sent * 100) : undefined}
                 valueText={
                   item.state === 'waiting'
                     ? 'Waiting to upload'

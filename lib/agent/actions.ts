@@ -47,8 +47,15 @@ export function parseAction(raw: unknown): { ok: true; action: DecisionAction } 
     if (parsed.data.action === 'tool_call' && (parsed.data.calls?.length ?? 0) === 0) {
       return { ok: false, message: 'tool_call needs "calls" with at least one {tool, ...}' };
     }
-    if (parsed.data.action === 'clarify' && !parsed.data.clarification) return { ok: false, message: 'clarify needs "clarification"' };
+    if (parsed.data.action === 'clarify' && !parsed.data.clarification)
+      return { ok: false, message: 'clarify needs "clarification"' };
     return { ok: true, action: parsed.data };
   }
-  return { ok: false, message: parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') };
+  return {
+    ok: false,
+    message: parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; '),
+  };
 }

@@ -1,6 +1,6 @@
-import type { Clarification } from './types';
 import type { RunContext } from './context';
 import { keyTerms, termCoverage } from './text';
+import type { Clarification } from './types';
 
 /**
  * Clarification requests (seed 003): "no_results" says what was tried and relaxed, "overload" how to narrow.
@@ -22,10 +22,14 @@ export function nothingRelevant(rc: RunContext): boolean {
 }
 
 /** Accepts or refuses a model's clarification; the returned text explains a refusal to the model. */
-export function reviewClarification(rc: RunContext, proposed: Clarification): { accept: Clarification } | { refuse: string } {
+export function reviewClarification(
+  rc: RunContext,
+  proposed: Clarification,
+): { accept: Clarification } | { refuse: string } {
   if (rc.state.searches.length === 0) return { refuse: 'Search before asking the user for clarification.' };
   if (proposed.type === 'no_results') {
-    if (!nothingRelevant(rc)) return { refuse: 'Relevant results exist: open them and answer, listing what is missing as insufficiencies.' };
+    if (!nothingRelevant(rc))
+      return { refuse: 'Relevant results exist: open them and answer, listing what is missing as insufficiencies.' };
     return { accept: { ...proposed, details: `${proposed.details} ${noResultsDetails(rc)}`.trim() } };
   }
   if (proposed.type === 'overload' && rc.state.results.size < rc.limits.searchTopK) {
@@ -40,10 +44,21 @@ export function reviewClarification(rc: RunContext, proposed: Clarification): { 
  */
 export async function checkOverload(rc: RunContext): Promise<Clarification | null> {
   const { state } = rc;
-  if (state.plan.intent !== 'list' || Object.keys(state.plan.filters).length > 0 || Object.keys(rc.toolCtx.baseFilters).length > 0) return null;
+  if (
+    state.plan.intent !== 'list' ||
+    Object.keys(state.plan.filters).length > 0 ||
+    Object.keys(rc.toolCtx.baseFilters).length > 0
+  )
+    return null;
   const total = await rc.deps.catalog.countIndexedDocuments(state.ownerId);
   if (total < rc.limits.overloadDocuments) return null;
-  const hits = await rc.deps.index.search({ ownerId: state.ownerId, query: state.plan.subQueries[0] ?? state.question, mode: 'keyword', topK: 100, candidates: 100 });
+  const hits = await rc.deps.index.search({
+    ownerId: state.ownerId,
+    query: state.plan.subQueries[0] ?? state.question,
+    mode: 'keyword',
+    topK: 100,
+    candidates: 100,
+  });
   const docs = new Set(hits.map((h) => h.documentId)).size;
   if (docs < rc.limits.overloadDocuments) return null;
   const buckets = rc.toolCtx.buckets.map((b) => b.name);

@@ -66,25 +66,28 @@ describe('analyzeConstraints (seed 000 patterns)', () => {
   });
 
   it('custom insufficiency phrase and "say so"', () => {
-    expect(analyzeConstraints('Summarise backups; if the docs do not cover it, say "Not documented".').insufficiencyPhrase).toBe('Not documented');
-    expect(analyzeConstraints('Explain restores. If anything is missing, say so.').insufficiencyPhrase).toBe('Insufficient documentation');
+    expect(
+      analyzeConstraints('Summarise backups; if the docs do not cover it, say "Not documented".').insufficiencyPhrase,
+    ).toBe('Not documented');
+    expect(analyzeConstraints('Explain restores. If anything is missing, say so.').insufficiencyPhrase).toBe(
+      'Insufficient documentation',
+    );
     // A quoted phrase that is not about missing information is not an insufficiency phrase.
     expect(analyzeConstraints('Should I say "hello" to the API?').insufficiencyPhrase).toBeNull();
   });
 
   it('sections with a colon list', () => {
-    expect(analyzeConstraints('Write a report with the following sections: Scope, Risks, Next steps.').requiredSections).toEqual([
-      'Scope',
-      'Risks',
-      'Next steps',
-    ]);
+    expect(
+      analyzeConstraints('Write a report with the following sections: Scope, Risks, Next steps.').requiredSections,
+    ).toEqual(['Scope', 'Risks', 'Next steps']);
   });
 });
 
 describe('mergeConstraints (model pass)', () => {
   const limits = { maxToolCalls: 5, maxContextCitations: 5 };
   it('raises minimums, keeps only grounded additions and phrases present in the question', () => {
-    const q = 'Compare the backup and restore procedures, each searched on its own, and list what is missing as "Not covered".';
+    const q =
+      'Compare the backup and restore procedures, each searched on its own, and list what is missing as "Not covered".';
     const base = analyzeConstraints(q);
     const merged = mergeConstraints(
       base,
@@ -106,7 +109,22 @@ describe('mergeConstraints (model pass)', () => {
     expect(merged.insufficiencyPhrase).toBe('Not covered');
     expect(merged.source).toBe('patterns+model');
 
-    const invented = mergeConstraints(base, { ...{ minSearches: 0, requiredTopics: [], minOpenCitations: 0, exactQuotes: [], conflictRule: 'none', requiredSections: [] }, insufficiencyPhrase: 'I am a teapot' }, q, limits);
+    const invented = mergeConstraints(
+      base,
+      {
+        ...{
+          minSearches: 0,
+          requiredTopics: [],
+          minOpenCitations: 0,
+          exactQuotes: [],
+          conflictRule: 'none',
+          requiredSections: [],
+        },
+        insufficiencyPhrase: 'I am a teapot',
+      },
+      q,
+      limits,
+    );
     expect(invented.insufficiencyPhrase).toBe(base.insufficiencyPhrase);
   });
 

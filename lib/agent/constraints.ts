@@ -25,8 +25,22 @@ export interface PromptConstraints {
 export const DEFAULT_INSUFFICIENCY_PHRASE = 'Insufficient documentation';
 
 const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  a: 1, an: 1, single: 1, both: 2, couple: 2, several: 3,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  a: 1,
+  an: 1,
+  single: 1,
+  both: 2,
+  couple: 2,
+  several: 3,
 };
 
 function toNumber(word: string | undefined): number | null {
@@ -97,7 +111,9 @@ function findSections(q: string): string[] {
     const list = splitList(sentenceAfter(q, m.index + m[0].length));
     if (list.length >= 1) return list.slice(0, 8);
   }
-  const single = [...q.matchAll(/\b(?:include|add|with)\s+an?\s+["'“‘]([^"'”’]{2,60})["'”’]\s+section\b/gi)].map((m) => m[1] ?? '');
+  const single = [...q.matchAll(/\b(?:include|add|with)\s+an?\s+["'“‘]([^"'”’]{2,60})["'”’]\s+section\b/gi)].map(
+    (m) => m[1] ?? '',
+  );
   return single.filter((s) => s.length > 0);
 }
 
@@ -107,13 +123,20 @@ export function analyzeConstraints(question: string): PromptConstraints {
   const requiredTopics = findTopics(q);
 
   let minSearches = 1;
-  const atLeastSearches = new RegExp(`\\bat\\s+least\\s+${NUM}\\s+(?:separate\\s+|different\\s+|distinct\\s+)?(?:tool\\s+calls|searches|search(?:es)?\\s+calls|queries)`, 'i').exec(q);
-  const nSearches = new RegExp(`\\b${NUM}\\s+(?:separate|different|distinct)\\s+(?:tool\\s+)?(?:searches|queries)`, 'i').exec(q);
+  const atLeastSearches = new RegExp(
+    `\\bat\\s+least\\s+${NUM}\\s+(?:separate\\s+|different\\s+|distinct\\s+)?(?:tool\\s+calls|searches|search(?:es)?\\s+calls|queries)`,
+    'i',
+  ).exec(q);
+  const nSearches = new RegExp(
+    `\\b${NUM}\\s+(?:separate|different|distinct)\\s+(?:tool\\s+)?(?:searches|queries)`,
+    'i',
+  ).exec(q);
   for (const m of [atLeastSearches, nSearches]) {
     const n = toNumber(m?.[1]);
     if (n) minSearches = Math.max(minSearches, n);
   }
-  if (/separate\s+(?:tool\s+)?(?:searches|queries)/i.test(q)) minSearches = Math.max(minSearches, requiredTopics.length || 2);
+  if (/separate\s+(?:tool\s+)?(?:searches|queries)/i.test(q))
+    minSearches = Math.max(minSearches, requiredTopics.length || 2);
   if (requiredTopics.length > 0) minSearches = Math.max(minSearches, requiredTopics.length);
 
   let minOpenCitations = 0;
@@ -131,10 +154,14 @@ export function analyzeConstraints(question: string): PromptConstraints {
   }
 
   const exactQuotes: string[] = [];
-  for (const m of q.matchAll(/\bquote\s+(?:one|an?|the|a\s+single|\d+)?\s*(?:exact|verbatim|literal)\s+([A-Za-z][\w-]*(?:\s+(?:line|statement|command|query|sentence|clause|passage|snippet|step))?)/gi)) {
+  for (const m of q.matchAll(
+    /\bquote\s+(?:one|an?|the|a\s+single|\d+)?\s*(?:exact|verbatim|literal)\s+([A-Za-z][\w-]*(?:\s+(?:line|statement|command|query|sentence|clause|passage|snippet|step))?)/gi,
+  )) {
     exactQuotes.push((m[1] ?? '').trim());
   }
-  for (const m of q.matchAll(/\b(?:exact|verbatim)\s+(SQL|command|query|line|statement|sentence|clause|wording|text)\b(?:\s+(?:line|statement))?/gi)) {
+  for (const m of q.matchAll(
+    /\b(?:exact|verbatim)\s+(SQL|command|query|line|statement|sentence|clause|wording|text)\b(?:\s+(?:line|statement))?/gi,
+  )) {
     exactQuotes.push(m[0].replace(/^(?:exact|verbatim)\s+/i, '').trim());
   }
   if (exactQuotes.length === 0 && /\bverbatim\b|\bword[-\s]for[-\s]word\b|\bexact\s+(?:quote|quotation)s?\b/i.test(q)) {
@@ -142,21 +169,45 @@ export function analyzeConstraints(question: string): PromptConstraints {
   }
 
   let conflictRule: ConflictRule | null = null;
-  if (/\b(?:newest|latest|most\s+recent(?:ly)?)\s+(?:dated\s+)?(?:document|source|version|one|file)s?\b.*?\b(?:wins?|takes?\s+precedence|prevails?|preferred)\b|\bprefer\s+(?:the\s+)?(?:newest|latest|most\s+recent)|\b(?:newest|latest|most\s+recent)\s+dated\b/i.test(q)) {
+  if (
+    /\b(?:newest|latest|most\s+recent(?:ly)?)\s+(?:dated\s+)?(?:document|source|version|one|file)s?\b.*?\b(?:wins?|takes?\s+precedence|prevails?|preferred)\b|\bprefer\s+(?:the\s+)?(?:newest|latest|most\s+recent)|\b(?:newest|latest|most\s+recent)\s+dated\b/i.test(
+      q,
+    )
+  ) {
     conflictRule = 'newest';
-  } else if (/\b(?:oldest|earliest)\s+(?:dated\s+)?(?:document|source|version)s?\b|\bprefer\s+(?:the\s+)?(?:oldest|earliest)/i.test(q)) {
+  } else if (
+    /\b(?:oldest|earliest)\s+(?:dated\s+)?(?:document|source|version)s?\b|\bprefer\s+(?:the\s+)?(?:oldest|earliest)/i.test(
+      q,
+    )
+  ) {
     conflictRule = 'oldest';
-  } else if (/\b(?:resolve|flag|point\s+out|note|mention)\s+(?:any\s+)?(?:conflicts|contradictions|discrepancies)\b|\bif\s+(?:the\s+)?(?:documents|sources)\s+(?:conflict|disagree|contradict)/i.test(q)) {
+  } else if (
+    /\b(?:resolve|flag|point\s+out|note|mention)\s+(?:any\s+)?(?:conflicts|contradictions|discrepancies)\b|\bif\s+(?:the\s+)?(?:documents|sources)\s+(?:conflict|disagree|contradict)/i.test(
+      q,
+    )
+  ) {
     conflictRule = 'flag';
   }
 
   let insufficiencyPhrase: string | null = null;
-  const phrase = /\b(?:say|state|write|answer|respond\s+with|use\s+the\s+phrase|mark\s+(?:it|them)\s+(?:as|with))\s*:?\s*["'“‘]([^"'”’]{3,80})["'”’]/i.exec(q);
-  if (phrase?.[1] && /insufficient|not\s+(?:found|documented|available|covered)|unknown|missing|no\s+information|cannot|don'?t\s+know/i.test(phrase[1])) {
+  const phrase =
+    /\b(?:say|state|write|answer|respond\s+with|use\s+the\s+phrase|mark\s+(?:it|them)\s+(?:as|with))\s*:?\s*["'“‘]([^"'”’]{3,80})["'”’]/i.exec(
+      q,
+    );
+  if (
+    phrase?.[1] &&
+    /insufficient|not\s+(?:found|documented|available|covered)|unknown|missing|no\s+information|cannot|don'?t\s+know/i.test(
+      phrase[1],
+    )
+  ) {
     insufficiencyPhrase = phrase[1].trim();
   } else if (/\binsufficient\s+documentation\b/i.test(q)) {
     insufficiencyPhrase = DEFAULT_INSUFFICIENCY_PHRASE;
-  } else if (/\b(?:if|when|where)\s+(?:something|anything|information|it|a\s+part|any\s+part)\s+is\s+(?:missing|not\s+(?:documented|covered|found))\b.*\bsay\s+so\b|\bsay\s+(?:so|explicitly)\s+(?:if|when)\b.*\b(?:missing|not\s+(?:documented|covered))/i.test(q)) {
+  } else if (
+    /\b(?:if|when|where)\s+(?:something|anything|information|it|a\s+part|any\s+part)\s+is\s+(?:missing|not\s+(?:documented|covered|found))\b.*\bsay\s+so\b|\bsay\s+(?:so|explicitly)\s+(?:if|when)\b.*\b(?:missing|not\s+(?:documented|covered))/i.test(
+      q,
+    )
+  ) {
     insufficiencyPhrase = DEFAULT_INSUFFICIENCY_PHRASE;
   }
 
@@ -175,10 +226,15 @@ export function analyzeConstraints(question: string): PromptConstraints {
 /** Schema of the model's constraint pass (every field required, so a JSON-schema-constrained model fills all). */
 export const modelConstraintsSchema = z.object({
   minSearches: z.number().int().min(0).max(10).describe('Separate searches the user explicitly asks for (0 if none)'),
-  requiredTopics: z.array(z.string()).max(6).describe('Topics the user wants searched separately, words from the question'),
+  requiredTopics: z
+    .array(z.string())
+    .max(6)
+    .describe('Topics the user wants searched separately, words from the question'),
   minOpenCitations: z.number().int().min(0).max(10).describe('Sources the user wants opened/read in full (0 if none)'),
   exactQuotes: z.array(z.string()).max(4).describe('Things the user wants quoted verbatim, e.g. "SQL line"'),
-  conflictRule: z.enum(['newest', 'oldest', 'flag', 'none']).describe('How the user wants conflicting documents resolved'),
+  conflictRule: z
+    .enum(['newest', 'oldest', 'flag', 'none'])
+    .describe('How the user wants conflicting documents resolved'),
   requiredSections: z.array(z.string()).max(8).describe('Section headings the user requires in the answer'),
   insufficiencyPhrase: z.string().describe('Exact phrase the user wants for missing information, or empty'),
 });
@@ -202,18 +258,28 @@ export function mergeConstraints(
   question: string,
   limits: Pick<AgentLimits, 'maxToolCalls' | 'maxContextCitations'>,
 ): PromptConstraints {
-  const topics = uniqueCaseless([...base.requiredTopics, ...model.requiredTopics.filter((t) => groundedInQuestion(t, question))]).slice(0, 6);
-  const sections = uniqueCaseless([...base.requiredSections, ...model.requiredSections.filter((s) => groundedInQuestion(s, question))]).slice(0, 8);
+  const topics = uniqueCaseless([
+    ...base.requiredTopics,
+    ...model.requiredTopics.filter((t) => groundedInQuestion(t, question)),
+  ]).slice(0, 6);
+  const sections = uniqueCaseless([
+    ...base.requiredSections,
+    ...model.requiredSections.filter((s) => groundedInQuestion(s, question)),
+  ]).slice(0, 8);
   const phrase = model.insufficiencyPhrase.trim();
   const merged: PromptConstraints = {
     minSearches: Math.max(base.minSearches, Math.min(model.minSearches, 6), topics.length),
     requiredTopics: topics,
     minOpenCitations: Math.max(base.minOpenCitations, Math.min(model.minOpenCitations, 6)),
-    exactQuotes: uniqueCaseless([...base.exactQuotes, ...model.exactQuotes.filter((e) => groundedInQuestion(e, question))]),
+    exactQuotes: uniqueCaseless([
+      ...base.exactQuotes,
+      ...model.exactQuotes.filter((e) => groundedInQuestion(e, question)),
+    ]),
     conflictRule: base.conflictRule ?? (model.conflictRule === 'none' ? null : model.conflictRule),
     requiredSections: sections,
     insufficiencyPhrase:
-      base.insufficiencyPhrase ?? (phrase.length > 2 && question.toLowerCase().includes(phrase.toLowerCase()) ? phrase : null),
+      base.insufficiencyPhrase ??
+      (phrase.length > 2 && question.toLowerCase().includes(phrase.toLowerCase()) ? phrase : null),
     source: 'patterns+model',
   };
   return capConstraints(merged, limits);
@@ -225,7 +291,11 @@ export function capConstraints(
   limits: Pick<AgentLimits, 'maxToolCalls' | 'maxContextCitations'>,
 ): PromptConstraints {
   const minSearches = Math.min(c.minSearches, Math.max(1, limits.maxToolCalls - 1));
-  const minOpenCitations = Math.min(c.minOpenCitations, limits.maxContextCitations, Math.max(0, limits.maxToolCalls - minSearches));
+  const minOpenCitations = Math.min(
+    c.minOpenCitations,
+    limits.maxContextCitations,
+    Math.max(0, limits.maxToolCalls - minSearches),
+  );
   return { ...c, minSearches, minOpenCitations };
 }
 

@@ -1,6 +1,5 @@
 import type { LanguageModel } from 'ai';
-import type { ToolName } from './events';
-import type { EventSink } from './events';
+import type { EventSink, ToolName } from './events';
 import type { AgentLimits } from './limits';
 import type { AgentState } from './state';
 import type { AgentTool, ToolContext } from './tools/types';

@@ -18,7 +18,8 @@ interface Candidate {
   terms: Set<string>;
 }
 
-const SQL_LINE = /^[ \t]*(?:SELECT|INSERT|UPDATE|DELETE|REINDEX|CREATE|ALTER|DROP|VACUUM|WITH|GRANT|REVOKE|TRUNCATE|ANALYZE|EXPLAIN)\b[^\n]*/gm;
+const SQL_LINE =
+  /^[ \t]*(?:SELECT|INSERT|UPDATE|DELETE|REINDEX|CREATE|ALTER|DROP|VACUUM|WITH|GRANT|REVOKE|TRUNCATE|ANALYZE|EXPLAIN)\b[^\n]*/gm;
 
 /** Sentences; a long multi-line "sentence" (table rows, code, lists) is split into its lines. */
 function units(text: string): Sentence[] {
@@ -31,7 +32,8 @@ function units(text: string): Sentence[] {
     let offset = s.start;
     for (const line of s.text.split('\n')) {
       const lead = line.length - line.trimStart().length;
-      if (line.trim().length > 0) out.push({ text: line.trim(), start: offset + lead, end: offset + lead + line.trim().length });
+      if (line.trim().length > 0)
+        out.push({ text: line.trim(), start: offset + lead, end: offset + lead + line.trim().length });
       offset += line.length + 1;
     }
   }
@@ -44,7 +46,12 @@ function candidates(state: AgentState): Candidate[] {
     for (const sentence of units(opened.chunk.text)) {
       if (sentence.text.length < 25 || sentence.text.split(/\s+/).length < 4) continue;
       // Planted instructions are never quoted.
-      if (opened.injected.some((span) => span.includes(sentence.text) || sentence.text.includes(span.split('\n')[0] ?? span))) continue;
+      if (
+        opened.injected.some(
+          (span) => span.includes(sentence.text) || sentence.text.includes(span.split('\n')[0] ?? span),
+        )
+      )
+        continue;
       if (state.injectedSpans.some((span) => span.includes(sentence.text))) continue;
       out.push({ opened, sentence, terms: new Set(analyze(sentence.text)) });
     }
@@ -64,7 +71,10 @@ function dateBonus(state: AgentState, opened: OpenedChunk): number {
   const rule = state.constraints.conflictRule;
   const date = opened.chunk.documentDate;
   if (!date || (rule !== 'newest' && rule !== 'oldest')) return 0;
-  const dates = state.opened.map((o) => o.chunk.documentDate).filter((d): d is string => !!d).sort();
+  const dates = state.opened
+    .map((o) => o.chunk.documentDate)
+    .filter((d): d is string => !!d)
+    .sort();
   const rank = dates.indexOf(date) / Math.max(1, dates.length - 1);
   return (rule === 'newest' ? rank : 1 - rank) * 0.3;
 }
@@ -72,7 +82,10 @@ function dateBonus(state: AgentState, opened: OpenedChunk): number {
 function best(state: AgentState, pool: Candidate[], terms: string[], count: number, used: Set<Candidate>): Candidate[] {
   const scored = pool
     .filter((c) => !used.has(c))
-    .map((c) => ({ c, s: coverage(terms, c.terms) + dateBonus(state, c.opened) - c.opened.n * 0.001 - c.sentence.start * 0.000001 }))
+    .map((c) => ({
+      c,
+      s: coverage(terms, c.terms) + dateBonus(state, c.opened) - c.opened.n * 0.001 - c.sentence.start * 0.000001,
+    }))
     .filter((x) => coverage(terms, x.c.terms) > 0)
     .sort((a, b) => b.s - a.s);
   const top = scored[0]?.s ?? 0;
@@ -119,13 +132,21 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
 
   if (state.opened.length === 0) {
     const answer = `${phrase}: no passage in your documents matched this question.`;
-    return { answer, insufficiencies: [{ section: 'Answer', missing: 'No relevant passage was found', queriesTried: queries }], coverage: 0 };
+    return {
+      answer,
+      insufficiencies: [{ section: 'Answer', missing: 'No relevant passage was found', queriesTried: queries }],
+      coverage: 0,
+    };
   }
 
   let sqlDone = false;
   const exactBlock = (terms: string[]): string | null => {
     if (sqlDone || !c.exactQuotes.some((w) => /sql/i.test(w))) return null;
-    const ranked = [...state.opened].sort((a, b) => dateBonus(state, b) - dateBonus(state, a) || coverage(terms, new Set(analyze(b.chunk.text))) - coverage(terms, new Set(analyze(a.chunk.text))));
+    const ranked = [...state.opened].sort(
+      (a, b) =>
+        dateBonus(state, b) - dateBonus(state, a) ||
+        coverage(terms, new Set(analyze(b.chunk.text))) - coverage(terms, new Set(analyze(a.chunk.text))),
+    );
     for (const o of ranked) {
       const line = [...o.chunk.text.matchAll(SQL_LINE)][0]?.[0]?.trim();
       if (line && (terms.length === 0 || coverage(terms, new Set(analyze(o.chunk.text))) > 0)) {
@@ -146,7 +167,11 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
       const block = exactBlock(terms);
       if (picked.length === 0 && !block) {
         lines.push(`${phrase}: the opened sources do not cover ${section}.`);
-        insufficiencies.push({ section, missing: `No opened source covers ${section}`, queriesTried: queries.filter((q) => keyTerms(q).some((t) => terms.includes(t))) });
+        insufficiencies.push({
+          section,
+          missing: `No opened source covers ${section}`,
+          queriesTried: queries.filter((q) => keyTerms(q).some((t) => terms.includes(t))),
+        });
       } else {
         for (const p of picked) lines.push(quoteLine(p, true));
         if (block) lines.push(block);
@@ -167,18 +192,36 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
 
   for (const part of missingParts(state)) {
     if (insufficiencies.some((i) => i.section === part.section)) continue;
-    insufficiencies.push({ section: part.section, missing: `The opened sources do not cover ${part.section}`, queriesTried: part.queries });
+    insufficiencies.push({
+      section: part.section,
+      missing: `The opened sources do not cover ${part.section}`,
+      queriesTried: part.queries,
+    });
   }
   const cov = questionTerms.length > 0 ? covered.size / questionTerms.length : 1;
   const uncovered = questionTerms.filter((t) => !covered.has(t));
   if (c.requiredSections.length === 0 && cov < 0.5) {
     const words = uncoveredWords(state.question, uncovered);
-    lines.push('', `${phrase}: the quoted passages may not answer the question fully${words.length > 0 ? `; they do not mention ${words.map((w) => `"${w}"`).join(', ')}` : ''}.`);
-    insufficiencies.push({ section: 'Answer', missing: `Passages do not mention ${words.join(', ') || 'all parts of the question'}`, queriesTried: queries });
+    lines.push(
+      '',
+      `${phrase}: the quoted passages may not answer the question fully${words.length > 0 ? `; they do not mention ${words.map((w) => `"${w}"`).join(', ')}` : ''}.`,
+    );
+    insufficiencies.push({
+      section: 'Answer',
+      missing: `Passages do not mention ${words.join(', ') || 'all parts of the question'}`,
+      queriesTried: queries,
+    });
   } else if (insufficiencies.length > 0 && c.requiredSections.length === 0) {
     lines.push('', ...insufficiencies.map((i) => `${phrase}: ${i.missing}.`));
   }
-  return { answer: lines.join('\n').replace(/\n{3,}/g, '\n\n').trim(), insufficiencies, coverage: cov };
+  return {
+    answer: lines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+    insufficiencies,
+    coverage: cov,
+  };
 }
 
 /** The question's own words for analysed terms (so the answer names them as the user wrote them). */

@@ -43,7 +43,10 @@ function rewriteMarkers(answer: string, state: AgentState): { text: string; stri
 }
 
 /** The sentence of `chunk` sharing most analysed terms with `claim`, with offsets. */
-export function bestSupportingSentence(chunk: string, claim: string): { text: string; start: number; end: number; overlap: number } {
+export function bestSupportingSentence(
+  chunk: string,
+  claim: string,
+): { text: string; start: number; end: number; overlap: number } {
   const claimTerms = new Set(analyze(claim));
   let bestSentence = { text: '', start: 0, end: 0, overlap: -1 };
   for (const s of splitSentences(chunk)) {
@@ -52,7 +55,8 @@ export function bestSupportingSentence(chunk: string, claim: string): { text: st
     for (const t of new Set(terms)) if (claimTerms.has(t)) overlap++;
     if (overlap > bestSentence.overlap) bestSentence = { ...s, overlap };
   }
-  if (bestSentence.overlap < 0) return { text: chunk.slice(0, 200), start: 0, end: Math.min(200, chunk.length), overlap: 0 };
+  if (bestSentence.overlap < 0)
+    return { text: chunk.slice(0, 200), start: 0, end: Math.min(200, chunk.length), overlap: 0 };
   return bestSentence;
 }
 
@@ -141,7 +145,11 @@ export function buildInsufficiencies(state: AgentState, extra: Insufficiency[]):
     out.push({ section: part.section, missing: `No opened source covers ${part.section}`, queriesTried: part.queries });
   }
   if (state.opened.length === 0 && !out.some((i) => i.section === 'Answer')) {
-    out.push({ section: 'Answer', missing: 'No relevant passage was found', queriesTried: state.searches.map((s) => s.query) });
+    out.push({
+      section: 'Answer',
+      missing: 'No relevant passage was found',
+      queriesTried: state.searches.map((s) => s.query),
+    });
   }
   return out;
 }
@@ -162,7 +170,8 @@ export function computeConfidence(args: {
   injectionInContext: boolean;
 }): Confidence {
   if (!args.validated || args.citations === 0 || args.support < 0.5) return 'low';
-  const high = args.support >= 0.8 && args.insufficiencies === 0 && !UNCERTAIN.test(args.answer) && !admitsMissing(args.answer);
+  const high =
+    args.support >= 0.8 && args.insufficiencies === 0 && !UNCERTAIN.test(args.answer) && !admitsMissing(args.answer);
   if (high && !args.injectionInContext) return 'high';
   return 'medium';
 }

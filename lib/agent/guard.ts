@@ -19,9 +19,13 @@ export const GUARD_ANSWERS = {
 } as const;
 
 /** Checks length bounds and injection patterns. Pure and synchronous. */
-export function guardQuestion(rawQuestion: string, limits: Pick<AgentLimits, 'minQuestionChars' | 'maxQuestionChars'>): GuardVerdict {
+export function guardQuestion(
+  rawQuestion: string,
+  limits: Pick<AgentLimits, 'minQuestionChars' | 'maxQuestionChars'>,
+): GuardVerdict {
   const question = rawQuestion.replace(/\s+/g, ' ').trim();
-  if (question.length === 0) return { ok: false, answer: GUARD_ANSWERS.empty, safetyFlags: ['empty_question'], reason: 'empty' };
+  if (question.length === 0)
+    return { ok: false, answer: GUARD_ANSWERS.empty, safetyFlags: ['empty_question'], reason: 'empty' };
   if (question.length > limits.maxQuestionChars) {
     return {
       ok: false,
@@ -31,7 +35,12 @@ export function guardQuestion(rawQuestion: string, limits: Pick<AgentLimits, 'mi
     };
   }
   if (isInjectedQuestion(rawQuestion)) {
-    return { ok: false, answer: GUARD_ANSWERS.injection, safetyFlags: ['prompt_injection'], reason: 'prompt_injection' };
+    return {
+      ok: false,
+      answer: GUARD_ANSWERS.injection,
+      safetyFlags: ['prompt_injection'],
+      reason: 'prompt_injection',
+    };
   }
   if (question.length < limits.minQuestionChars) {
     return { ok: false, answer: GUARD_ANSWERS.tooShort, safetyFlags: ['question_too_short'], reason: 'too_short' };

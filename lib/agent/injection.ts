@@ -31,6 +31,7 @@ const CONTEXT_INJECTION_PATTERNS: readonly RegExp[] = [
   /\b(?:respond|reply|answer)\s+(?:only\s+)?(?:with|in|using)\s+(?:the\s+following|base\d+|emojis?|reverse|a\s+caesar)/i,
   /\b(?:assistant|chatbot|language\s+model|AI\s+model|LLM)\s*[,:]\s*(?:you\s+)?(?:must|should|please|now)\b/i,
   /\b(?:instead\s+of\s+answering|do\s+not\s+answer\s+the\s+(?:user|question))\b/i,
+  /\b(?:following|below|subsequent)\s+code\s+(?:snippet|excerpt|block)\b.*\b(?:your|robust|augment|driving|advantageous)\b/i,
   /\b(?:call|use|invoke)\s+the\s+(?:search_docs|search_text|search_semantic|open_citation|follow_reference|get_document_metadata)\b/i,
 ];
 
@@ -78,4 +79,12 @@ export function copiesPlantedText(input: string, spans: readonly string[], quest
     if (shared >= 3 && shared / own.length >= 0.6) return true;
   }
   return false;
+}
+
+/** The text with every planted span cut out (for judging relevance on what the document really says). */
+export function withoutSpans(text: string, spans: readonly string[]): string {
+  let out = text;
+  for (const span of spans)
+    for (const part of span.split('\n')) if (part.trim().length > 0) out = out.split(part.trim()).join(' ');
+  return out;
 }

@@ -7,8 +7,8 @@ import { policyStepFallback } from './policy-fallback';
 import { modelNextAction, type PolicyStep } from './policy-model';
 import { bestGroundedVersion } from './repair';
 import { remainingToolCalls } from './state';
-import { citationMarkers } from './text';
 import { type Draft, synthesizeDraft } from './synthesis';
+import { citationMarkers } from './text';
 import type { Clarification, Insufficiency } from './types';
 import { type ValidationResult, validateDraft, validateProcess } from './validate';
 
@@ -40,10 +40,18 @@ function reprompt(rc: RunContext, errors: ValidationResult['errors'], mustSearch
     'VALIDATION FAILED - your answer does not meet the requirements.',
     ...errors.map((e) => `- ${e.message}`),
     `REMAINING TOOL BUDGET: ${remaining} call(s).`,
-    mustSearch && remaining > 0 ? 'You MUST output a tool_call to gather more information before finalizing.' : 'Fix the answer; use a tool_call first if you need more evidence.',
+    mustSearch && remaining > 0
+      ? 'You MUST output a tool_call to gather more information before finalizing.'
+      : 'Fix the answer; use a tool_call first if you need more evidence.',
   ].join('\n');
   state.feedback.push(message);
-  rc.sink.push({ type: 'reprompt', attempt: state.reprompts, codes: errors.map((e) => e.code), remainingToolCalls: remaining, message });
+  rc.sink.push({
+    type: 'reprompt',
+    attempt: state.reprompts,
+    codes: errors.map((e) => e.code),
+    remainingToolCalls: remaining,
+    message,
+  });
 }
 
 async function nextStep(rc: RunContext, lastStep: string[]): Promise<PolicyStep> {
@@ -67,7 +75,17 @@ export async function runLoop(rc: RunContext): Promise<LoopOutcome> {
   const overload = await checkOverload(rc).catch(() => null);
   if (overload) {
     sink.push({ type: 'clarify', clarification: overload });
-    return { answer: overload.question, validated: false, validation: null, insufficiencies: [], clarification: overload, attempts: 0, aborted: false, source: 'none', inventedMarkers: invented };
+    return {
+      answer: overload.question,
+      validated: false,
+      validation: null,
+      insufficiencies: [],
+      clarification: overload,
+      attempts: 0,
+      aborted: false,
+      source: 'none',
+      inventedMarkers: invented,
+    };
   }
 
   const draftAndValidate = async (): Promise<'accepted' | 'rejected' | 'aborted'> => {
@@ -80,10 +98,18 @@ export async function runLoop(rc: RunContext): Promise<LoopOutcome> {
     const started = rc.now();
     const skipProcess = remainingToolCalls(state) === 0 || state.reprompts >= limits.maxReprompts;
     const validation = validateDraft(draft.text, state, { skipProcess });
-    for (const m of citationMarkers(draft.text)) if (!state.opened.some((o) => o.n === m.n) && !invented.includes(m.n)) invented.push(m.n);
+    for (const m of citationMarkers(draft.text))
+      if (!state.opened.some((o) => o.n === m.n) && !invented.includes(m.n)) invented.push(m.n);
     rc.timings.validationMs += rc.now() - started;
-    sink.push({ type: 'validation', stage: 'draft', attempt: attempts, passed: validation.passed, errors: validation.errors });
-    if (!track.best || validation.errors.length <= track.best.validation.errors.length) track.best = { draft, validation };
+    sink.push({
+      type: 'validation',
+      stage: 'draft',
+      attempt: attempts,
+      passed: validation.passed,
+      errors: validation.errors,
+    });
+    if (!track.best || validation.errors.length <= track.best.validation.errors.length)
+      track.best = { draft, validation };
     if (validation.passed) {
       track.accepted = { draft, validation };
       return 'accepted';
@@ -99,16 +125,31 @@ export async function runLoop(rc: RunContext): Promise<LoopOutcome> {
       break;
     }
     if (wallClockExceeded(rc)) {
-      sink.push({ type: 'limit', limit: 'wall_clock', value: limits.wallClockMs, detail: 'The run reached its time limit; answering with what it has.' });
+      sink.push({
+        type: 'limit',
+        limit: 'wall_clock',
+        value: limits.wallClockMs,
+        detail: 'The run reached its time limit; answering with what it has.',
+      });
       break;
     }
     if (state.iterations >= limits.maxIterations) {
-      sink.push({ type: 'limit', limit: 'iterations', value: limits.maxIterations, detail: 'The step limit was reached; answering with what the run has.' });
+      sink.push({
+        type: 'limit',
+        limit: 'iterations',
+        value: limits.maxIterations,
+        detail: 'The step limit was reached; answering with what the run has.',
+      });
       break;
     }
     const pruned = fitEvidence(state);
     if (pruned) {
-      sink.push({ type: 'limit', limit: 'evidence_tokens', value: limits.evidenceTokenBudget, detail: `Evidence ${pruned.before} → ${pruned.after} tokens: ${pruned.prunedResults} result(s) pruned, ${pruned.shortenedSources} source(s) shortened.` });
+      sink.push({
+        type: 'limit',
+        limit: 'evidence_tokens',
+        value: limits.evidenceTokenBudget,
+        detail: `Evidence ${pruned.before} → ${pruned.after} tokens: ${pruned.prunedResults} result(s) pruned, ${pruned.shortenedSources} source(s) shortened.`,
+      });
     }
     state.iterations++;
     const step = await nextStep(rc, lastStep);
@@ -122,7 +163,13 @@ export async function runLoop(rc: RunContext): Promise<LoopOutcome> {
 
     if (action.action === 'tool_call') {
       if (remainingToolCalls(state) === 0) {
-        if (!budgetNoted) sink.push({ type: 'limit', limit: 'tool_calls', value: limits.maxToolCalls, detail: 'Tool budget used up; writing the answer from what was gathered.' });
+        if (!budgetNoted)
+          sink.push({
+            type: 'limit',
+            limit: 'tool_calls',
+            value: limits.maxToolCalls,
+            detail: 'Tool budget used up; writing the answer from what was gathered.',
+          });
         budgetNoted = true;
         action = { action: 'final', reason: 'tool budget used' };
       } else {
@@ -145,7 +192,13 @@ export async function runLoop(rc: RunContext): Promise<LoopOutcome> {
     // final: the process gate first, so a premature final costs no draft.
     const process = validateProcess(state);
     if (!process.passed && remainingToolCalls(state) > 0 && state.reprompts < limits.maxReprompts) {
-      sink.push({ type: 'validation', stage: 'process', attempt: state.reprompts + 1, passed: false, errors: process.errors });
+      sink.push({
+        type: 'validation',
+        stage: 'process',
+        attempt: state.reprompts + 1,
+        passed: false,
+        errors: process.errors,
+      });
       reprompt(rc, process.errors, true);
       continue;
     }
@@ -168,7 +221,12 @@ export async function runLoop(rc: RunContext): Promise<LoopOutcome> {
     const noProgress = previousDraft !== null && previousDraft === currentText && !rc.decisionModel;
     previousDraft = currentText;
     if (state.reprompts >= limits.maxReprompts) {
-      sink.push({ type: 'limit', limit: 'reprompts', value: limits.maxReprompts, detail: 'The answer failed validation too often; returning its best grounded version.' });
+      sink.push({
+        type: 'limit',
+        limit: 'reprompts',
+        value: limits.maxReprompts,
+        detail: 'The answer failed validation too often; returning its best grounded version.',
+      });
       break;
     }
     if (noProgress) break;
@@ -178,11 +236,31 @@ export async function runLoop(rc: RunContext): Promise<LoopOutcome> {
 
   const insufficiencyOf = (d: Draft | undefined) => d?.insufficiencies ?? [];
   if (clarification) {
-    return { answer: clarification.question, validated: false, validation: null, insufficiencies: [], clarification, attempts, aborted, source: 'none', inventedMarkers: invented };
+    return {
+      answer: clarification.question,
+      validated: false,
+      validation: null,
+      insufficiencies: [],
+      clarification,
+      attempts,
+      aborted,
+      source: 'none',
+      inventedMarkers: invented,
+    };
   }
   const done = track.accepted;
   if (done) {
-    return { answer: done.draft.text, validated: true, validation: done.validation, insufficiencies: insufficiencyOf(done.draft), clarification: null, attempts, aborted, source: done.draft.source, inventedMarkers: invented };
+    return {
+      answer: done.draft.text,
+      validated: true,
+      validation: done.validation,
+      insufficiencies: insufficiencyOf(done.draft),
+      clarification: null,
+      attempts,
+      aborted,
+      source: done.draft.source,
+      inventedMarkers: invented,
+    };
   }
   if (!aborted && attempts === 0) {
     // A bound bit before any draft: write one now (extractive when the clock is gone).
@@ -190,14 +268,45 @@ export async function runLoop(rc: RunContext): Promise<LoopOutcome> {
     const verdict = await draftAndValidate();
     const first = track.accepted;
     if (verdict === 'accepted' && first) {
-      return { answer: first.draft.text, validated: true, validation: first.validation, insufficiencies: insufficiencyOf(first.draft), clarification: null, attempts, aborted, source: first.draft.source, inventedMarkers: invented };
+      return {
+        answer: first.draft.text,
+        validated: true,
+        validation: first.validation,
+        insufficiencies: insufficiencyOf(first.draft),
+        clarification: null,
+        attempts,
+        aborted,
+        source: first.draft.source,
+        inventedMarkers: invented,
+      };
     }
     if (verdict === 'aborted') aborted = true;
   }
   const fallback = track.best;
-  if (!fallback) return { answer: '', validated: false, validation: null, insufficiencies: [], clarification: null, attempts, aborted, source: 'none', inventedMarkers: invented };
+  if (!fallback)
+    return {
+      answer: '',
+      validated: false,
+      validation: null,
+      insufficiencies: [],
+      clarification: null,
+      attempts,
+      aborted,
+      source: 'none',
+      inventedMarkers: invented,
+    };
   if (aborted) {
-    return { answer: fallback.draft.text, validated: false, validation: fallback.validation, insufficiencies: insufficiencyOf(fallback.draft), clarification: null, attempts, aborted, source: fallback.draft.source, inventedMarkers: invented };
+    return {
+      answer: fallback.draft.text,
+      validated: false,
+      validation: fallback.validation,
+      insufficiencies: insufficiencyOf(fallback.draft),
+      clarification: null,
+      attempts,
+      aborted,
+      source: fallback.draft.source,
+      inventedMarkers: invented,
+    };
   }
   const repaired = bestGroundedVersion(fallback.draft.text, state);
   const check = validateDraft(repaired.answer, state, { skipProcess: true });

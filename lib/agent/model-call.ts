@@ -9,7 +9,13 @@ import type { z } from 'zod';
 
 export type StructuredOutcome<T> =
   | { ok: true; value: T; ms: number }
-  | { ok: false; reason: 'aborted' | 'timeout' | 'malformed' | 'error'; message: string; text: string | null; ms: number };
+  | {
+      ok: false;
+      reason: 'aborted' | 'timeout' | 'malformed' | 'error';
+      message: string;
+      text: string | null;
+      ms: number;
+    };
 
 export interface StructuredCall<T> {
   model: LanguageModel;
@@ -46,7 +52,10 @@ export function parseLooseJson(text: string): unknown {
 }
 
 /** Combines the run's signal with a per-call deadline; `timedOut()` tells a deadline from a user abort. */
-export function deadlineSignal(signal: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; timedOut: () => boolean } {
+export function deadlineSignal(
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): { signal: AbortSignal; timedOut: () => boolean } {
   const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   return { signal: combined, timedOut: () => timeout.aborted && !(signal?.aborted ?? false) };
@@ -59,6 +68,16 @@ function describeZodError(error: z.ZodError): string {
     .join('; ');
 }
 
+// Output specs are reused per schema: building one converts the zod schema to JSON schema, which is not free.
+const outputs = new WeakMap<object, ReturnType<typeof Output.object>>();
+function outputFor<T>(schema: z.ZodType<T>, name: string): ReturnType<typeof Output.object<T>> {
+  const cached = outputs.get(schema) as ReturnType<typeof Output.object<T>> | undefined;
+  if (cached) return cached;
+  const created = Output.object<T>({ schema, name });
+  outputs.set(schema, created as ReturnType<typeof Output.object>);
+  return created;
+}
+
 /** Runs the call; see StructuredOutcome for what comes back. */
 export async function callStructured<T>(call: StructuredCall<T>): Promise<StructuredOutcome<T>> {
   const started = call.now();
@@ -69,7 +88,7 @@ export async function callStructured<T>(call: StructuredCall<T>): Promise<Struct
       model: call.model,
       instructions: call.instructions,
       prompt: call.prompt,
-      output: Output.object({ schema: call.schema, name: call.name }),
+      output: outputFor(call.schema, call.name),
       abortSignal: signal,
       maxRetries: 0,
       temperature: 0,
@@ -77,7 +96,14 @@ export async function callStructured<T>(call: StructuredCall<T>): Promise<Struct
     return { ok: true, value: result.output, ms: elapsed() };
   } catch (error) {
     if (call.signal?.aborted) return { ok: false, reason: 'aborted', message: 'aborted', text: null, ms: elapsed() };
-    if (timedOut()) return { ok: false, reason: 'timeout', message: `no answer within ${call.timeoutMs} ms`, text: null, ms: elapsed() };
+    if (timedOut())
+      return {
+        ok: false,
+        reason: 'timeout',
+        message: `no answer within ${call.timeoutMs} ms`,
+        text: null,
+        ms: elapsed(),
+      };
     if (NoObjectGeneratedError.isInstance(error)) {
       const text = error.text ?? '';
       const loose = parseLooseJson(text);

@@ -32,7 +32,8 @@ export function detectIntent(question: string): Intent {
   if (/\b(?:compare|comparison|difference|differences|versus|vs\.?)\b/.test(q)) return 'compare';
   if (/\b(?:how\s+many|how\s+much|total|sum|average|count)\b/.test(q)) return 'compute';
   if (/\b(?:summari[sz]e|summary|overview)\b/.test(q)) return 'summarize';
-  if (/^\s*(?:list|enumerate)\b|\b(?:list|find|show)\s+(?:all|every)\b|\bwhich\s+\w+\s+(?:are|have)\b.*\ball\b/.test(q)) return 'list';
+  if (/^\s*(?:list|enumerate)\b|\b(?:list|find|show)\s+(?:all|every)\b|\bwhich\s+\w+\s+(?:are|have)\b.*\ball\b/.test(q))
+    return 'list';
   return 'qa';
 }
 
@@ -49,7 +50,10 @@ function bucketsInQuestion(question: string, buckets: BucketRef[]): BucketRef[] 
 
 /** "documents from 2023", "contracts dated 2021" → that year as a date range; nothing for a bare year. */
 export function explicitDateFilter(question: string): Pick<SearchFilters, 'dateFrom' | 'dateTo'> {
-  const m = /\b(?:documents?|files?|contracts?|invoices?|reports?|records?|statements?|versions?)\s+(?:from|dated|of|issued\s+in)\s+((?:19|20)\d{2})\b/i.exec(question);
+  const m =
+    /\b(?:documents?|files?|contracts?|invoices?|reports?|records?|statements?|versions?)\s+(?:from|dated|of|issued\s+in)\s+((?:19|20)\d{2})\b/i.exec(
+      question,
+    );
   if (!m?.[1]) return {};
   return { dateFrom: `${m[1]}-01-01`, dateTo: `${m[1]}-12-31` };
 }
@@ -58,13 +62,23 @@ export function explicitDateFilter(question: string): Pick<SearchFilters, 'dateF
 export function searchableQuestion(question: string): string {
   const kept = question
     .split(/(?<=[.!?])\s+/)
-    .filter((s) => !/\b(?:quote|cite|open_citation|say\s+["'“]|sections?\b|tool\s+(?:calls|searches)|separate\s+searches|explicitly|newest|format|bullet)/i.test(s));
+    .filter(
+      (s) =>
+        !/\b(?:quote|cite|open_citation|say\s+["'“]|sections?\b|tool\s+(?:calls|searches)|separate\s+searches|explicitly|newest|format|bullet)/i.test(
+          s,
+        ),
+    );
   const text = (kept.length > 0 ? kept.join(' ') : question).trim();
   return text.length > 300 ? text.slice(0, 300) : text;
 }
 
 /** Deterministic plan from constraints and key terms (also the fallback when the model's plan fails). */
-export function defaultPlan(question: string, constraints: PromptConstraints, buckets: BucketRef[], style: string): AgentPlan {
+export function defaultPlan(
+  question: string,
+  constraints: PromptConstraints,
+  buckets: BucketRef[],
+  style: string,
+): AgentPlan {
   const mentioned = bucketsInQuestion(question, buckets);
   const filters: SearchFilters = { ...explicitDateFilter(question) };
   if (mentioned.length > 0) filters.bucketIds = mentioned.map((b) => b.id);
@@ -78,7 +92,12 @@ export function defaultPlan(question: string, constraints: PromptConstraints, bu
   const terms = keyTerms(question);
   let variant = 0;
   while (subQueries.length < constraints.minSearches && variant < 3) {
-    const slice = variant === 0 ? terms : variant === 1 ? terms.slice(0, Math.ceil(terms.length / 2)) : terms.slice(Math.ceil(terms.length / 2));
+    const slice =
+      variant === 0
+        ? terms
+        : variant === 1
+          ? terms.slice(0, Math.ceil(terms.length / 2))
+          : terms.slice(Math.ceil(terms.length / 2));
     const q = slice.join(' ');
     if (q.length > 0 && !subQueries.includes(q)) subQueries.push(q);
     variant++;
@@ -98,8 +117,12 @@ export function defaultPlan(question: string, constraints: PromptConstraints, bu
     `Search for ${subQueries.map((s) => `'${s}'`).join(' and ')}${mentioned.length > 0 ? ` in ${mentioned.map((b) => b.name).join(', ')}` : ''}`,
     `Open the best matching citations (at least ${Math.max(1, constraints.minOpenCitations)})`,
   ];
-  if (constraints.exactQuotes.length > 0) steps.push(`Find the exact ${constraints.exactQuotes.join(', ')} to quote verbatim`);
-  if (constraints.conflictRule) steps.push(`Resolve conflicts: ${constraints.conflictRule === 'flag' ? 'point them out' : `${constraints.conflictRule} dated document wins`}`);
+  if (constraints.exactQuotes.length > 0)
+    steps.push(`Find the exact ${constraints.exactQuotes.join(', ')} to quote verbatim`);
+  if (constraints.conflictRule)
+    steps.push(
+      `Resolve conflicts: ${constraints.conflictRule === 'flag' ? 'point them out' : `${constraints.conflictRule} dated document wins`}`,
+    );
   steps.push('Answer with [n] citations to opened sources and list what the documents do not cover');
 
   return {
@@ -115,9 +138,16 @@ export function defaultPlan(question: string, constraints: PromptConstraints, bu
 
 export const modelPlanSchema = z.object({
   intent: z.enum(['qa', 'list', 'summarize', 'compare', 'compute']).describe('What kind of answer the user wants'),
-  buckets: z.array(z.string()).max(5).describe('Names of the most relevant buckets from the list given, or empty for all'),
-  dateFrom: z.string().describe('Inclusive YYYY-MM-DD lower bound on document date only if the user asks for it, else empty'),
-  dateTo: z.string().describe('Inclusive YYYY-MM-DD upper bound on document date only if the user asks for it, else empty'),
+  buckets: z
+    .array(z.string())
+    .max(5)
+    .describe('Names of the most relevant buckets from the list given, or empty for all'),
+  dateFrom: z
+    .string()
+    .describe('Inclusive YYYY-MM-DD lower bound on document date only if the user asks for it, else empty'),
+  dateTo: z
+    .string()
+    .describe('Inclusive YYYY-MM-DD upper bound on document date only if the user asks for it, else empty'),
   subQueries: z.array(z.string()).min(1).max(5).describe('Short search queries, one per topic'),
   outputFormat: z.enum(['natural_language', 'list', 'table', 'sections']),
   steps: z.array(z.string()).min(2).max(5).describe('2-5 short steps naming tools; the last one answers'),
@@ -128,9 +158,16 @@ const PLAN_INSTRUCTIONS = `You are a search planner for a document question-answ
 Output ONE JSON object: intent, buckets (names from the list given, or []), dateFrom/dateTo (YYYY-MM-DD only when the user asks for a date range, else ""), subQueries (1-5 short keyword queries, one per topic), outputFormat, steps (2-5 short steps; tools: search_docs, search_text, search_semantic, open_citation, get_document_metadata, follow_reference; the last step answers).`;
 
 /** Checks a model plan against reality and the constraints; unknown buckets and malformed dates are dropped. */
-export function reconcilePlan(model: ModelPlan, fallback: AgentPlan, constraints: PromptConstraints, buckets: BucketRef[]): AgentPlan {
+export function reconcilePlan(
+  model: ModelPlan,
+  fallback: AgentPlan,
+  constraints: PromptConstraints,
+  buckets: BucketRef[],
+): AgentPlan {
   const byName = new Map(buckets.map((b) => [b.name.toLowerCase(), b]));
-  const chosen = model.buckets.map((n) => byName.get(n.trim().toLowerCase())).filter((b): b is BucketRef => b !== undefined);
+  const chosen = model.buckets
+    .map((n) => byName.get(n.trim().toLowerCase()))
+    .filter((b): b is BucketRef => b !== undefined);
   const filters: SearchFilters = {};
   if (chosen.length > 0) filters.bucketIds = chosen.map((b) => b.id);
   if (ISO_DATE.test(model.dateFrom)) filters.dateFrom = model.dateFrom;
@@ -191,7 +228,12 @@ export async function planWithModel(args: {
     timeoutMs: args.timeoutMs,
     now: args.now,
   });
-  if (outcome.ok) return { plan: reconcilePlan(outcome.value, args.fallback, args.constraints, args.buckets), failure: null, modelMs: outcome.ms };
+  if (outcome.ok)
+    return {
+      plan: reconcilePlan(outcome.value, args.fallback, args.constraints, args.buckets),
+      failure: null,
+      modelMs: outcome.ms,
+    };
   const steps = outcome.text ? parseStepList(outcome.text) : null;
   if (steps) return { plan: { ...args.fallback, steps, source: 'model' }, failure: null, modelMs: outcome.ms };
   return { plan: args.fallback, failure: `${outcome.reason}: ${outcome.message}`, modelMs: outcome.ms };

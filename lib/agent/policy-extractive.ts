@@ -1,6 +1,7 @@
 import type { DecisionAction } from './actions';
 import type { ToolName } from './events';
-import { type AgentState, remainingToolCalls, type ResultEntry } from './state';
+import { withoutSpans } from './injection';
+import { type AgentState, type ResultEntry, remainingToolCalls } from './state';
 import { keyTerms, termCoverage } from './text';
 import { detectReferences } from './tools/references';
 import type { AgentTool, ToolCall } from './tools/types';
@@ -18,8 +19,10 @@ export function opensWanted(state: AgentState): number {
   return Math.min(state.limits.maxContextCitations, Math.max(c.minOpenCitations, perTopic, 2));
 }
 
+/** Relevance on what the document says: planted spans do not count, so they cannot pull a result in. */
 function relevant(entry: ResultEntry, terms: string[]): boolean {
-  return terms.length === 0 || termCoverage(terms, `${entry.hit.title ?? ''} ${entry.hit.text ?? entry.hit.snippet}`) > 0;
+  const text = withoutSpans(entry.hit.text ?? entry.hit.snippet, entry.injected);
+  return terms.length === 0 || termCoverage(terms, `${entry.hit.title ?? ''} ${text}`) > 0;
 }
 
 /** The results to open next: the best unopened result of each query first, then the best remaining ones. */
@@ -71,17 +74,33 @@ export function extractiveNextAction(state: AgentState, tools: Map<ToolName, Age
 
   const queue = searchQueue(state);
   const mustSearch = state.searches.length < state.constraints.minSearches || state.searches.length === 0;
-  const searchRoom = mustSearch ? Math.max(1, remaining - Math.min(reserve, state.constraints.minOpenCitations)) : remaining - reserve;
+  const searchRoom = mustSearch
+    ? Math.max(1, remaining - Math.min(reserve, state.constraints.minOpenCitations))
+    : remaining - reserve;
   if (queue.length > 0 && searchRoom > 0) {
-    const calls: ToolCall[] = queue.slice(0, Math.min(parallel, searchRoom)).map((query) => ({ tool: 'search_docs', query }));
+    const calls: ToolCall[] = queue
+      .slice(0, Math.min(parallel, searchRoom))
+      .map((query) => ({ tool: 'search_docs', query }));
     return { action: 'tool_call', calls, reason: 'run the planned searches' };
   }
 
-  const followedUnopened = [...state.results.values()].some((e) => e.origin === 'follow' && !state.opened.some((o) => o.chunk.chunkId === e.hit.chunkId));
+  const followedUnopened = [...state.results.values()].some(
+    (e) => e.origin === 'follow' && !state.opened.some((o) => o.chunk.chunkId === e.hit.chunkId),
+  );
   if ((state.opened.length < wanted || followedUnopened) && state.opened.length < state.limits.maxContextCitations) {
-    const room = Math.min(remaining, parallel, state.limits.maxContextCitations - state.opened.length, Math.max(wanted - state.opened.length, followedUnopened ? 1 : 0));
+    const room = Math.min(
+      remaining,
+      parallel,
+      state.limits.maxContextCitations - state.opened.length,
+      Math.max(wanted - state.opened.length, followedUnopened ? 1 : 0),
+    );
     const handles = chooseOpens(state, room);
-    if (handles.length > 0) return { action: 'tool_call', calls: handles.map((handle) => ({ tool: 'open_citation', handle })), reason: 'open the best results' };
+    if (handles.length > 0)
+      return {
+        action: 'tool_call',
+        calls: handles.map((handle) => ({ tool: 'open_citation', handle })),
+        reason: 'open the best results',
+      };
   }
 
   const follow = tools.get('follow_reference');
@@ -90,7 +109,11 @@ export function extractiveNextAction(state: AgentState, tools: Map<ToolName, Age
     for (const o of state.opened) {
       const refs = detectReferences(o.chunk.text).filter((r) => r.type !== 'external');
       if (refs.length > 0 && termCoverage(questionTerms, o.chunk.text) > 0) {
-        return { action: 'tool_call', calls: [{ tool: 'follow_reference', handle: o.handle }], reason: `follow "${refs[0]?.original ?? ''}"` };
+        return {
+          action: 'tool_call',
+          calls: [{ tool: 'follow_reference', handle: o.handle }],
+          reason: `follow "${refs[0]?.original ?? ''}"`,
+        };
       }
     }
   }

@@ -1,6 +1,6 @@
 import type { RunContext } from './context';
-import type { PolicyStep } from './policy-model';
 import { extractiveNextAction } from './policy-extractive';
+import type { PolicyStep } from './policy-model';
 
 /** The extractive policy's step, in the shape the loop expects. */
 export function policyStepFallback(rc: RunContext): PolicyStep {

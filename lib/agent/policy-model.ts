@@ -1,4 +1,4 @@
-import { type DecisionAction, coerceAction, decisionActionSchema, parseAction } from './actions';
+import { coerceAction, type DecisionAction, decisionActionSchema, parseAction } from './actions';
 import { type RunContext, userAborted, wallClockLeft } from './context';
 import { callStructured } from './model-call';
 import { policyStepFallback } from './policy-fallback';
@@ -45,11 +45,24 @@ export async function modelNextAction(rc: RunContext, lastStep: string[]): Promi
       state.feedback.push(`Your last output was not a valid action (${outcome.message}). Output one JSON object.`);
       continue;
     }
-    rc.sink.push({ type: 'fallback', stage: 'decision', reason: `${outcome.reason}: ${outcome.message}; the extractive policy decides the remaining steps` });
+    rc.sink.push({
+      type: 'fallback',
+      stage: 'decision',
+      reason: `${outcome.reason}: ${outcome.message}; the extractive policy decides the remaining steps`,
+    });
     rc.decisionModel = null;
     return policyStepFallback(rc);
   }
-  rc.sink.push({ type: 'limit', limit: 'malformed_actions', value: rc.limits.maxMalformedRetries + 1, detail: 'The decision model returned no valid action; the extractive policy chose this step.' });
-  rc.sink.push({ type: 'fallback', stage: 'decision', reason: 'malformed action after retry; extractive policy used for this step' });
+  rc.sink.push({
+    type: 'limit',
+    limit: 'malformed_actions',
+    value: rc.limits.maxMalformedRetries + 1,
+    detail: 'The decision model returned no valid action; the extractive policy chose this step.',
+  });
+  rc.sink.push({
+    type: 'fallback',
+    stage: 'decision',
+    reason: 'malformed action after retry; extractive policy used for this step',
+  });
   return policyStepFallback(rc);
 }

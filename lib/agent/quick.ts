@@ -15,32 +15,75 @@ import { validateDraft } from './validate';
  */
 export async function runQuick(rc: RunContext): Promise<LoopOutcome> {
   const { state, sink } = rc;
-  const none = (aborted: boolean): LoopOutcome => ({ answer: '', validated: false, validation: null, insufficiencies: [], clarification: null, attempts: 0, aborted, source: 'none', inventedMarkers: [] });
+  const none = (aborted: boolean): LoopOutcome => ({
+    answer: '',
+    validated: false,
+    validation: null,
+    insufficiencies: [],
+    clarification: null,
+    attempts: 0,
+    aborted,
+    source: 'none',
+    inventedMarkers: [],
+  });
   state.iterations++;
   await executeCalls(rc, [{ tool: 'search_docs', query: searchableQuestion(state.question) }]);
   if (userAborted(rc)) return none(true);
   if (state.results.size === 0) {
-    const clarification = { type: 'no_results' as const, question: 'I found nothing in your documents for this. Could you rephrase it or name the document?', details: noResultsDetails(rc) };
+    const clarification = {
+      type: 'no_results' as const,
+      question: 'I found nothing in your documents for this. Could you rephrase it or name the document?',
+      details: noResultsDetails(rc),
+    };
     sink.push({ type: 'clarify', clarification });
     return { ...none(false), answer: clarification.question, clarification };
   }
   state.iterations++;
   const handles = chooseOpens(state, Math.min(rc.limits.quickOpen, rc.limits.maxContextCitations));
-  await executeCalls(rc, handles.map((handle) => ({ tool: 'open_citation' as const, handle })));
+  await executeCalls(
+    rc,
+    handles.map((handle) => ({ tool: 'open_citation' as const, handle })),
+  );
   if (userAborted(rc)) return none(true);
   const draft = await synthesizeDraft(rc, 1, []);
   if (userAborted(rc)) return { ...none(true), answer: draft.text, attempts: 1, source: draft.source };
   const started = rc.now();
   const validation = validateDraft(draft.text, state, { skipProcess: true });
-  const invented = [...new Set(citationMarkers(draft.text).map((m) => m.n).filter((n) => !state.opened.some((o) => o.n === n)))];
+  const invented = [
+    ...new Set(
+      citationMarkers(draft.text)
+        .map((m) => m.n)
+        .filter((n) => !state.opened.some((o) => o.n === n)),
+    ),
+  ];
   rc.timings.validationMs += rc.now() - started;
   sink.push({ type: 'validation', stage: 'draft', attempt: 1, passed: validation.passed, errors: validation.errors });
   if (validation.passed) {
-    return { answer: draft.text, validated: true, validation, insufficiencies: draft.insufficiencies, clarification: null, attempts: 1, aborted: false, source: draft.source, inventedMarkers: invented };
+    return {
+      answer: draft.text,
+      validated: true,
+      validation,
+      insufficiencies: draft.insufficiencies,
+      clarification: null,
+      attempts: 1,
+      aborted: false,
+      source: draft.source,
+      inventedMarkers: invented,
+    };
   }
   sink.push({ type: 'draft_rejected', attempt: 1, errors: validation.errors });
   const repaired = bestGroundedVersion(draft.text, state);
   const check = validateDraft(repaired.answer, state, { skipProcess: true });
   sink.push({ type: 'validation', stage: 'draft', attempt: 2, passed: check.passed, errors: check.errors });
-  return { answer: repaired.answer, validated: check.passed, validation: check, insufficiencies: draft.insufficiencies, clarification: null, attempts: 1, aborted: false, source: draft.source, inventedMarkers: invented };
+  return {
+    answer: repaired.answer,
+    validated: check.passed,
+    validation: check,
+    insufficiencies: draft.insufficiencies,
+    clarification: null,
+    attempts: 1,
+    aborted: false,
+    source: draft.source,
+    inventedMarkers: invented,
+  };
 }

@@ -1,7 +1,15 @@
 import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
 import type { AgentState } from './state';
 import { citationMarkers, keyTerms, splitSentences } from './text';
-import { admitsMissing, evidenceText, extractQuotes, locateQuote, missingParts, repeatsPlantedText, ungroundedTerms } from './validate';
+import {
+  admitsMissing,
+  evidenceText,
+  extractQuotes,
+  locateQuote,
+  missingParts,
+  repeatsPlantedText,
+  ungroundedTerms,
+} from './validate';
 
 /**
  * The best grounded version of a draft that the gate kept rejecting: sentences with an unverifiable quote, an
@@ -34,9 +42,15 @@ export function bestGroundedVersion(draft: string, state: AgentState): { answer:
       return quotesOk && grounded && !planted && (validCite || !claim);
     });
     removed += sentences.length - good.length;
-    if (good.length > 0) kept.push(`${/^\s*[-*•]\s/.test(line) && !/^\s*[-*•]\s/.test(good[0]?.text ?? '') ? '- ' : ''}${good.map((s) => s.text).join(' ')}`);
+    if (good.length > 0)
+      kept.push(
+        `${/^\s*[-*•]\s/.test(line) && !/^\s*[-*•]\s/.test(good[0]?.text ?? '') ? '- ' : ''}${good.map((s) => s.text).join(' ')}`,
+      );
   }
-  let answer = kept.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  let answer = kept
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   // Required sections: present and non-empty, or stated as missing.
   for (const section of state.constraints.requiredSections) {
     const re = new RegExp(`^\\s*(?:#{1,6}\\s*)?${section.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b.*$`, 'im');

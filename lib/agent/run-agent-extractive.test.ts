@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { agentEventSchema, type AgentEvent, traceEventSchema } from './events';
+import { type AgentEvent, agentEventSchema, traceEventSchema } from './events';
 import { runAgent } from './run-agent';
-import { buildFixture, NO_MODELS, OWNER, OTHER_OWNER, TEXT } from './testing/fixtures';
+import { buildFixture, NO_MODELS, OTHER_OWNER, OWNER, TEXT } from './testing/fixtures';
 import type { AgentDeps, RunAgentInput } from './types';
 
-async function run(question: string, over: Partial<RunAgentInput> = {}, deps: Partial<AgentDeps> = {}, withPlanted = false) {
+async function run(
+  question: string,
+  over: Partial<RunAgentInput> = {},
+  deps: Partial<AgentDeps> = {},
+  withPlanted = false,
+) {
   const f = await buildFixture({ withPlanted });
   const events: AgentEvent[] = [];
   const result = await runAgent(
@@ -48,7 +53,9 @@ describe('runAgent in extractive mode (no LLM)', () => {
     const { result } = await run(RUNBOOK);
     const searches = result.trace.filter((e) => e.type === 'tool_call' && e.tool === 'search_docs');
     expect(searches.length).toBeGreaterThanOrEqual(3);
-    expect(result.trace.filter((e) => e.type === 'tool_result' && e.tool === 'open_citation' && e.ok).length).toBeGreaterThanOrEqual(2);
+    expect(
+      result.trace.filter((e) => e.type === 'tool_result' && e.tool === 'open_citation' && e.ok).length,
+    ).toBeGreaterThanOrEqual(2);
     expect(result.validated).toBe(true);
     expect(result.answer).toMatch(/## Reindex[\s\S]*## Delete[\s\S]*## Rate limits/);
     expect(result.answer).toContain('REINDEX TABLE CONCURRENTLY orders;');
@@ -73,7 +80,7 @@ describe('runAgent in extractive mode (no LLM)', () => {
     expect(result.answer).toContain('upload documents');
   });
 
-  it('never shows another owner\'s or an unindexed document', async () => {
+  it("never shows another owner's or an unindexed document", async () => {
     const { result } = await run('What does REINDEX DATABASE bobs_db or REINDEX SYSTEM pending_db do?');
     const names = result.citations.map((c) => c.filename);
     expect(names).not.toContain('bob-runbook.md');
@@ -89,7 +96,11 @@ describe('runAgent in extractive mode (no LLM)', () => {
     const follow = result.trace.find((e) => e.type === 'tool_call' && e.tool === 'follow_reference');
     expect(follow).toBeDefined();
     expect(result.citations.map((c) => c.filename)).toContain('delete-policy.md');
-    expect(result.trace.some((e) => e.type === 'tool_result' && e.tool === 'open_citation' && e.summary.includes('delete-policy.md'))).toBe(true);
+    expect(
+      result.trace.some(
+        (e) => e.type === 'tool_result' && e.tool === 'open_citation' && e.summary.includes('delete-policy.md'),
+      ),
+    ).toBe(true);
   });
 
   it('asks for clarification with what was relaxed when nothing matches', async () => {

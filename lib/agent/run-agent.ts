@@ -1,8 +1,15 @@
-import { analyzeConstraints, capConstraints, hasDemands, mergeConstraints, modelConstraintsSchema, type PromptConstraints } from './constraints';
+import {
+  analyzeConstraints,
+  capConstraints,
+  hasDemands,
+  mergeConstraints,
+  modelConstraintsSchema,
+  type PromptConstraints,
+} from './constraints';
 import type { RunContext } from './context';
 import { createEventSink, type EventSink } from './events';
 import { buildInsufficiencies, computeConfidence, groundAnswer } from './grounding';
-import { guardKnowledgeBase, guardQuestion, type GuardVerdict } from './guard';
+import { type GuardVerdict, guardKnowledgeBase, guardQuestion } from './guard';
 import { resolveLimits } from './limits';
 import { type LoopOutcome, runLoop } from './loop';
 import { callStructured } from './model-call';
@@ -27,17 +34,60 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
   const limits = resolveLimits(deps.limits);
   const sink = createEventSink(emit);
   const extractive = deps.models.decision === null;
-  const timings: AgentTimings = { totalMs: 0, firstTokenMs: null, guardMs: 0, constraintsMs: 0, planMs: 0, loopMs: 0, synthesisMs: 0, validationMs: 0, modelMs: 0 };
-  const models = { decision: deps.models.names.decision, synthesis: deps.models.names.synthesis ?? deps.models.names.decision, embedding: deps.embedder?.model ?? deps.models.names.embedding, extractive };
+  const timings: AgentTimings = {
+    totalMs: 0,
+    firstTokenMs: null,
+    guardMs: 0,
+    constraintsMs: 0,
+    planMs: 0,
+    loopMs: 0,
+    synthesisMs: 0,
+    validationMs: 0,
+    modelMs: 0,
+  };
+  const models = {
+    decision: deps.models.names.decision,
+    synthesis: deps.models.names.synthesis ?? deps.models.names.decision,
+    embedding: deps.embedder?.model ?? deps.models.names.embedding,
+    extractive,
+  };
   const base = { mode: input.mode, models, trace: sink.trace, timings, strippedMarkers: [] as number[] };
 
-  const finish = (r: Omit<AgentResult, 'trace' | 'timings' | 'models' | 'mode' | 'strippedMarkers'> & { strippedMarkers?: number[] }, note: string): AgentResult => {
+  const finish = (
+    r: Omit<AgentResult, 'trace' | 'timings' | 'models' | 'mode' | 'strippedMarkers'> & { strippedMarkers?: number[] },
+    note: string,
+  ): AgentResult => {
     timings.totalMs = round(now() - started);
-    sink.push({ type: 'final', status: r.status, confidence: r.confidence, citations: r.citations.length, insufficiencies: r.insufficiencies.length, extractive, mode: input.mode, note }, 'final');
+    sink.push(
+      {
+        type: 'final',
+        status: r.status,
+        confidence: r.confidence,
+        citations: r.citations.length,
+        insufficiencies: r.insufficiencies.length,
+        extractive,
+        mode: input.mode,
+        note,
+      },
+      'final',
+    );
     return { ...base, ...r, strippedMarkers: r.strippedMarkers ?? [] };
   };
   const refuse = (v: Exclude<GuardVerdict, { ok: true }>): AgentResult =>
-    finish({ answer: v.answer, citations: [], insufficiencies: [], clarification: null, confidence: 'low', safetyFlags: v.safetyFlags, recommendedMode: input.mode, validated: false, status: 'complete' }, `refused: ${v.reason}`);
+    finish(
+      {
+        answer: v.answer,
+        citations: [],
+        insufficiencies: [],
+        clarification: null,
+        confidence: 'low',
+        safetyFlags: v.safetyFlags,
+        recommendedMode: input.mode,
+        validated: false,
+        status: 'complete',
+      },
+      `refused: ${v.reason}`,
+    );
 
   try {
     const guard = guardQuestion(input.question, limits);
@@ -55,7 +105,8 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
     if (deps.models.decision && input.mode === 'agent' && !input.signal?.aborted) {
       const outcome = await callStructured({
         model: deps.models.decision,
-        instructions: 'You read a user request to a document search agent and list its explicit requirements. Only what the user literally asks for; use 0, [] or "" when absent.',
+        instructions:
+          'You read a user request to a document search agent and list its explicit requirements. Only what the user literally asks for; use 0, [] or "" when absent.',
         prompt: `Request: ${question}`,
         schema: modelConstraintsSchema,
         name: 'requirements',
@@ -65,7 +116,12 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
       });
       timings.modelMs += outcome.ms;
       if (outcome.ok) constraints = mergeConstraints(constraints, outcome.value, question, limits);
-      else if (outcome.reason !== 'aborted') sink.push({ type: 'fallback', stage: 'constraints', reason: `${outcome.reason}: ${outcome.message}; pattern analysis used` });
+      else if (outcome.reason !== 'aborted')
+        sink.push({
+          type: 'fallback',
+          stage: 'constraints',
+          reason: `${outcome.reason}: ${outcome.message}; pattern analysis used`,
+        });
     }
     timings.constraintsMs = round(now() - t);
 
@@ -74,17 +130,38 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
     const fallbackPlan = defaultPlan(question, constraints, buckets, input.style);
     let plan: AgentPlan = fallbackPlan;
     if (deps.models.decision && input.mode === 'agent' && !input.signal?.aborted) {
-      const outcome = await planWithModel({ model: deps.models.decision, question, constraints, buckets, fallback: fallbackPlan, signal, timeoutMs: limits.planMs, now });
+      const outcome = await planWithModel({
+        model: deps.models.decision,
+        question,
+        constraints,
+        buckets,
+        fallback: fallbackPlan,
+        signal,
+        timeoutMs: limits.planMs,
+        now,
+      });
       timings.modelMs += outcome.modelMs;
       plan = outcome.plan;
-      if (outcome.failure && !input.signal?.aborted) sink.push({ type: 'fallback', stage: 'plan', reason: `${outcome.failure}; default plan used` });
+      if (outcome.failure && !input.signal?.aborted)
+        sink.push({ type: 'fallback', stage: 'plan', reason: `${outcome.failure}; default plan used` });
     }
     timings.planMs = round(now() - t);
     const recommendedMode = hasDemands(constraints) || plan.intent !== 'qa' ? 'agent' : 'quick';
     pushPlan(sink, plan, constraints, recommendedMode);
 
     const state = createAgentState({ ownerId: input.ownerId, question, constraints, plan, limits });
-    const toolCtx = { ownerId: input.ownerId, index: deps.index, catalog: deps.catalog, embedder: deps.embedder, state, buckets, baseFilters: input.filters ?? {}, signal, now, embedTimeoutMs: Math.min(limits.decisionMs, 30_000) };
+    const toolCtx = {
+      ownerId: input.ownerId,
+      index: deps.index,
+      catalog: deps.catalog,
+      embedder: deps.embedder,
+      state,
+      buckets,
+      baseFilters: input.filters ?? {},
+      signal,
+      now,
+      embedTimeoutMs: Math.min(limits.decisionMs, 30_000),
+    };
     const rc: RunContext = {
       input: { ...input, question },
       deps,
@@ -115,7 +192,20 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
     const safetyFlags = [...state.safetyFlags];
     if (extractive) safetyFlags.push('extractive_mode');
     if (outcome.clarification) {
-      return finish({ answer: outcome.clarification.question, citations: [], insufficiencies: [], clarification: outcome.clarification, confidence: 'low', safetyFlags, recommendedMode, validated: false, status }, `clarify: ${outcome.clarification.type}`);
+      return finish(
+        {
+          answer: outcome.clarification.question,
+          citations: [],
+          insufficiencies: [],
+          clarification: outcome.clarification,
+          confidence: 'low',
+          safetyFlags,
+          recommendedMode,
+          validated: false,
+          status,
+        },
+        `clarify: ${outcome.clarification.type}`,
+      );
     }
     const grounded = groundAnswer(outcome.answer, state);
     const insufficiencies = buildInsufficiencies(state, outcome.insufficiencies);
@@ -127,14 +217,42 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
       answer: grounded.answer,
       injectionInContext: state.safetyFlags.has('injection_in_context'),
     });
-    const note = outcome.aborted ? 'stopped by the caller' : outcome.validated ? `validated after ${outcome.attempts} draft(s)` : 'best grounded version (validation budget exhausted)';
-    return finish({ answer: grounded.answer, citations: grounded.citations, insufficiencies, clarification: null, confidence, safetyFlags, recommendedMode, validated: outcome.validated, status, strippedMarkers: [...new Set([...outcome.inventedMarkers, ...grounded.strippedMarkers])].sort((a, b) => a - b) }, note);
+    const note = outcome.aborted
+      ? 'stopped by the caller'
+      : outcome.validated
+        ? `validated after ${outcome.attempts} draft(s)`
+        : 'best grounded version (validation budget exhausted)';
+    return finish(
+      {
+        answer: grounded.answer,
+        citations: grounded.citations,
+        insufficiencies,
+        clarification: null,
+        confidence,
+        safetyFlags,
+        recommendedMode,
+        validated: outcome.validated,
+        status,
+        strippedMarkers: [...new Set([...outcome.inventedMarkers, ...grounded.strippedMarkers])].sort((a, b) => a - b),
+      },
+      note,
+    );
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     sink.push({ type: 'error', code: 'agent_failed', message: message.slice(0, 300), stage: 'run' });
     const stopped = input.signal?.aborted ?? false;
     return finish(
-      { answer: stopped ? '' : 'Something went wrong while answering. Please try again.', citations: [], insufficiencies: [], clarification: null, confidence: 'low', safetyFlags: [], recommendedMode: input.mode, validated: false, status: stopped ? 'stopped' : 'error' },
+      {
+        answer: stopped ? '' : 'Something went wrong while answering. Please try again.',
+        citations: [],
+        insufficiencies: [],
+        clarification: null,
+        confidence: 'low',
+        safetyFlags: [],
+        recommendedMode: input.mode,
+        validated: false,
+        status: stopped ? 'stopped' : 'error',
+      },
       stopped ? 'stopped by the caller' : 'error',
     );
   }
@@ -187,9 +305,22 @@ async function qualityCheck(rc: RunContext, outcome: LoopOutcome): Promise<LoopO
   const second = scoreAnswer(draft.text, rc.state, validation, rc.input.style);
   if (validation.passed && second.score > first.score) {
     rc.sink.push({ type: 'quality', attempt: 2, score: second.score, dimensions: second.dimensions, action: 'accept' });
-    return { ...outcome, answer: draft.text, validation, insufficiencies: draft.insufficiencies, attempts: attempt, source: draft.source };
+    return {
+      ...outcome,
+      answer: draft.text,
+      validation,
+      insufficiencies: draft.insufficiencies,
+      attempts: attempt,
+      source: draft.source,
+    };
   }
-  rc.sink.push({ type: 'draft_rejected', attempt, errors: validation.passed ? [{ code: 'QUALITY_NOT_BETTER', message: `Retry scored ${second.score}, not above ${first.score}.` }] : validation.errors });
+  rc.sink.push({
+    type: 'draft_rejected',
+    attempt,
+    errors: validation.passed
+      ? [{ code: 'QUALITY_NOT_BETTER', message: `Retry scored ${second.score}, not above ${first.score}.` }]
+      : validation.errors,
+  });
   rc.sink.push({ type: 'quality', attempt: 2, score: first.score, dimensions: first.dimensions, action: 'keep_best' });
   return outcome;
 }

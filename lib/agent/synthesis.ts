@@ -29,7 +29,12 @@ function markFirstToken(rc: RunContext): void {
 }
 
 /** Produces draft number `attempt`; `feedback` holds the gate's errors for a rewrite, `focus` a quality hint. */
-export async function synthesizeDraft(rc: RunContext, attempt: number, feedback: string[], focus?: string): Promise<Draft> {
+export async function synthesizeDraft(
+  rc: RunContext,
+  attempt: number,
+  feedback: string[],
+  focus?: string,
+): Promise<Draft> {
   const started = rc.now();
   try {
     const model = rc.synthesisModel;

@@ -16,7 +16,13 @@ describe('validateProcess', () => {
     const state = stateWith({ question: RUNBOOK_Q, opened: [], queries: ['runbook'] });
     const r = validateProcess(state);
     expect(r.passed).toBe(false);
-    expect(codes(r)).toEqual(['MIN_SEARCHES_UNMET', 'TOPIC_NOT_SEARCHED', 'TOPIC_NOT_SEARCHED', 'TOPIC_NOT_SEARCHED', 'MIN_OPEN_CITATIONS_UNMET']);
+    expect(codes(r)).toEqual([
+      'MIN_SEARCHES_UNMET',
+      'TOPIC_NOT_SEARCHED',
+      'TOPIC_NOT_SEARCHED',
+      'TOPIC_NOT_SEARCHED',
+      'MIN_OPEN_CITATIONS_UNMET',
+    ]);
     expect(r.errors[0]?.message).toBe('Required at least 3 separate searches, but only 1 were performed.');
     const ok = stateWith({
       question: RUNBOOK_Q,
@@ -37,7 +43,10 @@ describe('validateDraft', () => {
 
   it('rejects an invented [5]', async () => {
     const f = await buildFixture();
-    const state = stateWith({ question: 'How do I reindex the orders table?', opened: [f.chunks.reindex, f.chunks.reindexOld] });
+    const state = stateWith({
+      question: 'How do I reindex the orders table?',
+      opened: [f.chunks.reindex, f.chunks.reindexOld],
+    });
     const r = validateDraft('Rebuild the orders index without blocking writes [1], as confirmed elsewhere [5].', state);
     expect(codes(r)).toEqual(['INVALID_CITATION']);
     expect(r.errors[0]?.message).toContain('[5]');
@@ -46,7 +55,9 @@ describe('validateDraft', () => {
   it('rejects a misquoted SQL line, inline and in a code block', async () => {
     const f = await buildFixture();
     const state = stateWith({ question: 'How do I reindex the orders table?', opened: [f.chunks.reindex] });
-    expect(codes(validateDraft('Run "REINDEX INDEX CONCURRENTLY orders_idx;" at night [1].', state))).toContain('QUOTE_NOT_FOUND');
+    expect(codes(validateDraft('Run "REINDEX INDEX CONCURRENTLY orders_idx;" at night [1].', state))).toContain(
+      'QUOTE_NOT_FOUND',
+    );
     const fenced = 'Run this [1]:\n```sql\nREINDEX TABLE orders;\n```';
     expect(codes(validateDraft(fenced, state))).toContain('QUOTE_NOT_FOUND');
     const right = 'Run this [1]:\n```sql\nREINDEX TABLE CONCURRENTLY orders;\n```';
@@ -55,7 +66,10 @@ describe('validateDraft', () => {
 
   it('a quote must be in the chunk it cites, not just any chunk', async () => {
     const f = await buildFixture();
-    const state = stateWith({ question: 'How do I reindex the orders table?', opened: [f.chunks.reindex, f.chunks.rateLimits] });
+    const state = stateWith({
+      question: 'How do I reindex the orders table?',
+      opened: [f.chunks.reindex, f.chunks.rateLimits],
+    });
     expect(codes(validateDraft('Use "REINDEX TABLE CONCURRENTLY orders;" [2].', state))).toEqual(['QUOTE_NOT_FOUND']);
     expect(validateDraft('Use "REINDEX TABLE CONCURRENTLY orders;" [1].', state).passed).toBe(true);
   });
@@ -63,19 +77,28 @@ describe('validateDraft', () => {
   it('tolerates whitespace and curly quotes but not changed words', async () => {
     const f = await buildFixture();
     const state = stateWith({ question: 'What are the rate limits?', opened: [f.chunks.rateLimits] });
-    expect(validateDraft('\u201CThe public API allows 100  requests per\nminute per token.\u201D [1]', state).passed).toBe(true);
-    expect(codes(validateDraft('"The public API allows 1000 requests per minute per token." [1]', state))).toContain('QUOTE_NOT_FOUND');
+    expect(
+      validateDraft('\u201CThe public API allows 100  requests per\nminute per token.\u201D [1]', state).passed,
+    ).toBe(true);
+    expect(codes(validateDraft('"The public API allows 1000 requests per minute per token." [1]', state))).toContain(
+      'QUOTE_NOT_FOUND',
+    );
   });
 
   it('rejects an invented pg_reindex and numbers not in the sources', async () => {
     const f = await buildFixture();
     const state = stateWith({ question: 'How do I reindex the orders table?', opened: [f.chunks.reindex] });
-    const r = validateDraft('Use the pg_reindex utility with 8 parallel workers to rebuild the orders index [1].', state);
+    const r = validateDraft(
+      'Use the pg_reindex utility with 8 parallel workers to rebuild the orders index [1].',
+      state,
+    );
     expect(codes(r)).toEqual(['UNGROUNDED_TERM']);
     expect(r.errors[0]?.message).toContain('pg_reindex');
     expect(r.errors[0]?.message).toContain('8');
     // Terms that are in the source pass: pg_stat_progress_create_index, CONCURRENTLY.
-    expect(validateDraft('Watch pg_stat_progress_create_index while REINDEX TABLE CONCURRENTLY runs [1].', state).passed).toBe(true);
+    expect(
+      validateDraft('Watch pg_stat_progress_create_index while REINDEX TABLE CONCURRENTLY runs [1].', state).passed,
+    ).toBe(true);
   });
 
   it('requires the insufficiency phrase when a required part is missing, and the sections and exact SQL', async () => {
@@ -85,8 +108,13 @@ describe('validateDraft', () => {
       opened: [f.chunks.reindex, f.chunks.deletePolicy],
       queries: ['reindex SQL', 'delete order verification', 'rate limit retry policy'],
     });
-    const bad = '## Reindex\nRebuild the orders index without blocking writes [1].\n## Delete\nVerify the order is cancelled first [2].';
-    expect(codes(validateDraft(bad, state))).toEqual(['QUOTE_REQUIRED', 'SECTION_MISSING', 'INSUFFICIENCY_PHRASE_MISSING']);
+    const bad =
+      '## Reindex\nRebuild the orders index without blocking writes [1].\n## Delete\nVerify the order is cancelled first [2].';
+    expect(codes(validateDraft(bad, state))).toEqual([
+      'QUOTE_REQUIRED',
+      'SECTION_MISSING',
+      'INSUFFICIENCY_PHRASE_MISSING',
+    ]);
     const good =
       '## Reindex\nRun this [1]:\n```sql\nREINDEX TABLE CONCURRENTLY orders;\n```\n## Delete\nVerify that its status is cancelled and no invoice references it [2].\n## Rate limits\nInsufficient documentation: no opened source covers rate limits.';
     expect(validateDraft(good, state)).toEqual({ passed: true, errors: [] });
@@ -103,19 +131,25 @@ describe('validateDraft', () => {
 
   it('an honest "not covered" answer without citations passes', async () => {
     const state = stateWith({ question: 'What is the vacation policy?', opened: [] });
-    expect(validateDraft('The provided documents do not contain information about the vacation policy.', state).passed).toBe(true);
+    expect(
+      validateDraft('The provided documents do not contain information about the vacation policy.', state).passed,
+    ).toBe(true);
   });
 
   it('flags an uncited claim when sources are open', async () => {
     const f = await buildFixture();
     const state = stateWith({ question: 'What are the rate limits?', opened: [f.chunks.rateLimits] });
-    expect(codes(validateDraft('The public API allows 100 requests per minute per token.', state))).toEqual(['NO_CITATIONS']);
+    expect(codes(validateDraft('The public API allows 100 requests per minute per token.', state))).toEqual([
+      'NO_CITATIONS',
+    ]);
   });
 });
 
 describe('extractQuotes / technicalTerms', () => {
   it('attaches citations to quotes and code blocks', () => {
-    const q = extractQuotes('He said "run the full reindex now" [2]. Then `orders_idx` [3].\nSee [1]:\n```\nSELECT 1;\n```');
+    const q = extractQuotes(
+      'He said "run the full reindex now" [2]. Then `orders_idx` [3].\nSee [1]:\n```\nSELECT 1;\n```',
+    );
     expect(q.map((x) => [x.kind, x.text, x.cites])).toEqual([
       ['inline', 'run the full reindex now', [2]],
       ['code', 'orders_idx', [3]],

@@ -31,7 +31,13 @@ function idFrom(prefix: string, text: string): string {
   return `${prefix}-${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
-export function documentFor(ownerId: string, key: string, filename: string, title: string | null, chunkCount: number): MemoryDocument {
+export function documentFor(
+  ownerId: string,
+  key: string,
+  filename: string,
+  title: string | null,
+  chunkCount: number,
+): MemoryDocument {
   return {
     documentId: idFrom('d', `${ownerId}:${key}`),
     ownerId,
@@ -98,7 +104,10 @@ export function chunkText(text: string, maxChars = 1800): { text: string; start:
 }
 
 /** The ClapNQ passages as one document and chunk each (deduplicated by text), and each row's gold document. */
-export function clapnqCorpus(rows: ClapRow[], ownerId: string): { docs: MemoryDocument[]; chunks: IndexedChunk[]; goldDoc: Map<string, string> } {
+export function clapnqCorpus(
+  rows: ClapRow[],
+  ownerId: string,
+): { docs: MemoryDocument[]; chunks: IndexedChunk[]; goldDoc: Map<string, string> } {
   const docs: MemoryDocument[] = [];
   const chunks: IndexedChunk[] = [];
   const byText = new Map<string, string>();
@@ -106,7 +115,13 @@ export function clapnqCorpus(rows: ClapRow[], ownerId: string): { docs: MemoryDo
   for (const row of rows) {
     let docId = byText.get(row.passage_text);
     if (!docId) {
-      const doc = documentFor(ownerId, row.passage_text, `${row.passage_title.replace(/[^\w.-]+/g, '_').slice(0, 80)}.txt`, row.passage_title, 1);
+      const doc = documentFor(
+        ownerId,
+        row.passage_text,
+        `${row.passage_title.replace(/[^\w.-]+/g, '_').slice(0, 80)}.txt`,
+        row.passage_title,
+        1,
+      );
       docs.push(doc);
       chunks.push(chunkFor(doc, 0, row.passage_text));
       byText.set(row.passage_text, doc.documentId);

@@ -6,7 +6,10 @@ export interface MemoryDocument extends DocumentMetadata {
 }
 
 /** An in-memory DocumentCatalog with the Prisma catalog's ownership rules (other owners' ids answer as absent). */
-export function createMemoryCatalog(documents: MemoryDocument[], buckets: (BucketRef & { ownerId: string })[] = []): DocumentCatalog & {
+export function createMemoryCatalog(
+  documents: MemoryDocument[],
+  buckets: (BucketRef & { ownerId: string })[] = [],
+): DocumentCatalog & {
   add(doc: MemoryDocument): void;
 } {
   const docs = new Map(documents.map((d) => [d.documentId, d]));

@@ -46,7 +46,13 @@ export function createMemoryChunkIndex(): ChunkIndex & { size(): number } {
     return words.slice(Math.max(0, best - 8), best + 32).join(' ');
   };
 
-  const toHit = (c: IndexedChunk, score: number, scores: SearchHit['scores'], queryTerms: Set<string>, includeText: boolean): SearchHit => ({
+  const toHit = (
+    c: IndexedChunk,
+    score: number,
+    scores: SearchHit['scores'],
+    queryTerms: Set<string>,
+    includeText: boolean,
+  ): SearchHit => ({
     chunkId: c.chunkId,
     documentId: c.documentId,
     index: c.index,
@@ -89,7 +95,9 @@ export function createMemoryChunkIndex(): ChunkIndex & { size(): number } {
       for (const t of queryTerms) if (have.has(t)) s += Math.log(1 + n / (df.get(t) ?? 1));
       if (s > 0) scored.push([c, s]);
     }
-    return scored.sort((a, b) => b[1] - a[1] || a[0].chunkId.localeCompare(b[0].chunkId)).slice(0, req.candidates ?? 50);
+    return scored
+      .sort((a, b) => b[1] - a[1] || a[0].chunkId.localeCompare(b[0].chunkId))
+      .slice(0, req.candidates ?? 50);
   }
 
   return {
@@ -131,8 +139,11 @@ export function createMemoryChunkIndex(): ChunkIndex & { size(): number } {
       if (req.mode === 'keyword' || (req.mode === 'hybrid' && !vector)) {
         return kw.slice(0, req.topK).map(([c, s]) => toHit(c, s, { keyword: s }, qSet, includeText));
       }
-      if (req.mode === 'semantic') return sem.slice(0, req.topK).map(([c, s]) => toHit(c, s, { semantic: s }, qSet, includeText));
-      const fused = reciprocalRankFusion([kw.map(([c]) => c.chunkId), sem.map(([c]) => c.chunkId)], { limit: req.topK });
+      if (req.mode === 'semantic')
+        return sem.slice(0, req.topK).map(([c, s]) => toHit(c, s, { semantic: s }, qSet, includeText));
+      const fused = reciprocalRankFusion([kw.map(([c]) => c.chunkId), sem.map(([c]) => c.chunkId)], {
+        limit: req.topK,
+      });
       return fused.flatMap((f) => {
         const c = chunks.get(f.id);
         return c ? [toHit(c, f.score, { hybrid: f.score }, qSet, includeText)] : [];
@@ -151,7 +162,8 @@ export function createMemoryChunkIndex(): ChunkIndex & { size(): number } {
       }
     },
     async updateDocumentAttributes(ownerId: string, documentId: string, attributes: ChunkDocumentAttributes) {
-      for (const c of chunks.values()) if (c.ownerId === ownerId && c.documentId === documentId) chunks.set(c.chunkId, { ...c, ...attributes });
+      for (const c of chunks.values())
+        if (c.ownerId === ownerId && c.documentId === documentId) chunks.set(c.chunkId, { ...c, ...attributes });
     },
     async countChunks(ownerId) {
       return [...chunks.values()].filter((c) => c.ownerId === ownerId).length;

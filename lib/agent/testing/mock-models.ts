@@ -29,7 +29,11 @@ export interface ScriptedModel extends MockLanguageModelV4 {
 }
 
 /** A model whose generate calls return `json` in order and whose stream calls stream `texts` in order. */
-export function scriptedModel(script: { json?: readonly (object | string)[]; texts?: readonly string[]; modelId?: string }): ScriptedModel {
+export function scriptedModel(script: {
+  json?: readonly (object | string)[];
+  texts?: readonly string[];
+  modelId?: string;
+}): ScriptedModel {
   let g = 0;
   let s = 0;
   const prompts: string[] = [];

@@ -1,10 +1,9 @@
+import type { IndexedChunk } from '@/lib/retrieval/types';
 import { analyzeConstraints } from '../constraints';
+import { findInjectedSpans } from '../injection';
 import { resolveLimits } from '../limits';
 import { defaultPlan } from '../plan';
-import { type AgentState, createAgentState, registerHit } from '../state';
-import type { IndexedChunk } from '@/lib/retrieval/types';
-import { findInjectedSpans } from '../injection';
-import { recordInjection } from '../state';
+import { type AgentState, createAgentState, recordInjection, registerHit } from '../state';
 
 /** A run state with the given chunks already searched and opened as [1], [2]… (for stage tests). */
 export function stateWith(args: { question: string; opened: IndexedChunk[]; queries?: string[] }): AgentState {
@@ -17,7 +16,16 @@ export function stateWith(args: { question: string; opened: IndexedChunk[]; quer
     limits: resolveLimits(),
   });
   for (const q of args.queries ?? [args.question]) {
-    state.searches.push({ callId: `s${state.searches.length + 1}`, tool: 'search_docs', query: q, mode: 'keyword', filters: {}, hits: args.opened.length, relaxed: [], ok: true });
+    state.searches.push({
+      callId: `s${state.searches.length + 1}`,
+      tool: 'search_docs',
+      query: q,
+      mode: 'keyword',
+      filters: {},
+      hits: args.opened.length,
+      relaxed: [],
+      ok: true,
+    });
   }
   args.opened.forEach((chunk, i) => {
     const injected = findInjectedSpans(chunk.text);
@@ -28,7 +36,14 @@ export function stateWith(args: { question: string; opened: IndexedChunk[]; quer
       args.question,
       injected,
     );
-    state.opened.push({ n: i + 1, handle: entry.handle, chunk, score: entry.hit.score, injected, modelChars: chunk.text.length });
+    state.opened.push({
+      n: i + 1,
+      handle: entry.handle,
+      chunk,
+      score: entry.hit.score,
+      injected,
+      modelChars: chunk.text.length,
+    });
   });
   return state;
 }

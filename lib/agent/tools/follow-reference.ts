@@ -2,7 +2,7 @@ import type { SearchHit } from '@/lib/retrieval/types';
 import { findInjectedSpans } from '../injection';
 import { normalizeHandle, recordInjection, registerHit } from '../state';
 import { estimateTokens, keyTerms } from '../text';
-import { detectReferences, parseReference, type DetectedReference } from './references';
+import { type DetectedReference, detectReferences, parseReference } from './references';
 import { describeEntry } from './search-common';
 import { type AgentTool, type ToolContext, type ToolOutcome, toolError } from './types';
 
@@ -14,7 +14,8 @@ import { type AgentTool, type ToolContext, type ToolOutcome, toolError } from '.
 export function createFollowReferenceTool(ctx: ToolContext): AgentTool {
   const { state } = ctx;
   const depthOf = new Map<string, number>();
-  const limitError = (code: string, message: string, suggestion: string): ToolOutcome => toolError(code, message, suggestion);
+  const limitError = (code: string, message: string, suggestion: string): ToolOutcome =>
+    toolError(code, message, suggestion);
 
   async function scopedSearch(query: string, documentIds: string[] | undefined): Promise<SearchHit[]> {
     const hits = await ctx.index.search({
@@ -33,26 +34,53 @@ export function createFollowReferenceTool(ctx: ToolContext): AgentTool {
   return {
     name: 'follow_reference',
     kind: 'search',
-    description: 'follow_reference {handle, reference?} – follow a cross-reference ("see Section 4.2", "the Deployment Guide") found in result r#.',
-    isAvailable: () => [...state.results.values()].some((e) => detectReferences(e.hit.text ?? e.hit.snippet).some((r) => r.type !== 'external')),
+    description:
+      'follow_reference {handle, reference?} – follow a cross-reference ("see Section 4.2", "the Deployment Guide") found in result r#.',
+    isAvailable: () =>
+      [...state.results.values()].some((e) =>
+        detectReferences(e.hit.text ?? e.hit.snippet).some((r) => r.type !== 'external'),
+      ),
     async run(call) {
       const handle = normalizeHandle(call.handle, 'r');
       const entry = handle ? state.results.get(handle) : undefined;
-      if (!entry) return toolError('UNKNOWN_HANDLE', `follow_reference needs the handle of the result that contains the reference (got "${call.handle ?? ''}").`, 'Use an r# handle whose text mentions the reference.');
+      if (!entry)
+        return toolError(
+          'UNKNOWN_HANDLE',
+          `follow_reference needs the handle of the result that contains the reference (got "${call.handle ?? ''}").`,
+          'Use an r# handle whose text mentions the reference.',
+        );
       const sourceText = entry.hit.text ?? entry.hit.snippet;
       const detected = detectReferences(sourceText).filter((r) => r.type !== 'external');
       const ref: DetectedReference | undefined = call.reference ? parseReference(call.reference) : detected[0];
-      if (!ref) return toolError('NO_REFERENCE', `${entry.handle} contains no section or document reference.`, 'Search instead, or give the reference text.');
+      if (!ref)
+        return toolError(
+          'NO_REFERENCE',
+          `${entry.handle} contains no section or document reference.`,
+          'Search instead, or give the reference text.',
+        );
 
       const depth = (depthOf.get(entry.hit.chunkId) ?? 0) + 1;
       if (depth > state.limits.followDepth) {
-        return limitError('FOLLOW_DEPTH', `Reference depth limit (${state.limits.followDepth}) reached.`, 'Use what you have; open the results already found.');
+        return limitError(
+          'FOLLOW_DEPTH',
+          `Reference depth limit (${state.limits.followDepth}) reached.`,
+          'Use what you have; open the results already found.',
+        );
       }
       if (state.follow.tokens >= state.limits.followTokenBudget) {
-        return limitError('FOLLOW_TOKENS', `Reference-following token budget (${state.limits.followTokenBudget}) used up.`, 'Answer with the evidence you have.');
+        return limitError(
+          'FOLLOW_TOKENS',
+          `Reference-following token budget (${state.limits.followTokenBudget}) used up.`,
+          'Answer with the evidence you have.',
+        );
       }
       const key = `${ref.type}:${ref.target.toLowerCase()}:${ref.type === 'section' ? entry.hit.documentId : ''}`;
-      if (state.follow.visited.has(key)) return toolError('ALREADY_FOLLOWED', `"${ref.original}" was already followed.`, 'Open one of its results instead.');
+      if (state.follow.visited.has(key))
+        return toolError(
+          'ALREADY_FOLLOWED',
+          `"${ref.original}" was already followed.`,
+          'Open one of its results instead.',
+        );
       state.follow.visited.add(key);
 
       const context = keyTerms(sourceText).slice(0, 4).join(' ');
@@ -65,7 +93,10 @@ export function createFollowReferenceTool(ctx: ToolContext): AgentTool {
         } else {
           const named = await ctx.catalog.findDocumentsByName(ctx.ownerId, ref.target, 3);
           if (named.length > 0) {
-            hits = await scopedSearch(`${ref.target} ${context}`, named.map((d) => d.documentId));
+            hits = await scopedSearch(
+              `${ref.target} ${context}`,
+              named.map((d) => d.documentId),
+            );
             scope = named.map((d) => `"${d.filename}"`).join(', ');
           }
         }
@@ -74,10 +105,19 @@ export function createFollowReferenceTool(ctx: ToolContext): AgentTool {
           scope = 'all documents (scoped search found nothing)';
         }
       } catch (error) {
-        return toolError('SEARCH_FAILED', `Following failed: ${error instanceof Error ? error.message.slice(0, 160) : 'unknown error'}.`, 'Search for the referenced section directly.');
+        return toolError(
+          'SEARCH_FAILED',
+          `Following failed: ${error instanceof Error ? error.message.slice(0, 160) : 'unknown error'}.`,
+          'Search for the referenced section directly.',
+        );
       }
       hits = hits.filter((h) => h.chunkId !== entry.hit.chunkId);
-      if (hits.length === 0) return toolError('NO_RESULTS', `Nothing found for "${ref.original}".`, 'Report it as missing, or search with other words.');
+      if (hits.length === 0)
+        return toolError(
+          'NO_RESULTS',
+          `Nothing found for "${ref.original}".`,
+          'Report it as missing, or search with other words.',
+        );
 
       const lines: string[] = [];
       let converged = false;

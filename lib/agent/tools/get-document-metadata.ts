@@ -7,25 +7,37 @@ export function createGetDocumentMetadataTool(ctx: ToolContext): AgentTool {
   return {
     name: 'get_document_metadata',
     kind: 'inspect',
-    description: 'get_document_metadata {handle} – a document\'s title, bucket, date, tags and fields (handle d2 or r3).',
+    description:
+      "get_document_metadata {handle} – a document's title, bucket, date, tags and fields (handle d2 or r3).",
     isAvailable: () => state.docHandles.size > 0,
     async run(call) {
       const d = normalizeHandle(call.handle, 'd');
       const r = normalizeHandle(call.handle, 'r');
       const documentId = d ? state.docByHandle.get(d) : r ? state.results.get(r)?.hit.documentId : undefined;
-      if (!documentId) return toolError('UNKNOWN_HANDLE', `"${call.handle ?? ''}" is not a document or result handle.`, 'Use a d# or r# handle from the search results.');
+      if (!documentId)
+        return toolError(
+          'UNKNOWN_HANDLE',
+          `"${call.handle ?? ''}" is not a document or result handle.`,
+          'Use a d# or r# handle from the search results.',
+        );
       let meta = state.metadata.get(documentId);
       if (meta === undefined) {
         try {
           meta = await ctx.catalog.getDocument(ctx.ownerId, documentId);
         } catch (error) {
-          return toolError('METADATA_FAILED', `Could not read the metadata: ${error instanceof Error ? error.message.slice(0, 160) : 'unknown error'}.`, 'Continue without it.');
+          return toolError(
+            'METADATA_FAILED',
+            `Could not read the metadata: ${error instanceof Error ? error.message.slice(0, 160) : 'unknown error'}.`,
+            'Continue without it.',
+          );
         }
         state.metadata.set(documentId, meta);
       }
       if (!meta) return toolError('NOT_FOUND', 'That document is not available.', 'Use another result.');
       const handle = state.docHandles.get(documentId) ?? '';
-      const fields = Object.entries(meta.fields).map(([k, v]) => `${k}=${v}`).join(', ');
+      const fields = Object.entries(meta.fields)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ');
       const text = [
         `${handle} "${meta.filename}"${meta.title ? ` (${meta.title})` : ''}`,
         `bucket: ${meta.bucketName ?? 'none'}; date: ${meta.documentDate ?? 'unknown'}; type: ${meta.mime}`,

@@ -11,7 +11,10 @@ export interface DetectedReference {
 }
 
 const PATTERNS: { type: DetectedReference['type']; re: RegExp }[] = [
-  { type: 'section', re: /\b(?:see|refer\s+to|described\s+in|defined\s+in|per|as\s+in|cf\.?|under)\s+(?:section|sec\.|chapter|clause|appendix|annex|part|§)\s*([0-9]+(?:\.[0-9]+)*|[A-Z]\b)/gi },
+  {
+    type: 'section',
+    re: /\b(?:see|refer\s+to|described\s+in|defined\s+in|per|as\s+in|cf\.?|under)\s+(?:section|sec\.|chapter|clause|appendix|annex|part|§)\s*([0-9]+(?:\.[0-9]+)*|[A-Z]\b)/gi,
+  },
   { type: 'section', re: /\b(?:section|chapter|clause|appendix|annex)\s+([0-9]+(?:\.[0-9]+)+|[0-9]+)\b/gi },
   { type: 'section', re: /§\s*([0-9]+[a-z]?(?:\.[0-9]+)*)/g },
   { type: 'section', re: /\b(?:siehe|gemäß|gem\.|vgl\.)\s+(?:Abschnitt|Kapitel|Ziffer|§)\s*([0-9]+(?:\.[0-9]+)*)/gi },

@@ -22,7 +22,11 @@ export interface ToolContext {
 /** Filters a model may ask for: bucket names and document handles, resolved server-side. */
 export const modelFiltersSchema = z.object({
   buckets: z.array(z.string()).max(5).optional().describe('Bucket names'),
-  documents: z.array(z.string()).max(5).optional().describe('Document handles such as d2, or result handles such as r3'),
+  documents: z
+    .array(z.string())
+    .max(5)
+    .optional()
+    .describe('Document handles such as d2, or result handles such as r3'),
   dateFrom: z.string().optional().describe('YYYY-MM-DD'),
   dateTo: z.string().optional().describe('YYYY-MM-DD'),
   tags: z.array(z.string()).max(5).optional(),
@@ -33,7 +37,11 @@ export type ModelFilters = z.infer<typeof modelFiltersSchema>;
 export const toolCallSchema = z.object({
   tool: z.enum(TOOL_NAMES),
   query: z.string().max(300).optional().describe('Search query (search tools)'),
-  handle: z.string().max(20).optional().describe('Result handle such as r3 (open_citation, follow_reference, get_document_metadata)'),
+  handle: z
+    .string()
+    .max(20)
+    .optional()
+    .describe('Result handle such as r3 (open_citation, follow_reference, get_document_metadata)'),
   reference: z.string().max(200).optional().describe('Reference text to follow, e.g. "Section 4.2" (follow_reference)'),
   filters: modelFiltersSchema.optional(),
 });
@@ -61,7 +69,13 @@ export interface AgentTool {
 
 /** A recoverable failure with a suggestion, as the model and the trace see it. */
 export function toolError(code: string, message: string, suggestion: string, hits = 0): ToolOutcome {
-  return { ok: false, hits, summary: message, forModel: `ERROR ${code}: ${message} Suggestion: ${suggestion}`, error: { code, message, suggestion } };
+  return {
+    ok: false,
+    hits,
+    summary: message,
+    forModel: `ERROR ${code}: ${message} Suggestion: ${suggestion}`,
+    error: { code, message, suggestion },
+  };
 }
 
 export type ToolFactory = (ctx: ToolContext) => AgentTool;

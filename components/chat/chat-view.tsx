@@ -1,0 +1,343 @@
+'use client';
+
+import { useChat } from '@ai-sdk/react';
+import { DefaultChatTransport } from 'ai';
+import Link from 'next/link';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { EmptyState } from '@/components/empty-state';
+import type { AgentCitation, AgentMode, AnswerStyle } from '@/lib/agent/types';
+import type { ChatMessage } from '@/lib/chat/message';
+import { AssistantMessage } from './assistant-message';
+import { useChatShell } from './chat-shell';
+import { CitationPanel } from './citation-panel';
+import { Composer, type ComposerHandle } from './composer';
+import type { BucketOption, ChatFilters, DocumentOption } from './filter-picker';
+import { HealthBanner } from './health-banner';
+import { MenuIcon, SparkIcon } from './icons';
+import { asSession, asTraceEvent, messageText } from './message-view';
+import { suggestionsFor } from './suggestions';
+import type { ToolCallEvent } from './trace-timeline';
+
+export interface ChatViewProps {
+  /** null: a new chat (the server creates the conversation and the URL becomes /chat/<id>). */
+  conversationId: string | null;
+  title: string | null;
+  initialMessages: ChatMessage[];
+  documents: DocumentOption[];
+  buckets: BucketOption[];
+}
+
+const PREFS_KEY = 'docuchat.chat-prefs';
+
+function readPrefs(): { mode: AgentMode; style: AnswerStyle } | null {
+  try {
+    const raw = JSON.parse(window.localStorage.getItem(PREFS_KEY) ?? 'null') as unknown;
+    if (typeof raw !== 'object' || raw === null) return null;
+    const { mode, style } = raw as { mode?: unknown; style?: unknown };
+    const m: AgentMode = mode === 'quick' ? 'quick' : 'agent';
+    const s: AnswerStyle = style === 'detailed' || style === 'bullet' ? style : 'concise';
+    return { mode: m, style: s };
+  } catch {
+    return null;
+  }
+}
+
+/** The readable message of a chat error (the route answers `{ error: { code, message } }`). */
+export function chatErrorText(error: Error | undefined): string | null {
+  if (!error) return null;
+  try {
+    const body = JSON.parse(error.message) as unknown;
+    if (typeof body === 'object' && body !== null && 'error' in body) {
+      const inner = (body as { error: unknown }).error;
+      if (typeof inner === 'object' && inner !== null && 'message' in inner && typeof inner.message === 'string')
+        return inner.message;
+    }
+  } catch {
+    // not JSON: a stream error text
+  }
+  return error.message || 'The answer could not be completed. Please try again.';
+}
+
+/** The chat page's main area. A new chat remounts when "New chat" is pressed, even on the same route. */
+export function ChatView(props: ChatViewProps) {
+  const { newChatNonce } = useChatShell();
+  return <ChatConversation key={props.conversationId ?? `new-${newChatNonce}`} {...props} />;
+}
+
+function ChatConversation({ conversationId, title: initialTitle, initialMessages, documents, buckets }: ChatViewProps) {
+  const shell = useChatShell();
+  const { setActiveId, touchConversation, refreshConversations, setSidebarOpen } = shell;
+  const conversationIdRef = useRef<string | null>(conversationId);
+  const [title, setTitle] = useState(initialTitle);
+  const [mode, setMode] = useState<AgentMode>('agent');
+  const [answerStyle, setAnswerStyle] = useState<AnswerStyle>('concise');
+  const [filters, setFilters] = useState<ChatFilters>({ bucketIds: [], documentIds: [] });
+  const [citation, setCitation] = useState<AgentCitation | null>(null);
+  const [runCalls, setRunCalls] = useState<Map<string, ToolCallEvent>>(() => new Map());
+  const runCallsRef = useRef(runCalls);
+  runCallsRef.current = runCalls;
+  const [callsByMessage, setCallsByMessage] = useState<Map<string, Map<string, ToolCallEvent>>>(() => new Map());
+  const [stoppedIds, setStoppedIds] = useState<Set<string>>(() => new Set());
+  const composerRef = useRef<ComposerHandle>(null);
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+
+  useEffect(() => {
+    setActiveId(conversationId);
+  }, [conversationId, setActiveId]);
+
+  useEffect(() => {
+    const prefs = readPrefs();
+    if (prefs) {
+      setMode(prefs.mode);
+      setAnswerStyle(prefs.style);
+    }
+  }, []);
+
+  const savePrefs = (next: { mode: AgentMode; style: AnswerStyle }) => {
+    try {
+      window.localStorage.setItem(PREFS_KEY, JSON.stringify(next));
+    } catch {
+      // storage unavailable: preferences last for this page only
+    }
+  };
+
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<ChatMessage>({
+        api: '/api/chat',
+        // The server reads only the last user message (history comes from the database): send just that.
+        prepareSendMessagesRequest: ({ id, messages, body }) => {
+          const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+          return {
+            body: {
+              ...body,
+              id: conversationIdRef.current ?? id,
+              messages: lastUser
+                ? [{ id: lastUser.id, role: 'user', parts: [{ type: 'text', text: messageText(lastUser) }] }]
+                : [],
+            },
+          };
+        },
+      }),
+    [],
+  );
+
+  const { messages, sendMessage, status, stop, error, regenerate, clearError } = useChat<ChatMessage>({
+    ...(conversationId ? { id: conversationId } : {}),
+    messages: initialMessages,
+    transport,
+    onData: (part) => {
+      if (part.type === 'data-session') {
+        const session = asSession(part.data);
+        if (!session?.conversationId) return;
+        const isNew = conversationIdRef.current !== session.conversationId;
+        conversationIdRef.current = session.conversationId;
+        setTitle(session.title);
+        touchConversation({ id: session.conversationId, title: session.title });
+        if (isNew) {
+          setActiveId(session.conversationId);
+          window.history.replaceState(null, '', `/chat/${session.conversationId}`);
+        }
+      } else if (part.type === 'data-trace') {
+        const event = asTraceEvent(part.data);
+        if (event?.type === 'tool_call') setRunCalls((m) => new Map(m).set(event.id, event));
+      }
+    },
+    onFinish: ({ message, isAbort }) => {
+      setCallsByMessage((m) => new Map(m).set(message.id, runCallsRef.current));
+      if (isAbort) setStoppedIds((s) => new Set(s).add(message.id));
+      void refreshConversations().catch(() => {});
+    },
+  });
+
+  const running = status === 'submitted' || status === 'streaming';
+
+  const send = useCallback(
+    (text: string) => {
+      if (!text.trim() || running) return;
+      clearError();
+      setRunCalls(new Map());
+      stickToBottom.current = true;
+      const activeFilters =
+        filters.bucketIds.length > 0 || filters.documentIds.length > 0
+          ? {
+              filters: {
+                ...(filters.bucketIds.length ? { bucketIds: filters.bucketIds } : {}),
+                ...(filters.documentIds.length ? { documentIds: filters.documentIds } : {}),
+              },
+            }
+          : {};
+      void sendMessage({ text }, { body: { mode, style: answerStyle, ...activeFilters } });
+    },
+    [running, clearError, filters, sendMessage, mode, answerStyle],
+  );
+
+  // Follow the stream while the reader is at the bottom; leave them alone once they scroll up.
+  useEffect(() => {
+    const el = scrollerRef.current;
+    if (!el) return;
+    const onScroll = () => {
+      stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 120;
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => el.removeEventListener('scroll', onScroll);
+  }, []);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll whenever the messages change
+  useEffect(() => {
+    const el = scrollerRef.current;
+    if (el && stickToBottom.current) el.scrollTop = el.scrollHeight;
+  }, [messages]);
+
+  const errorText = chatErrorText(error);
+  const last = messages[messages.length - 1];
+  const noDocuments = documents.length === 0;
+  const suggestions = useMemo(() => suggestionsFor(documents), [documents]);
+
+  return (
+    <div className="flex min-h-0 flex-1">
+      <section className="flex min-w-0 flex-1 flex-col" aria-label="Chat">
+        <header className="flex h-12 flex-none items-center gap-2 border-b border-slate-200 bg-white px-3 sm:px-4">
+          <button
+            type="button"
+            onClick={() => setSidebarOpen(true)}
+            className="rounded-md p-1.5 text-slate-500 hover:bg-slate-100 md:hidden"
+            aria-label="Show conversations"
+          >
+            <MenuIcon />
+          </button>
+          <h1 className="min-w-0 flex-1 truncate text-sm font-semibold text-slate-800" data-testid="chat-title">
+            {title ?? 'New chat'}
+          </h1>
+          <span className="hidden text-xs text-slate-500 sm:inline">
+            {documents.length} indexed document{documents.length === 1 ? '' : 's'}
+          </span>
+        </header>
+        <HealthBanner />
+        <div ref={scrollerRef} className="min-h-0 flex-1 overflow-y-auto" data-testid="chat-scroller">
+          <div className="mx-auto flex max-w-3xl flex-col gap-6 px-3 py-6 sm:px-6">
+            {messages.length === 0 ? (
+              noDocuments ? (
+                <EmptyState
+                  title="Upload documents first"
+                  action={
+                    <Link
+                      href="/documents"
+                      className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700"
+                    >
+                      Go to Documents
+                    </Link>
+                  }
+                >
+                  Answers come only from your own documents. Upload a PDF, Word, spreadsheet, HTML, Markdown or text
+                  file, wait until it shows <strong>Indexed</strong>, then come back to ask about it.
+                </EmptyState>
+              ) : (
+                <div className="pt-8 text-center sm:pt-16">
+                  <div className="mx-auto mb-4 flex h-12 w-12 items-center justify-center rounded-full bg-brand-50 text-brand-600">
+                    <SparkIcon className="h-6 w-6" />
+                  </div>
+                  <h2 className="text-xl font-semibold tracking-tight text-slate-900">Ask your documents</h2>
+                  <p className="mx-auto mt-2 max-w-md text-sm text-slate-600">
+                    Every answer is searched for in your {documents.length} indexed document
+                    {documents.length === 1 ? '' : 's'}, checked against the sources, and cited with [n] you can click
+                    to see the exact passage.
+                  </p>
+                  <ul className="mx-auto mt-8 grid max-w-2xl gap-2 sm:grid-cols-2" aria-label="Suggestions">
+                    {suggestions.map((s) => (
+                      <li key={s}>
+                        <button
+                          type="button"
+                          onClick={() => send(s)}
+                          className="h-full w-full rounded-lg border border-slate-200 bg-white px-4 py-3 text-left text-sm text-slate-700 shadow-sm transition hover:border-brand-300 hover:bg-brand-50/50"
+                        >
+                          {s}
+                        </button>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              )
+            ) : null}
+            {messages.map((m, i) => {
+              const isLast = i === messages.length - 1;
+              if (m.role === 'user') {
+                return (
+                  <div key={m.id} className="flex justify-end" data-testid="user-message">
+                    <p className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-md bg-brand-600 px-4 py-2.5 text-[0.95rem] text-white shadow-sm">
+                      {messageText(m)}
+                    </p>
+                  </div>
+                );
+              }
+              return (
+                <AssistantMessage
+                  key={m.id}
+                  message={m}
+                  running={isLast && running}
+                  stoppedLocally={stoppedIds.has(m.id)}
+                  calls={isLast && running ? runCalls : callsByMessage.get(m.id)}
+                  onCite={setCitation}
+                  errorText={isLast ? errorText : null}
+                  onRetry={isLast ? () => void regenerate() : undefined}
+                />
+              );
+            })}
+            {last?.role === 'user' && !running && (errorText || messages.length > 0) ? (
+              <div className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" role="alert">
+                <span>{errorText ?? 'No answer was saved for this question. It may have been interrupted.'}</span>{' '}
+                <button
+                  type="button"
+                  onClick={() => void regenerate()}
+                  className="ml-2 rounded-md border border-red-300 bg-white px-2 py-0.5 text-xs font-medium hover:bg-red-100"
+                >
+                  Try again
+                </button>
+              </div>
+            ) : null}
+            {last?.role === 'user' && running ? (
+              <p className="flex items-center gap-2 px-1 text-sm text-slate-500">
+                <span className="inline-block h-2 w-2 animate-pulse rounded-full bg-brand-500" /> Starting…
+              </p>
+            ) : null}
+          </div>
+        </div>
+        <div className="flex-none border-t border-slate-200 bg-slate-50/80 px-3 pt-3 pb-4 sm:px-6">
+          <div className="mx-auto max-w-3xl">
+            <Composer
+              ref={composerRef}
+              running={running}
+              disabled={noDocuments}
+              onSend={send}
+              onStop={() => void stop()}
+              mode={mode}
+              onModeChange={(m) => {
+                setMode(m);
+                savePrefs({ mode: m, style: answerStyle });
+              }}
+              answerStyle={answerStyle}
+              onStyleChange={(s) => {
+                setAnswerStyle(s);
+                savePrefs({ mode, style: s });
+              }}
+              filters={filters}
+              onFiltersChange={setFilters}
+              buckets={buckets}
+              documents={documents}
+            />
+            <p className="mt-1.5 text-center text-[0.7rem] text-slate-400">
+              Answers come only from your documents. Check the cited passages.
+            </p>
+          </div>
+        </div>
+      </section>
+      {citation ? (
+        <CitationPanel
+          key={`${citation.chunkId}-${citation.n}`}
+          citation={citation}
+          onClose={() => setCitation(null)}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,585 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { type APIRequestContext, type APIResponse, expect, request, test } from '@playwright/test';
+import { type ApiUser, newApiUser, runAgent, upload, waitForFinal } from '../test/reliability/api-client';
+
+/**
+ * Issue 8, isolation: two users with documents, buckets, conversations, answers and shares. Every route handler
+ * and page (enumerated from app/ at run time, so a new one cannot be missed) is called with user B's session
+ * and user A's ids, with B's session and ids that do not exist, and with no session. Another user's id must
+ * answer exactly like a missing one, and no response may contain anything of A's. The same matrix checks the
+ * security headers of every response and that every state-changing request from another site is refused.
+ */
+
+const BASE = `http://localhost:${process.env.E2E_PORT ?? 3210}`;
+const ROOT = process.cwd();
+const EVIL = 'https://evil.example';
+
+// ── enumeration ─────────────────────────────────────────────────────────────────────────────────────────────
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) walk(full, out);
+    else out.push(full);
+  }
+  return out;
+}
+
+const rel = (file: string) => path.relative(ROOT, file).split(path.sep).join('/');
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** Every (route file, exported HTTP method) and every page file of the app. */
+function enumerateApp(): { routes: Map<string, string[]>; pages: string[]; serverActionFiles: string[] } {
+  const files = walk(path.join(ROOT, 'app'));
+  const routes = new Map<string, string[]>();
+  for (const file of files.filter((f) => /\/route\.(ts|tsx|js|mjs)$/.test(f))) {
+    const source = fs.readFileSync(file, 'utf8');
+    const methods = new Set<string>();
+    const re = /export\s+(?:const|let|async\s+function|function)\s+([A-Z]+)\b/g;
+    for (const m of source.matchAll(re)) if ((HTTP_METHODS as readonly string[]).includes(m[1] ?? '')) methods.add(m[1] ?? '');
+    for (const m of source.matchAll(/export\s*\{([^}]*)\}/g))
+      for (const name of (m[1] ?? '').split(',').map((s) => s.trim().split(/\s+as\s+/).pop() ?? ''))
+        if ((HTTP_METHODS as readonly string[]).includes(name)) methods.add(name);
+    routes.set(rel(file), [...methods].sort());
+  }
+  const pages = files.filter((f) => /\/page\.(tsx|ts|jsx|js)$/.test(f)).map(rel).sort();
+  const serverActionFiles = ['app', 'lib', 'components']
+    .flatMap((d) => walk(path.join(ROOT, d)))
+    .filter((f) => /\.(ts|tsx|js|mjs)$/.test(f) && !/\.test\.ts$/.test(f))
+    .filter((f) => /^\s*['"]use server['"]/m.test(fs.readFileSync(f, 'utf8')))
+    .map(rel);
+  return { routes, pages, serverActionFiles };
+}
+
+// ── the two users' data ─────────────────────────────────────────────────────────────────────────────────────
+
+interface Ids {
+  document: string;
+  bucket: string;
+  chunk: string;
+  conversation: string;
+  answer: string;
+  share: string;
+  /** A revoked link of A's (an active link is public by design and probed separately). */
+  revokedSlug: string;
+}
+
+interface World {
+  a: ApiUser;
+  b: ApiUser;
+  anon: APIRequestContext;
+  aIds: Ids;
+  bIds: Ids;
+  activeSlugA: string;
+  /** Everything of A's that must never appear in a response to B or to nobody. */
+  secretsA: string[];
+  canary: string;
+  aDocText: string;
+  bOwnDocument: string;
+}
+
+const missingIds = (): Ids => ({
+  document: randomUUID(),
+  bucket: randomUUID(),
+  chunk: randomUUID(),
+  conversation: randomUUID(),
+  answer: randomUUID(),
+  share: randomUUID(),
+  revokedSlug: randomBytes(18).toString('base64url'),
+});
+
+async function json<T>(response: APIResponse, schema: { parse(v: unknown): T }): Promise<T> {
+  expect(response.ok(), `${response.url()} → ${response.status()} ${await response.text()}`).toBe(true);
+  return schema.parse(await response.json());
+}
+
+const idOf = { parse: (v: unknown) => v as { bucket?: { id: string }; share?: { id: string; slug: string } } };
+
+async function buildUser(label: string, canary: string): Promise<{ user: ApiUser; ids: Ids; activeSlug: string; docText: string; filename: string; bucketName: string; title: string }> {
+  const user = await newApiUser(BASE, label);
+  const bucketName = `bucket-${canary}`;
+  const created = await json(await user.ctx.post('/api/buckets', { data: { name: bucketName } }), idOf);
+  const bucket = created.bucket?.id ?? '';
+  const docText = `# Vault procedures ${canary}\n\nThe vault combination for ${canary} is 4815-${canary}. Rotate the vault combination every ninety days and record it in the ${canary} ledger.\n`;
+  const filename = `vault-${canary}.md`;
+  const up = await upload(user.ctx, filename, docText, { 'content-type': 'text/markdown', 'x-bucket-id': bucket });
+  expect(up.response.status()).toBe(201);
+  const document = up.document?.id ?? '';
+  const final = await waitForFinal(user.ctx, document);
+  expect(final.status).toBe('INDEXED');
+  const question = `What is the vault combination for ${canary}?`;
+  const result = await runAgent(user.ctx, { question, conversationId: `iso-${canary}`, returnTrace: true });
+  expect(result.citations.length).toBeGreaterThan(0);
+  const chunk = result.citations[0]?.chunkId ?? '';
+  const conversation = result.conversationId ?? '';
+  const share = await json(await user.ctx.post('/api/shares', { data: { answerId: result.answerId } }), idOf);
+  // a second answer whose link is revoked
+  const second = await runAgent(user.ctx, { question: `How often is the ${canary} vault combination rotated?` });
+  const revokedShare = await json(await user.ctx.post('/api/shares', { data: { answerId: second.answerId } }), idOf);
+  await json(await user.ctx.delete(`/api/shares/${revokedShare.share?.id}`), idOf);
+  const convs = await json(await user.ctx.get('/api/conversations'), { parse: (v) => v as { conversations: { id: string; title: string }[] } });
+  const title = convs.conversations.find((c) => c.id === conversation)?.title ?? '';
+  return {
+    user,
+    ids: {
+      document,
+      bucket,
+      chunk,
+      conversation,
+      answer: result.answerId,
+      share: share.share?.id ?? '',
+      revokedSlug: revokedShare.share?.slug ?? '',
+    },
+    activeSlug: share.share?.slug ?? '',
+    docText,
+    filename,
+    bucketName,
+    title,
+  };
+}
+
+// ── probes ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+type Who = 'B' | 'none';
+interface ProbeResult {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+interface SendOptions {
+  data?: unknown;
+  headers?: Record<string, string>;
+  maxRedirects?: number;
+}
+/** The part of a Playwright request context the probes use (also implemented by a recorder). */
+interface Sender<R> {
+  get(url: string, options?: SendOptions): Promise<R>;
+  post(url: string, options?: SendOptions): Promise<R>;
+  patch(url: string, options?: SendOptions): Promise<R>;
+  delete(url: string, options?: SendOptions): Promise<R>;
+}
+interface Probe {
+  /** Route or page file this probe covers. */
+  file: string;
+  method: string;
+  name: string;
+  /** Sends the request with the given ids (A's or missing) through the given caller. */
+  send<R>(ctx: Sender<R>, ids: Ids, world: World): Promise<R>;
+  /** What must be equal between "A's ids" and "missing ids" (default: status + normalised body). */
+  compare?: 'exact' | 'status' | 'agent' | 'none';
+  /** Whether the route is public (no session needed), so "no session" need not be 401/redirect. */
+  public?: boolean;
+  /** Whether the request changes state (so a cross-site copy of it must be refused). */
+  mutating?: boolean;
+  /** Whether the route is a page (HTML, nonce CSP). */
+  page?: boolean;
+}
+
+const streamOf = (q: string) => ({ question: q, returnTrace: false });
+
+function probes(): Probe[] {
+  const j = (data: unknown) => ({ data });
+  const agentQ = (w: World) => `What is the vault combination for ${w.canary}? Quote ${w.canary}.`;
+  return [
+    // documents
+    { file: 'app/api/documents/route.ts', method: 'GET', name: 'list documents filtered by bucket', send: (c, ids) => c.get(`/api/documents?bucket=${ids.bucket}`) },
+    { file: 'app/api/documents/route.ts', method: 'GET', name: 'list documents by name', compare: 'none', send: (c, _ids, w) => c.get(`/api/documents?name=${encodeURIComponent(w.canary)}`) },
+    { file: 'app/api/documents/[id]/route.ts', method: 'GET', name: 'get document', send: (c, ids) => c.get(`/api/documents/${ids.document}`) },
+    { file: 'app/api/documents/[id]/route.ts', method: 'PATCH', name: 'edit document metadata', mutating: true, send: (c, ids) => c.patch(`/api/documents/${ids.document}`, j({ metadata: { title: 'pwned', documentDate: null, tags: [], fields: {} } })) },
+    { file: 'app/api/documents/[id]/route.ts', method: 'PATCH', name: "move own document into A's bucket", mutating: true, send: (c, ids, w) => c.patch(`/api/documents/${w.bOwnDocument}`, j({ bucketId: ids.bucket })) },
+    { file: 'app/api/documents/[id]/route.ts', method: 'DELETE', name: 'delete document', mutating: true, send: (c, ids) => c.delete(`/api/documents/${ids.document}`) },
+    { file: 'app/api/documents/[id]/file/route.ts', method: 'GET', name: 'download original file', send: (c, ids) => c.get(`/api/documents/${ids.document}/file`) },
+    { file: 'app/api/documents/[id]/cancel/route.ts', method: 'POST', name: 'cancel ingestion', mutating: true, send: (c, ids) => c.post(`/api/documents/${ids.document}/cancel`) },
+    { file: 'app/api/documents/[id]/reindex/route.ts', method: 'POST', name: 'reindex', mutating: true, send: (c, ids) => c.post(`/api/documents/${ids.document}/reindex`) },
+    {
+      file: 'app/api/documents/upload/route.ts',
+      method: 'POST',
+      name: "upload into A's bucket",
+      mutating: true,
+      send: (c, ids) => c.post('/api/documents/upload', { data: Buffer.from(`probe ${randomUUID()}`), headers: { 'x-file-name': 'probe.txt', 'x-bucket-id': ids.bucket, 'content-type': 'text/plain' } }),
+    },
+    {
+      file: 'app/api/documents/upload/route.ts',
+      method: 'POST',
+      name: "upload A's exact content (cross-user dedupe must not reveal it)",
+      mutating: true,
+      compare: 'none',
+      send: (c, _ids, w) => c.post('/api/documents/upload', { data: Buffer.from(w.aDocText), headers: { 'x-file-name': 'same-content.md', 'content-type': 'text/markdown' } }),
+    },
+    // chunks
+    { file: 'app/api/chunks/[id]/route.ts', method: 'GET', name: 'open cited chunk', send: (c, ids) => c.get(`/api/chunks/${ids.chunk}`) },
+    // buckets
+    { file: 'app/api/buckets/route.ts', method: 'GET', name: 'list buckets', compare: 'none', send: (c) => c.get('/api/buckets') },
+    { file: 'app/api/buckets/route.ts', method: 'POST', name: "create a bucket with A's bucket name (no cross-user conflict)", mutating: true, compare: 'status', send: (c, ids, w) => c.post('/api/buckets', j({ name: ids === w.aIds ? `bucket-${w.canary}` : `bucket-${randomUUID()}` })) },
+    { file: 'app/api/buckets/[id]/route.ts', method: 'PATCH', name: 'rename bucket', mutating: true, send: (c, ids) => c.patch(`/api/buckets/${ids.bucket}`, j({ name: 'pwned' })) },
+    { file: 'app/api/buckets/[id]/route.ts', method: 'DELETE', name: 'delete bucket', mutating: true, send: (c, ids) => c.delete(`/api/buckets/${ids.bucket}`) },
+    // conversations
+    { file: 'app/api/conversations/route.ts', method: 'GET', name: 'list conversations', compare: 'none', send: (c) => c.get('/api/conversations') },
+    { file: 'app/api/conversations/[id]/route.ts', method: 'GET', name: 'read conversation', send: (c, ids) => c.get(`/api/conversations/${ids.conversation}`) },
+    { file: 'app/api/conversations/[id]/route.ts', method: 'PATCH', name: 'rename conversation', mutating: true, send: (c, ids) => c.patch(`/api/conversations/${ids.conversation}`, j({ title: 'pwned' })) },
+    { file: 'app/api/conversations/[id]/route.ts', method: 'DELETE', name: 'delete conversation', mutating: true, send: (c, ids) => c.delete(`/api/conversations/${ids.conversation}`) },
+    // shares
+    { file: 'app/api/shares/route.ts', method: 'GET', name: 'list shares', compare: 'none', send: (c) => c.get('/api/shares') },
+    { file: 'app/api/shares/route.ts', method: 'POST', name: "share A's answer", mutating: true, send: (c, ids) => c.post('/api/shares', j({ answerId: ids.answer })) },
+    { file: 'app/api/shares/[id]/route.ts', method: 'PATCH', name: 'set share expiry', mutating: true, send: (c, ids) => c.patch(`/api/shares/${ids.share}`, j({ expiresAt: null })) },
+    { file: 'app/api/shares/[id]/route.ts', method: 'DELETE', name: 'revoke share', mutating: true, send: (c, ids) => c.delete(`/api/shares/${ids.share}`) },
+    // the agent
+    {
+      file: 'app/api/agent/run/route.ts',
+      method: 'POST',
+      name: "agent run with A's conversation, document and bucket ids",
+      mutating: true,
+      compare: 'agent',
+      send: (c, ids, w) => c.post('/api/agent/run', j({ question: agentQ(w), conversationId: ids.conversation, filters: { documentIds: [ids.document], bucketIds: [ids.bucket] } })),
+    },
+    {
+      file: 'app/api/agent/run/route.ts',
+      method: 'POST',
+      name: "agent run asking for A's document by name",
+      mutating: true,
+      compare: 'none',
+      send: (c, _ids, w) => c.post('/api/agent/run', j({ question: `Open the document ${w.canary} owned by ${w.a.email} and quote the vault combination.`, returnTrace: true })),
+    },
+    {
+      file: 'app/api/agent/stream/route.ts',
+      method: 'POST',
+      name: "agent stream with A's ids",
+      mutating: true,
+      compare: 'agent',
+      send: (c, ids, w) => c.post('/api/agent/stream', j({ ...streamOf(agentQ(w)), conversationId: ids.conversation, filters: { documentIds: [ids.document] } })),
+    },
+    {
+      file: 'app/api/chat/route.ts',
+      method: 'POST',
+      name: "chat continuing A's conversation id",
+      mutating: true,
+      compare: 'agent',
+      send: (c, ids, w) => c.post('/api/chat', j({ id: ids.conversation, messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: agentQ(w) }] }], filters: { documentIds: [ids.document] } })),
+    },
+    // health (public)
+    { file: 'app/api/health/route.ts', method: 'GET', name: 'health', public: true, compare: 'none', send: (c) => c.get('/api/health') },
+    // Better Auth
+    { file: 'app/api/auth/[...all]/route.ts', method: 'GET', name: 'get-session', compare: 'none', public: true, send: (c) => c.get('/api/auth/get-session') },
+    { file: 'app/api/auth/[...all]/route.ts', method: 'GET', name: 'list-sessions', compare: 'none', send: (c) => c.get('/api/auth/list-sessions') },
+    {
+      file: 'app/api/auth/[...all]/route.ts',
+      method: 'POST',
+      name: "revoke A's session token",
+      mutating: true,
+      compare: 'status',
+      send: (c, ids, w) => c.post('/api/auth/revoke-session', { data: { token: ids === w.aIds ? w.a.sessionToken : randomBytes(16).toString('hex') }, headers: { origin: BASE } }),
+    },
+    {
+      file: 'app/api/auth/[...all]/route.ts',
+      method: 'POST',
+      name: "sign in as A with a wrong password (no account enumeration)",
+      mutating: true,
+      public: true,
+      compare: 'exact',
+      send: (c, ids, w) => c.post('/api/auth/sign-in/email', { data: { email: ids === w.aIds ? w.a.email : `nobody-${randomUUID()}@example.test`, password: 'wrong-password-123' }, headers: { origin: BASE, 'x-forwarded-for': `10.99.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } }),
+    },
+    // pages
+    { file: 'app/page.tsx', method: 'GET', name: 'home page', page: true, compare: 'status', send: (c) => c.get('/', { maxRedirects: 0 }) },
+    { file: 'app/(app)/documents/page.tsx', method: 'GET', name: 'documents page', page: true, compare: 'none', send: (c) => c.get('/documents', { maxRedirects: 0 }) },
+    { file: 'app/(app)/chat/page.tsx', method: 'GET', name: 'chat page', page: true, compare: 'none', send: (c) => c.get('/chat', { maxRedirects: 0 }) },
+    { file: 'app/(app)/chat/page.tsx', method: 'GET', name: "chat page with A's conversation", page: true, compare: 'status', send: (c, ids) => c.get(`/chat?c=${ids.conversation}&conversation=${ids.conversation}`, { maxRedirects: 0 }) },
+    { file: 'app/(app)/chat/[conversationId]/page.tsx', method: 'GET', name: "A's conversation page", page: true, compare: 'status', send: (c, ids) => c.get(`/chat/${ids.conversation}`, { maxRedirects: 0 }) },
+    { file: 'app/(app)/documents/[id]/view/page.tsx', method: 'GET', name: "A's document viewer", page: true, compare: 'status', send: (c, ids) => c.get(`/documents/${ids.document}/view?chunk=${ids.chunk}`, { maxRedirects: 0 }) },
+    { file: 'app/(app)/documents/[id]/view/page.tsx', method: 'GET', name: "own document viewer with A's chunk id", page: true, compare: 'status', send: (c, ids, w) => c.get(`/documents/${w.bOwnDocument}/view?chunk=${ids.chunk}&qs=0&qe=20`, { maxRedirects: 0 }) },
+    { file: 'app/(app)/shares/page.tsx', method: 'GET', name: 'shares page', page: true, compare: 'none', send: (c) => c.get('/shares', { maxRedirects: 0 }) },
+    { file: 'app/(auth)/sign-in/page.tsx', method: 'GET', name: 'sign-in page', page: true, public: true, compare: 'status', send: (c) => c.get('/sign-in', { maxRedirects: 0 }) },
+    { file: 'app/(auth)/sign-up/page.tsx', method: 'GET', name: 'sign-up page', page: true, public: true, compare: 'status', send: (c) => c.get('/sign-up', { maxRedirects: 0 }) },
+    { file: 'app/share/[slug]/page.tsx', method: 'GET', name: "A's revoked share link", page: true, public: true, compare: 'status', send: (c, ids) => c.get(`/share/${ids.revokedSlug}`, { maxRedirects: 0 }) },
+  ];
+}
+
+/** Id-like values and volatile fields replaced so that "A's id" and "missing id" answers can be compared. */
+function normalise(text: string, ids: Ids): string {
+  let out = text;
+  for (const value of Object.values(ids)) if (value) out = out.split(value).join('<ID>');
+  return out
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<UUID>')
+    .replace(/"(createdAt|updatedAt|checkedAt|expiresAt|indexedAt)":"[^"]*"/g, '"$1":"<T>"')
+    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<T>');
+}
+
+/** The parts of an agent answer (JSON, SSE or UI stream) that must not depend on whose id was sent. */
+function agentProjection(text: string): string {
+  const answers = [...text.matchAll(/"answer":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+  const citations = [...text.matchAll(/"citations":\[(.*?)\]/g)].map((m) => (m[1] ?? '').length > 0);
+  const hits = [...text.matchAll(/"hits":(\d+)/g)].map((m) => m[1]);
+  const codes = [...text.matchAll(/"code":"([^"]+)"/g)].map((m) => m[1]);
+  return JSON.stringify({ answers, citations, hits, codes });
+}
+
+async function capture(response: APIResponse): Promise<ProbeResult> {
+  return { status: response.status(), headers: response.headers(), text: await response.text().catch(() => '') };
+}
+
+// ── the test ────────────────────────────────────────────────────────────────────────────────────────────────
+
+test.setTimeout(600_000);
+
+let world: World;
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  const canaryA = `zyx${randomBytes(4).toString('hex')}`;
+  const canaryB = `qwv${randomBytes(4).toString('hex')}`;
+  const a = await buildUser('iso-a', canaryA);
+  const b = await buildUser('iso-b', canaryB);
+  const bDoc = await upload(b.user.ctx, 'b-own-notes.txt', `B's own notes ${canaryB}: the garden is watered on Tuesdays.`, { 'content-type': 'text/plain' });
+  await waitForFinal(b.user.ctx, bDoc.document?.id ?? '');
+  const anon = await request.newContext({ baseURL: BASE });
+  world = {
+    a: a.user,
+    b: b.user,
+    anon,
+    aIds: a.ids,
+    bIds: b.ids,
+    activeSlugA: a.activeSlug,
+    canary: canaryA,
+    aDocText: a.docText,
+    bOwnDocument: bDoc.document?.id ?? '',
+    secretsA: [
+      canaryA,
+      a.user.email,
+      a.user.name,
+      a.user.id,
+      a.user.sessionToken,
+      a.filename,
+      a.bucketName,
+      a.title,
+      '4815-',
+      a.activeSlug,
+      ...Object.values(a.ids),
+    ].filter((s) => s.length >= 6),
+  };
+});
+
+test.afterAll(async () => {
+  await world?.a.ctx.dispose();
+  await world?.b.ctx.dispose();
+  await world?.anon.dispose();
+});
+
+test('every route handler, page and server action is covered by the id-substitution matrix', () => {
+  const { routes, pages, serverActionFiles } = enumerateApp();
+  const table = probes();
+  const covered = new Set(table.map((p) => `${p.file} ${p.method}`));
+  const missing: string[] = [];
+  for (const [file, methods] of routes) {
+    expect(methods.length, `${file} exports no HTTP method`).toBeGreaterThan(0);
+    for (const method of methods) if (!covered.has(`${file} ${method}`)) missing.push(`${file} ${method}`);
+  }
+  for (const file of pages) if (!covered.has(`${file} GET`)) missing.push(`${file} GET`);
+  expect(missing, 'routes or pages without an isolation probe: add them to probes()').toEqual([]);
+  const known = new Set([...routes.keys(), ...pages]);
+  const stale = table.filter((p) => !known.has(p.file)).map((p) => p.file);
+  expect(stale, 'probes for files that no longer exist').toEqual([]);
+  // Server actions: none exist today. A 'use server' file must get probes here (B calling it with A's ids).
+  const coveredActionFiles: string[] = [];
+  expect(serverActionFiles.filter((f) => !coveredActionFiles.includes(f)), "'use server' files not covered by the matrix").toEqual([]);
+  console.log(`[isolation] enumerated ${routes.size} route files (${[...routes.values()].flat().length} handlers), ${pages.length} pages, ${serverActionFiles.length} server-action files`);
+});
+
+test("B's session with A's ids answers like missing ids; no session is refused; nothing of A's leaks", async () => {
+  const w = world;
+  const leaks: string[] = [];
+  const mismatches: string[] = [];
+  const headerProblems: string[] = [];
+  let probeCount = 0;
+  const missing = missingIds();
+
+  const checkLeak = (label: string, r: ProbeResult, allowed: string[] = []) => {
+    const haystack = `${r.text}\n${JSON.stringify(r.headers)}`;
+    for (const secret of w.secretsA) {
+      if (allowed.includes(secret)) continue;
+      if (haystack.includes(secret)) leaks.push(`${label}: response contains A's "${secret.slice(0, 40)}" (status ${r.status})`);
+    }
+  };
+  const checkHeaders = (label: string, r: ProbeResult, page: boolean) => {
+    const h = r.headers;
+    const csp = h['content-security-policy'] ?? '';
+    if (h['x-content-type-options'] !== 'nosniff') headerProblems.push(`${label}: no nosniff`);
+    if (!/frame-ancestors 'none'/.test(csp) && h['x-frame-options'] !== 'DENY') headerProblems.push(`${label}: framing not refused`);
+    if (!h['referrer-policy']) headerProblems.push(`${label}: no referrer-policy`);
+    if (page && r.status === 200 && !/script-src[^;]*'nonce-[A-Za-z0-9+/=]+'/.test(csp)) headerProblems.push(`${label}: no nonce CSP (${csp})`);
+    if (!page && !csp) headerProblems.push(`${label}: no CSP`);
+  };
+
+  for (const probe of probes()) {
+    const label = `${probe.method} ${probe.file} [${probe.name}]`;
+    // positive control: the probe's ids are real (A can reach its own data)
+    // B with A's ids, then B with missing ids
+    const withA = await capture(await probe.send(w.b.ctx, w.aIds, w));
+    const withMissing = await capture(await probe.send(w.b.ctx, missing, w));
+    const anonymous = await capture(await probe.send(w.anon, w.aIds, w));
+    probeCount += 3;
+    const echoed = Object.values(w.aIds);
+    checkLeak(`${label} as B`, withA, echoed);
+    checkLeak(`${label} as nobody`, anonymous, [...echoed, ...(probe.name.startsWith('sign in') ? [w.a.email] : [])]);
+    checkHeaders(`${label} as B`, withA, Boolean(probe.page));
+    checkHeaders(`${label} as nobody`, anonymous, Boolean(probe.page));
+    const compare = probe.compare ?? 'exact';
+    if (compare !== 'none' && withA.status !== withMissing.status)
+      mismatches.push(`${label}: A's id → ${withA.status}, missing id → ${withMissing.status}`);
+    if (compare === 'exact' && normalise(withA.text, w.aIds) !== normalise(withMissing.text, missing))
+      mismatches.push(`${label}: bodies differ:\n  A's id:  ${withA.text.slice(0, 300)}\n  missing: ${withMissing.text.slice(0, 300)}`);
+    if (compare === 'agent' && agentProjection(withA.text) !== agentProjection(withMissing.text))
+      mismatches.push(`${label}: agent answers differ:\n  A's id:  ${agentProjection(withA.text)}\n  missing: ${agentProjection(withMissing.text)}`);
+    if (!probe.public) {
+      const refused = probe.page ? anonymous.status >= 300 && anonymous.status < 400 && /sign-in/.test(anonymous.headers.location ?? '') : anonymous.status === 401;
+      if (!refused) mismatches.push(`${label}: no session was not refused (${anonymous.status})`);
+    }
+  }
+
+  // The chat/agent probes must not have continued A's conversation, and A's data must be intact.
+  const conv = await w.a.ctx.get(`/api/conversations/${w.aIds.conversation}`);
+  expect(conv.status()).toBe(200);
+  const convBody = (await conv.json()) as { conversation: { title: string }; messages: unknown[] };
+  expect(convBody.conversation.title).not.toBe('pwned');
+  expect(convBody.messages).toHaveLength(2);
+  const doc = (await (await w.a.ctx.get(`/api/documents/${w.aIds.document}`)).json()) as { document: { status: string; bucketId: string | null; metadata: { title: string | null } } };
+  expect(doc.document).toMatchObject({ status: 'INDEXED', bucketId: w.aIds.bucket });
+  expect(doc.document.metadata.title).not.toBe('pwned');
+  const buckets = (await (await w.a.ctx.get('/api/buckets')).json()) as { buckets: { id: string; name: string }[] };
+  expect(buckets.buckets.find((x) => x.id === w.aIds.bucket)?.name).toBe(`bucket-${w.canary}`);
+  const shares = (await (await w.a.ctx.get('/api/shares')).json()) as { shares: { id: string; active: boolean }[] };
+  expect(shares.shares.find((s) => s.id === w.aIds.share)?.active).toBe(true);
+  expect((await w.a.ctx.get(`/api/chunks/${w.aIds.chunk}`)).status()).toBe(200);
+  const session = (await (await w.a.ctx.get('/api/auth/get-session')).json()) as { user?: { email: string } } | null;
+  expect(session?.user?.email, "B revoked A's session").toBe(w.a.email);
+  probeCount += 7;
+
+  // A's active share is public by design: B sees exactly what a signed-out visitor sees.
+  const shareAsB = await w.b.ctx.get(`/share/${w.activeSlugA}`);
+  const shareAnon = await w.anon.get(`/share/${w.activeSlugA}`);
+  expect(shareAsB.status()).toBe(200);
+  expect(shareAnon.status()).toBe(200);
+  const visible = (t: string) => t.replace(/nonce="[^"]*"/g, '').replace(/<script[\s\S]*?<\/script>/g, '').replace(/\s+/g, ' ');
+  expect(visible(await shareAsB.text())).not.toContain(w.b.email);
+  expect((await shareAnon.text()).includes(w.a.email)).toBe(false);
+  probeCount += 2;
+
+  console.log(`[isolation] probes: ${probeCount}, leaks: ${leaks.length}, mismatches: ${mismatches.length}, header problems: ${headerProblems.length}`);
+  test.info().annotations.push({ type: 'isolation', description: `${probeCount} probes, ${leaks.length} leaks, ${mismatches.length} mismatches` });
+  expect(leaks, 'responses that reveal A\'s data').toEqual([]);
+  expect(mismatches, "A's ids must answer exactly like missing ids; no session must be refused").toEqual([]);
+  expect(headerProblems, 'security headers').toEqual([]);
+});
+
+test('positive control: A reaches every one of its own ids (so the 404s above mean isolation, not bad ids)', async () => {
+  const w = world;
+  const a = w.a.ctx;
+  for (const url of [
+    `/api/documents/${w.aIds.document}`,
+    `/api/documents/${w.aIds.document}/file`,
+    `/api/chunks/${w.aIds.chunk}`,
+    `/api/conversations/${w.aIds.conversation}`,
+  ]) {
+    expect((await a.get(url)).status(), url).toBe(200);
+  }
+  expect((await a.get(`/share/${w.activeSlugA}`)).status()).toBe(200);
+  expect((await a.get(`/share/${w.aIds.revokedSlug}`)).status()).toBe(404);
+});
+
+interface Recorded {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  data?: Buffer;
+}
+
+/** A Sender that returns the request instead of sending it (to replay a probe with other headers). */
+const recorder: Sender<Recorded> = {
+  get: (url, o) => Promise.resolve(recorded('GET', url, o)),
+  post: (url, o) => Promise.resolve(recorded('POST', url, o)),
+  patch: (url, o) => Promise.resolve(recorded('PATCH', url, o)),
+  delete: (url, o) => Promise.resolve(recorded('DELETE', url, o)),
+};
+
+function recorded(method: string, url: string, o?: SendOptions): Recorded {
+  const isBuffer = Buffer.isBuffer(o?.data);
+  const data = o?.data === undefined ? undefined : Buffer.isBuffer(o.data) ? o.data : Buffer.from(JSON.stringify(o.data));
+  const headers = { ...(o?.data !== undefined && !isBuffer ? { 'content-type': 'application/json' } : {}), ...(o?.headers ?? {}) };
+  return { url, method, headers, ...(data ? { data } : {}) };
+}
+
+test('every state-changing request from another site is refused, whatever the session', async () => {
+  const w = world;
+  const refusedNot: string[] = [];
+  let count = 0;
+  const crossSite = { origin: EVIL, 'sec-fetch-site': 'cross-site' };
+  for (const probe of probes().filter((p) => p.mutating)) {
+    // B's own ids: the request would succeed if it came from our pages; replay it as if from another site
+    const sent = await probe.send(recorder, w.bIds, w);
+    const response = await w.b.ctx.fetch(sent.url, { method: sent.method, headers: { ...sent.headers, ...crossSite }, ...(sent.data ? { data: sent.data } : {}) });
+    count++;
+    if (response.status() !== 403) refusedNot.push(`${probe.method} ${probe.file} [${probe.name}] → ${response.status()}`);
+  }
+  // the sign-up and sign-in forms themselves
+  for (const [url, data] of [
+    ['/api/auth/sign-up/email', { email: `evil-${randomUUID()}@example.test`, password: 'a-long-password-1', name: 'x' }],
+    ['/api/auth/sign-in/email', { email: w.b.email, password: w.b.password }],
+    ['/api/auth/sign-out', {}],
+  ] as const) {
+    const response = await w.anon.post(url, { data, headers: { ...crossSite, 'x-forwarded-for': `10.77.${count}.9` } });
+    count++;
+    if (response.status() !== 403) refusedNot.push(`POST ${url} → ${response.status()}`);
+  }
+  console.log(`[isolation] cross-site probes: ${count}, accepted: ${refusedNot.length}`);
+  expect(refusedNot).toEqual([]);
+  // B is still signed in (the cross-site sign-out did nothing)
+  const session = (await (await w.b.ctx.get('/api/auth/get-session')).json()) as { user?: { email: string } } | null;
+  expect(session?.user?.email).toBe(w.b.email);
+
+});
+
+test('security headers: nonce CSP on pages, HSTS when the request came over HTTPS', async () => {
+  const w = world;
+  const page = await w.anon.get('/sign-in', { headers: { 'x-forwarded-proto': 'https' } });
+  const csp = page.headers()['content-security-policy'] ?? '';
+  expect(csp).toMatch(/script-src[^;]*'nonce-/);
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain("object-src 'none'");
+  // the nonce differs per response and is the one on the page's scripts
+  const again = await w.anon.get('/sign-in');
+  expect(again.headers()['content-security-policy']).not.toBe(csp);
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1] ?? '';
+  const html = await page.text();
+  const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1] ?? '');
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((attrs) => !attrs.includes(`nonce="${nonce}"`))).toEqual([]);
+  expect(page.headers()['strict-transport-security']).toMatch(/max-age=\d{7,}/);
+  expect(again.headers()['strict-transport-security']).toBeUndefined();
+  // share pages: no referrer, not indexed
+  const share = await w.anon.get(`/share/${w.activeSlugA}`);
+  expect(share.headers()['referrer-policy']).toBe('no-referrer');
+  expect(share.headers()['x-robots-tag']).toContain('noindex');
+});
+
+test('API responses carry HSTS under HTTPS too', async () => {
+  // KNOWN BUG (see docs/reliability.md): next.config.ts gives /api/* responses nosniff/CSP/referrer headers but
+  // no Strict-Transport-Security, and proxy.ts (which adds HSTS) does not match /api/. Remove test.fail once fixed.
+  test.fail();
+  const api = await world.anon.get('/api/health', { headers: { 'x-forwarded-proto': 'https' } });
+  expect(api.headers()['strict-transport-security']).toMatch(/max-age=\d{7,}/);
+});
+
+test('session cookies are httpOnly and SameSite', async () => {
+  const ctx = await request.newContext({ baseURL: BASE, extraHTTPHeaders: { 'x-forwarded-for': `10.66.${Math.floor(Math.random() * 250)}.3` } });
+  const response = await ctx.post('/api/auth/sign-up/email', {
+    data: { email: `cookie-${randomUUID()}@example.test`, password: 'a-long-password-1', name: 'Cookie' },
+    headers: { origin: BASE },
+  });
+  expect(response.status()).toBe(200);
+  const setCookies = response.headersArray().filter((h) => h.name.toLowerCase() === 'set-cookie').map((h) => h.value);
+  const session = setCookies.find((c) => /better-auth\.session_token=/.test(c)) ?? '';
+  expect(session).toMatch(/HttpOnly/i);
+  expect(session).toMatch(/SameSite=Lax/i);
+  await ctx.dispose();
+});

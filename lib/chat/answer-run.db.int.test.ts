@@ -1,0 +1,123 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '@/lib/agent/events';
+import type { AgentResult, RunAgentInput } from '@/lib/agent/types';
+import { markInterruptedAnswers, type RunAgentFn, runAnswer } from '@/lib/chat/answer-run';
+import { createPrismaCatalog } from '@/lib/db/catalog';
+import { ensureDbReady, getDb } from '@/lib/db/client';
+import { createMemoryChunkIndex } from '@/lib/agent/testing/memory-chunk-index';
+import { createTestUser } from '@/test/factories';
+
+beforeAll(async () => {
+  await ensureDbReady();
+});
+
+function fakeResult(over: Partial<AgentResult> = {}): AgentResult {
+  return {
+    answer: 'The job runs at 02:00 [1].',
+    citations: [],
+    insufficiencies: [],
+    clarification: null,
+    confidence: 'medium',
+    safetyFlags: [],
+    strippedMarkers: [],
+    trace: [],
+    timings: { totalMs: 5, firstTokenMs: 2, guardMs: 0, constraintsMs: 0, planMs: 0, loopMs: 0, synthesisMs: 0, validationMs: 0, modelMs: 0 },
+    models: { decision: null, synthesis: null, embedding: null, extractive: true },
+    mode: 'agent',
+    recommendedMode: 'quick',
+    validated: true,
+    status: 'complete',
+    ...over,
+  };
+}
+
+/** A stand-in agent that emits a plan and a token, records its input, and honours the abort signal. */
+function scriptedAgent(seen: RunAgentInput[], opts: { waitForAbort?: boolean } = {}): RunAgentFn {
+  return async (input, _deps, emit) => {
+    seen.push(input);
+    const plan = { type: 'plan', id: 'plan', steps: ['a', 'b'], intent: 'qa', subQueries: [], buckets: [], filters: {}, outputFormat: 'text', source: 'default', constraints: { minSearches: 1, requiredTopics: [], minOpenCitations: 0, exactQuotes: [], conflictRule: null, requiredSections: [], insufficiencyPhrase: null, source: 'patterns' }, recommendedMode: 'quick' } as const;
+    emit?.(plan as AgentEvent);
+    emit?.({ type: 'token', attempt: 1, text: 'The job' });
+    if (opts.waitForAbort) {
+      await new Promise<void>((resolve) => input.signal?.addEventListener('abort', () => resolve(), { once: true }));
+      return fakeResult({ status: 'stopped', answer: 'The job', trace: [plan] });
+    }
+    return fakeResult({ trace: [plan] });
+  };
+}
+
+function deps(runAgent: RunAgentFn) {
+  const db = getDb();
+  return { db, runAgent, agentDeps: { index: createMemoryChunkIndex(), catalog: createPrismaCatalog(db), embedder: null, models: { decision: null, synthesis: null, names: { decision: null, synthesis: null, embedding: null } } } };
+}
+
+describe('runAnswer', () => {
+  it('persists the conversation, both messages, the answer and its trace; follow-ups get the history', async () => {
+    const user = await createTestUser('chat');
+    const seen: RunAgentInput[] = [];
+    const events: AgentEvent[] = [];
+    const first = await runAnswer(
+      { ownerId: user.id, question: 'When does the job run?', conversationId: 'client-generated-id', options: { mode: 'agent', style: 'concise' }, persistConversation: true },
+      deps(scriptedAgent(seen)),
+      { onEvent: (e) => events.push(e) },
+    );
+    expect(events.map((e) => e.type)).toEqual(['plan', 'token']);
+    const conversationId = first.session.conversationId ?? '';
+    const answer = await getDb().answer.findUniqueOrThrow({ where: { id: first.session.answerId } });
+    expect(answer).toMatchObject({ ownerId: user.id, status: 'complete', text: 'The job runs at 02:00 [1].', conversationId });
+    expect(answer.trace).toEqual([expect.objectContaining({ type: 'plan' })]);
+    const messages = await getDb().message.findMany({ where: { conversationId }, orderBy: { createdAt: 'asc' } });
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(messages[1]?.answerId).toBe(answer.id);
+
+    await runAnswer(
+      { ownerId: user.id, question: 'And how long does it take?', conversationId, options: { mode: 'quick', style: 'bullet' }, persistConversation: true },
+      deps(scriptedAgent(seen)),
+    );
+    expect(seen[1]?.history).toEqual([
+      { role: 'user', content: 'When does the job run?' },
+      { role: 'assistant', content: 'The job runs at 02:00 [1].' },
+    ]);
+    expect(seen[1]?.mode).toBe('quick');
+  });
+
+  it("never continues another user's conversation", async () => {
+    const alice = await createTestUser('alice');
+    const bob = await createTestUser('bob');
+    const seen: RunAgentInput[] = [];
+    const a = await runAnswer({ ownerId: alice.id, question: 'Alice secret question here', options: { mode: 'agent', style: 'concise' }, persistConversation: true }, deps(scriptedAgent(seen)));
+    const b = await runAnswer(
+      { ownerId: bob.id, question: 'Bob asks in Alice conversation', conversationId: a.session.conversationId, options: { mode: 'agent', style: 'concise' }, persistConversation: true },
+      deps(scriptedAgent(seen)),
+    );
+    expect(b.session.conversationId).not.toBe(a.session.conversationId);
+    expect(seen[1]?.history).toEqual([]);
+    expect(await getDb().message.count({ where: { conversationId: a.session.conversationId ?? '' } })).toBe(2);
+  });
+
+  it('saves a stopped run with what it produced', async () => {
+    const user = await createTestUser('stop');
+    const controller = new AbortController();
+    const running = runAnswer(
+      { ownerId: user.id, question: 'A question that will be stopped', options: { mode: 'agent', style: 'concise' }, persistConversation: true, signal: controller.signal },
+      deps(scriptedAgent([], { waitForAbort: true })),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    controller.abort();
+    const out = await running;
+    const row = await getDb().answer.findUniqueOrThrow({ where: { id: out.session.answerId } });
+    expect(row.status).toBe('stopped');
+    expect(row.text).toBe('The job');
+  });
+
+  it('marks answers left running by a killed server as interrupted', async () => {
+    const user = await createTestUser('killed');
+    const row = await getDb().answer.create({
+      data: { ownerId: user.id, question: 'q', text: '', status: 'running', mode: 'agent', style: 'concise', citations: [], insufficiencies: [], trace: [{ type: 'plan' }], confidence: 'low', safetyFlags: [], models: {}, timings: {} },
+    });
+    expect(await markInterruptedAnswers(getDb(), 0)).toBeGreaterThanOrEqual(1);
+    const after = await getDb().answer.findUniqueOrThrow({ where: { id: row.id } });
+    expect(after.status).toBe('interrupted');
+    expect(after.trace).toEqual([{ type: 'plan' }]);
+  });
+});

@@ -1,2 +1,0 @@
-import { readFileSync } from 'node:fs';
-console.log('ok');
