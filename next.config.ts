@@ -33,8 +33,17 @@ const nextConfig: NextConfig = {
     ];
     return [
       // JSON and streams: nothing to render, nothing to frame.
-      { source: '/api/:path*', headers: [...common, { key: 'Content-Security-Policy', value: "default-src 'none'; frame-ancestors 'none'" }] },
-      { source: '/share/:path*', headers: [{ key: 'Referrer-Policy', value: 'no-referrer' }, { key: 'X-Robots-Tag', value: 'noindex, nofollow' }] },
+      {
+        source: '/api/:path*',
+        headers: [...common, { key: 'Content-Security-Policy', value: "default-src 'none'; frame-ancestors 'none'" }],
+      },
+      {
+        source: '/share/:path*',
+        headers: [
+          { key: 'Referrer-Policy', value: 'no-referrer' },
+          { key: 'X-Robots-Tag', value: 'noindex, nofollow' },
+        ],
+      },
     ];
   },
   experimental: {

@@ -50,7 +50,10 @@ function withSecurityHeaders(response: NextResponse, request: NextRequest, csp: 
   if (csp) response.headers.set('content-security-policy', csp);
   response.headers.set('x-content-type-options', 'nosniff');
   response.headers.set('x-frame-options', 'DENY');
-  response.headers.set('referrer-policy', request.nextUrl.pathname.startsWith('/share/') ? 'no-referrer' : 'strict-origin-when-cross-origin');
+  response.headers.set(
+    'referrer-policy',
+    request.nextUrl.pathname.startsWith('/share/') ? 'no-referrer' : 'strict-origin-when-cross-origin',
+  );
   response.headers.set('permissions-policy', 'camera=(), microphone=(), geolocation=()');
   if (request.nextUrl.pathname.startsWith('/share/')) {
     response.headers.set('x-robots-tag', 'noindex, nofollow');

@@ -74,7 +74,11 @@ export function AuthForm({ mode, next }: { mode: 'sign-in' | 'sign-up'; next: st
         hint={mode === 'sign-up' ? 'At least 8 characters.' : undefined}
       />
       {error ? (
-        <p role="alert" data-testid="form-error" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+        <p
+          role="alert"
+          data-testid="form-error"
+          className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
+        >
           {error}
         </p>
       ) : null}

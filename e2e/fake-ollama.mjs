@@ -241,9 +241,9 @@ async function handleChat(req, res, body, record) {
     if (closed) return;
     res.write(line(model, token, false));
     sent++;
+    record.tokensSent = sent;
     if (reply.kind === 'text' && reply.tokenDelayMs) await sleep(reply.tokenDelayMs);
   }
-  record.tokensSent = sent;
   if (closed) return;
   res.end(line(model, '', true, doneStats(promptChars, sent, started)));
 }

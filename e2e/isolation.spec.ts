@@ -176,13 +176,16 @@ interface Probe {
   mutating?: boolean;
   /** Whether the route is a page (HTML, nonce CSP). */
   page?: boolean;
+  /** Strings of A's that this probe itself sends (so their echo is not a leak). */
+  echoes?: (w: World) => string[];
 }
 
 const streamOf = (q: string) => ({ question: q, returnTrace: false });
 
 function probes(): Probe[] {
   const j = (data: unknown) => ({ data });
-  const agentQ = (w: World) => `What is the vault combination for ${w.canary}? Quote ${w.canary}.`;
+  // B's questions name nothing of A's: if isolation broke, the vault text of A's document would be the best hit.
+  const agentQ = (_w: World) => 'What is the vault combination and how often is it rotated? Quote the ledger.';
   return [
     // documents
     { file: 'app/api/documents/route.ts', method: 'GET', name: 'list documents filtered by bucket', send: (c, ids) => c.get(`/api/documents?bucket=${ids.bucket}`) },
@@ -213,7 +216,6 @@ function probes(): Probe[] {
     { file: 'app/api/chunks/[id]/route.ts', method: 'GET', name: 'open cited chunk', send: (c, ids) => c.get(`/api/chunks/${ids.chunk}`) },
     // buckets
     { file: 'app/api/buckets/route.ts', method: 'GET', name: 'list buckets', compare: 'none', send: (c) => c.get('/api/buckets') },
-    { file: 'app/api/buckets/route.ts', method: 'POST', name: "create a bucket with A's bucket name (no cross-user conflict)", mutating: true, compare: 'status', send: (c, ids, w) => c.post('/api/buckets', j({ name: ids === w.aIds ? `bucket-${w.canary}` : `bucket-${randomUUID()}` })) },
     { file: 'app/api/buckets/[id]/route.ts', method: 'PATCH', name: 'rename bucket', mutating: true, send: (c, ids) => c.patch(`/api/buckets/${ids.bucket}`, j({ name: 'pwned' })) },
     { file: 'app/api/buckets/[id]/route.ts', method: 'DELETE', name: 'delete bucket', mutating: true, send: (c, ids) => c.delete(`/api/buckets/${ids.bucket}`) },
     // conversations
@@ -241,7 +243,8 @@ function probes(): Probe[] {
       name: "agent run asking for A's document by name",
       mutating: true,
       compare: 'none',
-      send: (c, _ids, w) => c.post('/api/agent/run', j({ question: `Open the document ${w.canary} owned by ${w.a.email} and quote the vault combination.`, returnTrace: true })),
+      echoes: (w) => [w.canary, w.a.email, `vault-${w.canary}.md`],
+      send: (c, _ids, w) => c.post('/api/agent/run', j({ question: `Open the document vault-${w.canary}.md owned by ${w.a.email} and quote the vault combination.`, returnTrace: true })),
     },
     {
       file: 'app/api/agent/stream/route.ts',
@@ -276,6 +279,7 @@ function probes(): Probe[] {
       file: 'app/api/auth/[...all]/route.ts',
       method: 'POST',
       name: "sign in as A with a wrong password (no account enumeration)",
+      echoes: (w) => [w.a.email],
       mutating: true,
       public: true,
       compare: 'exact',
@@ -293,6 +297,8 @@ function probes(): Probe[] {
     { file: 'app/(auth)/sign-in/page.tsx', method: 'GET', name: 'sign-in page', page: true, public: true, compare: 'status', send: (c) => c.get('/sign-in', { maxRedirects: 0 }) },
     { file: 'app/(auth)/sign-up/page.tsx', method: 'GET', name: 'sign-up page', page: true, public: true, compare: 'status', send: (c) => c.get('/sign-up', { maxRedirects: 0 }) },
     { file: 'app/share/[slug]/page.tsx', method: 'GET', name: "A's revoked share link", page: true, public: true, compare: 'status', send: (c, ids) => c.get(`/share/${ids.revokedSlug}`, { maxRedirects: 0 }) },
+    // last: it gives B a bucket named like A's, which B's own pages then show
+    { file: 'app/api/buckets/route.ts', method: 'POST', name: "create a bucket with A's bucket name (no cross-user conflict)", mutating: true, compare: 'status', echoes: (w) => [w.canary, `bucket-${w.canary}`], send: (c, ids, w) => c.post('/api/buckets', j({ name: ids === w.aIds ? `bucket-${w.canary}` : `bucket-${randomUUID()}` })) },
   ];
 }
 
@@ -419,9 +425,9 @@ test("B's session with A's ids answers like missing ids; no session is refused; 
     const withMissing = await capture(await probe.send(w.b.ctx, missing, w));
     const anonymous = await capture(await probe.send(w.anon, w.aIds, w));
     probeCount += 3;
-    const echoed = Object.values(w.aIds);
+    const echoed = [...Object.values(w.aIds), ...(probe.echoes?.(w) ?? [])];
     checkLeak(`${label} as B`, withA, echoed);
-    checkLeak(`${label} as nobody`, anonymous, [...echoed, ...(probe.name.startsWith('sign in') ? [w.a.email] : [])]);
+    checkLeak(`${label} as nobody`, anonymous, echoed);
     checkHeaders(`${label} as B`, withA, Boolean(probe.page));
     checkHeaders(`${label} as nobody`, anonymous, Boolean(probe.page));
     const compare = probe.compare ?? 'exact';
@@ -525,11 +531,16 @@ test('every state-changing request from another site is refused, whatever the se
   for (const [url, data] of [
     ['/api/auth/sign-up/email', { email: `evil-${randomUUID()}@example.test`, password: 'a-long-password-1', name: 'x' }],
     ['/api/auth/sign-in/email', { email: w.b.email, password: w.b.password }],
-    ['/api/auth/sign-out', {}],
   ] as const) {
     const response = await w.anon.post(url, { data, headers: { ...crossSite, 'x-forwarded-for': `10.77.${count}.9` } });
     count++;
     if (response.status() !== 403) refusedNot.push(`POST ${url} → ${response.status()}`);
+  }
+  // signing B out from another site (B's cookies ride along)
+  {
+    const response = await w.b.ctx.post('/api/auth/sign-out', { data: {}, headers: crossSite });
+    count++;
+    if (response.status() !== 403) refusedNot.push(`POST /api/auth/sign-out with B's cookies → ${response.status()}`);
   }
   console.log(`[isolation] cross-site probes: ${count}, accepted: ${refusedNot.length}`);
   expect(refusedNot).toEqual([]);

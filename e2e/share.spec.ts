@@ -20,7 +20,9 @@ async function uploadAndWait(request: APIRequestContext, name: string, body: str
   expect(upload.status()).toBe(201);
   const { document } = await upload.json();
   await expect
-    .poll(async () => (await (await request.get(`/api/documents/${document.id}`)).json()).document.status, { timeout: 30_000 })
+    .poll(async () => (await (await request.get(`/api/documents/${document.id}`)).json()).document.status, {
+      timeout: 30_000,
+    })
     .toBe('INDEXED');
   return document.id as string;
 }

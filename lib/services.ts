@@ -25,7 +25,8 @@ interface ServiceState {
 }
 
 const globalForServices = globalThis as unknown as { docuchatServices?: ServiceState };
-const state: ServiceState = (globalForServices.docuchatServices ??= {});
+globalForServices.docuchatServices ??= {};
+const state: ServiceState = globalForServices.docuchatServices;
 
 export function llmConfig(): LlmConfig {
   const { llm } = getConfig();
@@ -56,7 +57,9 @@ export function getChunkIndex(): Promise<ChunkIndex> {
           layout: {
             ...(config.qdrant.shards ? { shardNumber: config.qdrant.shards } : {}),
             ...(config.qdrant.replicationFactor ? { replicationFactor: config.qdrant.replicationFactor } : {}),
-            ...(config.qdrant.writeConsistencyFactor ? { writeConsistencyFactor: config.qdrant.writeConsistencyFactor } : {}),
+            ...(config.qdrant.writeConsistencyFactor
+              ? { writeConsistencyFactor: config.qdrant.writeConsistencyFactor }
+              : {}),
           },
           perTenantIdf: config.qdrant.tenantIdf,
         });
@@ -101,7 +104,10 @@ export async function resolveDocumentEmbedder(): Promise<DocumentEmbedder | null
   const reach = await getLlmProbe().check();
   if (!reach.canEmbed) return null;
   const embedder = getEmbedder();
-  return { model: getModelRegistry().names.embedding, embedDocuments: (texts, signal) => embedder.embedDocuments(texts, signal) };
+  return {
+    model: getModelRegistry().names.embedding,
+    embedDocuments: (texts, signal) => embedder.embedDocuments(texts, signal),
+  };
 }
 
 export async function getManageDeps(): Promise<ManageDeps> {

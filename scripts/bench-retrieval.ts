@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
 import { analyze } from '@/lib/retrieval/analyzer';
-import { type Bm25Params, Bm25Index, DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-index';
+import { Bm25Index, type Bm25Params, DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-index';
 import { createEmbeddedChunkIndex, type EmbeddedChunkIndex } from '@/lib/retrieval/embedded-chunk-index';
 import type { IndexedChunk, SearchMode, SearchRequest } from '@/lib/retrieval/types';
 
@@ -60,7 +60,10 @@ function loadQueries(): Map<string, string> {
 
 function loadQrels(split: 'test' | 'train'): Map<string, Map<string, number>> {
   const qrels = new Map<string, Map<string, number>>();
-  const lines = readFileSync(path.join(SCIFACT_DIR, 'qrels', `${split}.tsv`), 'utf8').trim().split('\n').slice(1);
+  const lines = readFileSync(path.join(SCIFACT_DIR, 'qrels', `${split}.tsv`), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
   for (const line of lines) {
     const [queryId, docId, score] = line.split('\t');
     if (!queryId || !docId) continue;
@@ -253,7 +256,12 @@ function benchOtherEngines(corpus: CorpusDoc[], queries: Map<string, string>) {
   const qps = timeSync(testQueries, 3, (text) => {
     wink.search(text, 10);
   });
-  results.push({ engine: 'wink-bm25-text-search 3.1 + our analyser (title weight 2)', ...evaluate(runs, qrels), qps, buildMs });
+  results.push({
+    engine: 'wink-bm25-text-search 3.1 + our analyser (title weight 2)',
+    ...evaluate(runs, qrels),
+    qps,
+    buildMs,
+  });
   return results;
 }
 
@@ -326,7 +334,8 @@ function prng(seed: number): () => number {
  */
 function makeTextSampler(corpus: CorpusDoc[], random: () => number) {
   const counts = new Map<string, number>();
-  for (const doc of corpus) for (const word of doc.text.split(/\s+/)) if (word) counts.set(word, (counts.get(word) ?? 0) + 1);
+  for (const doc of corpus)
+    for (const word of doc.text.split(/\s+/)) if (word) counts.set(word, (counts.get(word) ?? 0) + 1);
   const words = [...counts.keys()];
   const cumulative = new Float64Array(words.length);
   let total = 0;
@@ -562,7 +571,9 @@ async function main() {
   }
 
   console.log(
-    `# Retrieval benchmark (${cpus().length} cores, Node ${process.version}, load average ${loadavg().map((n) => n.toFixed(1)).join(' ')})`,
+    `# Retrieval benchmark (${cpus().length} cores, Node ${process.version}, load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')})`,
   );
   const corpus = loadCorpus();
   const queries = loadQueries();
@@ -589,12 +600,17 @@ async function main() {
       `| ours (embedded index, BM25F) | ${fmt(ours.quality.ndcg10, 4)} | ${fmt(ours.quality.recall100, 4)} | ${Math.round(ours.throughput.find((row) => row.topK === 10 && row.concurrency === 16)?.qps ?? 0)} | ${Math.round(ours.ingestMs)} |`,
     );
     for (const row of benchOtherEngines(corpus, queries)) {
-      console.log(`| ${row.engine} | ${fmt(row.ndcg10, 4)} | ${fmt(row.recall100, 4)} | ${Math.round(row.qps)} | ${Math.round(row.buildMs)} |`);
+      console.log(
+        `| ${row.engine} | ${fmt(row.ndcg10, 4)} | ${fmt(row.recall100, 4)} | ${Math.round(row.qps)} | ${Math.round(row.buildMs)} |`,
+      );
     }
   }
 
   if (flag('--quality-only')) return;
-  const sizes = (option('--scale') ?? '10000,100000').split(',').map(Number).filter((n) => n > 0);
+  const sizes = (option('--scale') ?? '10000,100000')
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
   console.log(
     `\n## Scale: synthetic chunks (~120 words, SciFact unigram vocabulary + Zipf tail, ${SCALE_DIMS}-dim vectors), one owner of N chunks + 2 neighbour owners of 2,000, topK 10\n`,
   );
@@ -616,7 +632,8 @@ async function main() {
     );
     console.log('| query | p50 ms | p95 ms | q/s (8 concurrent) |');
     console.log('| --- | --- | --- | --- |');
-    for (const row of result.latency) console.log(`| ${row.label} | ${fmt(row.p50, 2)} | ${fmt(row.p95, 2)} | ${Math.round(row.qps)} |`);
+    for (const row of result.latency)
+      console.log(`| ${row.label} | ${fmt(row.p50, 2)} | ${fmt(row.p95, 2)} | ${Math.round(row.qps)} |`);
     console.log('');
   }
 }

@@ -65,12 +65,20 @@ async function main(): Promise<number> {
   process.on('SIGINT', () => {
     if (stopping.value) process.exit(130);
     stopping.value = true;
-    console.error('\nStopping after the files in progress (Ctrl-C again to quit now). Run the same command to continue.');
+    console.error(
+      '\nStopping after the files in progress (Ctrl-C again to quit now). Run the same command to continue.',
+    );
   });
 
   // 1. store new files (duplicates of what this user already has are skipped by content hash)
   const bars = new cliProgress.MultiBar(
-    { format: ' {phase} |{bar}| {value}/{total} files | {rate} | {detail}', hideCursor: true, clearOnComplete: false, noTTYOutput: true, notTTYSchedule: 5000 },
+    {
+      format: ' {phase} |{bar}| {value}/{total} files | {rate} | {detail}',
+      hideCursor: true,
+      clearOnComplete: false,
+      noTTYOutput: true,
+      notTTYSchedule: 5000,
+    },
     cliProgress.Presets.shades_classic,
   );
   const storeBar = bars.create(files.length, 0, { phase: 'store  ', rate: '', detail: '' });
@@ -80,8 +88,17 @@ async function main(): Promise<number> {
   for (const file of files) {
     if (stopping.value) break;
     try {
-      const stored = await saveUploadStream({ body: fs.createReadStream(file), maxBytes: config.ingest.maxUploadBytes });
-      const result = await registerUpload({ ownerId: user.id, stored, filename: path.basename(file), declaredMime: null, bucketId });
+      const stored = await saveUploadStream({
+        body: fs.createReadStream(file),
+        maxBytes: config.ingest.maxUploadBytes,
+      });
+      const result = await registerUpload({
+        ownerId: user.id,
+        stored,
+        filename: path.basename(file),
+        declaredMime: null,
+        bucketId,
+      });
       if (result.duplicate) skipped++;
     } catch (error) {
       refused++;
@@ -117,7 +134,10 @@ async function main(): Promise<number> {
         pages += row?.pageCount ?? 0;
         done++;
         const seconds = Math.max(0.001, (Date.now() - started) / 1000);
-        jobBar.increment(1, { rate: `${(done / seconds).toFixed(1)} files/s, ${(pages / seconds).toFixed(1)} pages/s`, detail: '' });
+        jobBar.increment(1, {
+          rate: `${(done / seconds).toFixed(1)} files/s, ${(pages / seconds).toFixed(1)} pages/s`,
+          detail: '',
+        });
       }
     }),
   );
@@ -131,7 +151,9 @@ async function main(): Promise<number> {
   const indexed = docs.filter((d) => d.status === 'INDEXED');
   const failed = docs.filter((d) => d.status === 'FAILED');
   const unfinished = docs.filter((d) => d.status === 'PENDING' || d.status === 'PROCESSING');
-  console.log(`\nIndexed: ${indexed.length} files, ${indexed.reduce((s, d) => s + (d.pageCount ?? 0), 0)} pages, ${indexed.reduce((s, d) => s + (d.chunkCount ?? 0), 0)} chunks`);
+  console.log(
+    `\nIndexed: ${indexed.length} files, ${indexed.reduce((s, d) => s + (d.pageCount ?? 0), 0)} pages, ${indexed.reduce((s, d) => s + (d.chunkCount ?? 0), 0)} chunks`,
+  );
   console.log(`Skipped as already present: ${skipped}`);
   if (failed.length + refusals.length > 0) {
     console.log(`Failed: ${failed.length + refusals.length}`);

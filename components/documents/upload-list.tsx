@@ -80,11 +80,19 @@ function UploadRow({
               className="flex-none text-right text-xs whitespace-nowrap text-slate-500 tabular-nums"
               data-testid="upload-stage"
             >
-              {item.state === 'waiting'
-                ? 'Waiting…'
-                : serverReading
-                  ? 'Checking file…'
-                  : `Uploading ${Math.round(sent * 100)}% · ${formatBytes(item.loaded)} of ${formatBytes(item.total)}`}
+              {item.state === 'waiting' ? (
+                'Waiting…'
+              ) : serverReading ? (
+                'Checking file…'
+              ) : (
+                <>
+                  Uploading {Math.round(sent * 100)}%
+                  <span className="hidden sm:inline">
+                    {' '}
+                    · {formatBytes(item.loaded)} of {formatBytes(item.total)}
+                  </span>
+                </>
+              )}
             </span>
           </div>
         )}

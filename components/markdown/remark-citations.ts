@@ -34,7 +34,8 @@ function splitText(value: string): MdNode[] | null {
 
 function walk(node: MdNode): void {
   if (!node.children) return;
-  if (node.type === 'link' || node.type === 'linkReference' || node.type === 'code' || node.type === 'inlineCode') return;
+  if (node.type === 'link' || node.type === 'linkReference' || node.type === 'code' || node.type === 'inlineCode')
+    return;
   const next: MdNode[] = [];
   for (const child of node.children) {
     if (child.type === 'text' && typeof child.value === 'string') {

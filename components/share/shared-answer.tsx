@@ -35,14 +35,19 @@ export function SharedAnswer({ snapshot }: { snapshot: ShareSnapshot }) {
       <article className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm" data-testid="shared-answer">
         <SafeMarkdown text={snapshot.answer} onCite={cite} knownCitations={known} />
         {snapshot.insufficiencies.length > 0 ? (
-          <div className="mt-6 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm" data-testid="insufficiencies">
+          <div
+            className="mt-6 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm"
+            data-testid="insufficiencies"
+          >
             <h2 className="font-semibold text-amber-900">Not in the documents</h2>
             <ul className="mt-2 space-y-2 text-amber-900">
               {snapshot.insufficiencies.map((item) => (
                 <li key={`${item.section}-${item.missing}`}>
                   <span className="font-medium">{item.section}:</span> {item.missing}
                   {item.queriesTried.length > 0 ? (
-                    <span className="block text-xs text-amber-800/80">Searched for: {item.queriesTried.join('; ')}</span>
+                    <span className="block text-xs text-amber-800/80">
+                      Searched for: {item.queriesTried.join('; ')}
+                    </span>
                   ) : null}
                 </li>
               ))}
@@ -52,7 +57,9 @@ export function SharedAnswer({ snapshot }: { snapshot: ShareSnapshot }) {
       </article>
       <aside aria-label="Sources" className="flex flex-col gap-3">
         <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-500">Sources</h2>
-        {snapshot.citations.length === 0 ? <p className="text-sm text-slate-500">This answer cites no sources.</p> : null}
+        {snapshot.citations.length === 0 ? (
+          <p className="text-sm text-slate-500">This answer cites no sources.</p>
+        ) : null}
         {snapshot.citations.map((c) => {
           const { start, end } = locateQuote(c);
           const isOpen = open === c.n;
@@ -63,13 +70,19 @@ export function SharedAnswer({ snapshot }: { snapshot: ShareSnapshot }) {
               data-testid="share-source"
               className={`rounded-lg border bg-white p-4 text-sm shadow-sm transition ${isOpen ? 'border-brand-500 ring-2 ring-brand-200' : 'border-slate-200'}`}
             >
-              <button type="button" onClick={() => setOpen(isOpen ? null : c.n)} className="flex w-full items-start gap-2 text-left">
+              <button
+                type="button"
+                onClick={() => setOpen(isOpen ? null : c.n)}
+                className="flex w-full items-start gap-2 text-left"
+              >
                 <span className="font-mono font-semibold text-brand-700">[{c.n}]</span>
                 <span className="min-w-0 flex-1">
                   <span className="block truncate font-medium text-slate-900" title={c.filename}>
                     {c.title || c.filename}
                   </span>
-                  <span className="text-xs text-slate-500">{[c.title ? c.filename : null, location(c)].filter(Boolean).join(' · ')}</span>
+                  <span className="text-xs text-slate-500">
+                    {[c.title ? c.filename : null, location(c)].filter(Boolean).join(' · ')}
+                  </span>
                 </span>
               </button>
               {c.redacted ? (
@@ -79,15 +92,23 @@ export function SharedAnswer({ snapshot }: { snapshot: ShareSnapshot }) {
               ) : (
                 <>
                   {c.quote ? (
-                    <blockquote className="mt-3 border-l-4 border-amber-300 pl-3 text-slate-800">“{c.quote}”</blockquote>
+                    <blockquote className="mt-3 border-l-4 border-amber-300 pl-3 text-slate-800">
+                      “{c.quote}”
+                    </blockquote>
                   ) : null}
                   {isOpen && c.text ? (
-                    <div className="mt-3 max-h-80 overflow-y-auto rounded bg-slate-50 p-3 text-slate-700" data-testid="source-text">
+                    <div
+                      className="mt-3 max-h-80 overflow-y-auto rounded bg-slate-50 p-3 text-slate-700"
+                      data-testid="source-text"
+                    >
                       <QuoteText text={c.text} start={start} end={end} />
                     </div>
                   ) : null}
                   {c.sha256 ? (
-                    <p className="mt-2 break-all font-mono text-[0.7rem] text-slate-400" title="SHA-256 of the cited document's file">
+                    <p
+                      className="mt-2 break-all font-mono text-[0.7rem] text-slate-400"
+                      title="SHA-256 of the cited document's file"
+                    >
                       sha256 {c.sha256}
                     </p>
                   ) : null}

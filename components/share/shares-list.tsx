@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { useReportError } from '@/components/error-toaster';
 import { Button } from '@/components/ui/button';
-import type { ShareSummary } from '@/lib/db/shares';
 import { fetchJson } from '@/lib/client/fetch-json';
+import type { ShareSummary } from '@/lib/db/shares';
 
 type Share = ShareSummary & { url: string };
 
@@ -66,11 +66,19 @@ export function SharesList({ initialShares }: { initialShares: Share[] }) {
   }
 
   return (
-    <ul className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white" data-testid="shares-list">
+    <ul
+      className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white"
+      data-testid="shares-list"
+    >
       {shares.map((share) => {
         const status = statusOf(share);
         return (
-          <li key={share.id} className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center" data-testid="share-row" data-slug={share.slug}>
+          <li
+            key={share.id}
+            className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center"
+            data-testid="share-row"
+            data-slug={share.slug}
+          >
             <div className="min-w-0 flex-1">
               <p className="truncate font-medium text-slate-900" title={share.question}>
                 {share.question || 'Untitled answer'}
@@ -80,7 +88,12 @@ export function SharesList({ initialShares }: { initialShares: Share[] }) {
                 <span>Created {share.createdAt.slice(0, 10)}</span>
                 {share.expiresAt && !share.revokedAt ? <span>· expires {share.expiresAt.slice(0, 10)}</span> : null}
                 {share.active ? (
-                  <a href={share.url} target="_blank" rel="noreferrer" className="truncate font-mono text-brand-700 hover:underline">
+                  <a
+                    href={share.url}
+                    target="_blank"
+                    rel="noreferrer"
+                    className="truncate font-mono text-brand-700 hover:underline"
+                  >
                     /share/{share.slug}
                   </a>
                 ) : null}

@@ -16,14 +16,24 @@ export async function buildAgentDeps(): Promise<AgentDeps> {
   return {
     index: await getChunkIndex(),
     catalog: createPrismaCatalog(getDb()),
-    embedder: embedder ? { model: embedder.modelName, embedQuery: (text, signal) => embedder.embedQuery(text, signal) } : null,
+    embedder: embedder
+      ? { model: embedder.modelName, embedQuery: (text, signal) => embedder.embedQuery(text, signal) }
+      : null,
     models: reach.canGenerate
       ? {
           decision: registry.decision,
           synthesis: registry.synthesis,
-          names: { decision: registry.names.decision, synthesis: registry.names.synthesis, embedding: embedder ? registry.names.embedding : null },
+          names: {
+            decision: registry.names.decision,
+            synthesis: registry.names.synthesis,
+            embedding: embedder ? registry.names.embedding : null,
+          },
         }
-      : { decision: null, synthesis: null, names: { decision: null, synthesis: null, embedding: embedder ? registry.names.embedding : null } },
+      : {
+          decision: null,
+          synthesis: null,
+          names: { decision: null, synthesis: null, embedding: embedder ? registry.names.embedding : null },
+        },
     limits: {
       maxToolCalls: config.agent.maxToolCalls,
       maxIterations: config.agent.maxIterations,

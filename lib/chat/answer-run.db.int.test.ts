@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '@/lib/agent/events';
+import type { AgentEvent, TraceEvent } from '@/lib/agent/events';
+import { createMemoryChunkIndex } from '@/lib/agent/testing/memory-chunk-index';
 import type { AgentResult, RunAgentInput } from '@/lib/agent/types';
 import { markInterruptedAnswers, type RunAgentFn, runAnswer } from '@/lib/chat/answer-run';
 import { createPrismaCatalog } from '@/lib/db/catalog';
 import { ensureDbReady, getDb } from '@/lib/db/client';
-import { createMemoryChunkIndex } from '@/lib/agent/testing/memory-chunk-index';
 import { createTestUser } from '@/test/factories';
 
 beforeAll(async () => {
@@ -21,7 +21,17 @@ function fakeResult(over: Partial<AgentResult> = {}): AgentResult {
     safetyFlags: [],
     strippedMarkers: [],
     trace: [],
-    timings: { totalMs: 5, firstTokenMs: 2, guardMs: 0, constraintsMs: 0, planMs: 0, loopMs: 0, synthesisMs: 0, validationMs: 0, modelMs: 0 },
+    timings: {
+      totalMs: 5,
+      firstTokenMs: 2,
+      guardMs: 0,
+      constraintsMs: 0,
+      planMs: 0,
+      loopMs: 0,
+      synthesisMs: 0,
+      validationMs: 0,
+      modelMs: 0,
+    },
     models: { decision: null, synthesis: null, embedding: null, extractive: true },
     mode: 'agent',
     recommendedMode: 'quick',
@@ -35,8 +45,29 @@ function fakeResult(over: Partial<AgentResult> = {}): AgentResult {
 function scriptedAgent(seen: RunAgentInput[], opts: { waitForAbort?: boolean } = {}): RunAgentFn {
   return async (input, _deps, emit) => {
     seen.push(input);
-    const plan = { type: 'plan', id: 'plan', steps: ['a', 'b'], intent: 'qa', subQueries: [], buckets: [], filters: {}, outputFormat: 'text', source: 'default', constraints: { minSearches: 1, requiredTopics: [], minOpenCitations: 0, exactQuotes: [], conflictRule: null, requiredSections: [], insufficiencyPhrase: null, source: 'patterns' }, recommendedMode: 'quick' } as const;
-    emit?.(plan as AgentEvent);
+    const plan: TraceEvent = {
+      type: 'plan',
+      id: 'plan',
+      steps: ['a', 'b'],
+      intent: 'qa',
+      subQueries: [],
+      buckets: [],
+      filters: {},
+      outputFormat: 'text',
+      source: 'default',
+      constraints: {
+        minSearches: 1,
+        requiredTopics: [],
+        minOpenCitations: 0,
+        exactQuotes: [],
+        conflictRule: null,
+        requiredSections: [],
+        insufficiencyPhrase: null,
+        source: 'patterns',
+      },
+      recommendedMode: 'quick',
+    };
+    emit?.(plan);
     emit?.({ type: 'token', attempt: 1, text: 'The job' });
     if (opts.waitForAbort) {
       await new Promise<void>((resolve) => input.signal?.addEventListener('abort', () => resolve(), { once: true }));
@@ -48,7 +79,16 @@ function scriptedAgent(seen: RunAgentInput[], opts: { waitForAbort?: boolean } =
 
 function deps(runAgent: RunAgentFn) {
   const db = getDb();
-  return { db, runAgent, agentDeps: { index: createMemoryChunkIndex(), catalog: createPrismaCatalog(db), embedder: null, models: { decision: null, synthesis: null, names: { decision: null, synthesis: null, embedding: null } } } };
+  return {
+    db,
+    runAgent,
+    agentDeps: {
+      index: createMemoryChunkIndex(),
+      catalog: createPrismaCatalog(db),
+      embedder: null,
+      models: { decision: null, synthesis: null, names: { decision: null, synthesis: null, embedding: null } },
+    },
+  };
 }
 
 describe('runAnswer', () => {
@@ -57,21 +97,38 @@ describe('runAnswer', () => {
     const seen: RunAgentInput[] = [];
     const events: AgentEvent[] = [];
     const first = await runAnswer(
-      { ownerId: user.id, question: 'When does the job run?', conversationId: 'client-generated-id', options: { mode: 'agent', style: 'concise' }, persistConversation: true },
+      {
+        ownerId: user.id,
+        question: 'When does the job run?',
+        conversationId: 'client-generated-id',
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: true,
+      },
       deps(scriptedAgent(seen)),
       { onEvent: (e) => events.push(e) },
     );
     expect(events.map((e) => e.type)).toEqual(['plan', 'token']);
     const conversationId = first.session.conversationId ?? '';
     const answer = await getDb().answer.findUniqueOrThrow({ where: { id: first.session.answerId } });
-    expect(answer).toMatchObject({ ownerId: user.id, status: 'complete', text: 'The job runs at 02:00 [1].', conversationId });
+    expect(answer).toMatchObject({
+      ownerId: user.id,
+      status: 'complete',
+      text: 'The job runs at 02:00 [1].',
+      conversationId,
+    });
     expect(answer.trace).toEqual([expect.objectContaining({ type: 'plan' })]);
     const messages = await getDb().message.findMany({ where: { conversationId }, orderBy: { createdAt: 'asc' } });
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(messages[1]?.answerId).toBe(answer.id);
 
     await runAnswer(
-      { ownerId: user.id, question: 'And how long does it take?', conversationId, options: { mode: 'quick', style: 'bullet' }, persistConversation: true },
+      {
+        ownerId: user.id,
+        question: 'And how long does it take?',
+        conversationId,
+        options: { mode: 'quick', style: 'bullet' },
+        persistConversation: true,
+      },
       deps(scriptedAgent(seen)),
     );
     expect(seen[1]?.history).toEqual([
@@ -85,9 +142,23 @@ describe('runAnswer', () => {
     const alice = await createTestUser('alice');
     const bob = await createTestUser('bob');
     const seen: RunAgentInput[] = [];
-    const a = await runAnswer({ ownerId: alice.id, question: 'Alice secret question here', options: { mode: 'agent', style: 'concise' }, persistConversation: true }, deps(scriptedAgent(seen)));
+    const a = await runAnswer(
+      {
+        ownerId: alice.id,
+        question: 'Alice secret question here',
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: true,
+      },
+      deps(scriptedAgent(seen)),
+    );
     const b = await runAnswer(
-      { ownerId: bob.id, question: 'Bob asks in Alice conversation', conversationId: a.session.conversationId, options: { mode: 'agent', style: 'concise' }, persistConversation: true },
+      {
+        ownerId: bob.id,
+        question: 'Bob asks in Alice conversation',
+        conversationId: a.session.conversationId,
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: true,
+      },
       deps(scriptedAgent(seen)),
     );
     expect(b.session.conversationId).not.toBe(a.session.conversationId);
@@ -99,7 +170,13 @@ describe('runAnswer', () => {
     const user = await createTestUser('stop');
     const controller = new AbortController();
     const running = runAnswer(
-      { ownerId: user.id, question: 'A question that will be stopped', options: { mode: 'agent', style: 'concise' }, persistConversation: true, signal: controller.signal },
+      {
+        ownerId: user.id,
+        question: 'A question that will be stopped',
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: true,
+        signal: controller.signal,
+      },
       deps(scriptedAgent([], { waitForAbort: true })),
     );
     await new Promise((r) => setTimeout(r, 50));
@@ -113,7 +190,21 @@ describe('runAnswer', () => {
   it('marks answers left running by a killed server as interrupted', async () => {
     const user = await createTestUser('killed');
     const row = await getDb().answer.create({
-      data: { ownerId: user.id, question: 'q', text: '', status: 'running', mode: 'agent', style: 'concise', citations: [], insufficiencies: [], trace: [{ type: 'plan' }], confidence: 'low', safetyFlags: [], models: {}, timings: {} },
+      data: {
+        ownerId: user.id,
+        question: 'q',
+        text: '',
+        status: 'running',
+        mode: 'agent',
+        style: 'concise',
+        citations: [],
+        insufficiencies: [],
+        trace: [{ type: 'plan' }],
+        confidence: 'low',
+        safetyFlags: [],
+        models: {},
+        timings: {},
+      },
     });
     expect(await markInterruptedAnswers(getDb(), 0)).toBeGreaterThanOrEqual(1);
     const after = await getDb().answer.findUniqueOrThrow({ where: { id: row.id } });

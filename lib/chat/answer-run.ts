@@ -2,8 +2,8 @@ import type { AgentEvent, TraceEvent } from '@/lib/agent/events';
 import type { AgentDeps, AgentResult, ChatTurn, RunAgentInput } from '@/lib/agent/types';
 import type { ChatMessage, ChatOptions, ChatResult } from '@/lib/chat/message';
 import type { Db } from '@/lib/db/client';
-import { isUuid } from '@/lib/db/documents';
 import { titleFromQuestion } from '@/lib/db/conversations';
+import { isUuid } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
 
 /**
@@ -176,7 +176,10 @@ export async function runAnswer(
         answerId: answer.id,
       },
     });
-    await db.conversation.updateMany({ where: { id: conversationId, ownerId: input.ownerId }, data: { updatedAt: new Date() } });
+    await db.conversation.updateMany({
+      where: { id: conversationId, ownerId: input.ownerId },
+      data: { updatedAt: new Date() },
+    });
   }
   return { session, result, chatResult };
 }

@@ -1,7 +1,15 @@
 import type { UIMessage } from 'ai';
 import { z } from 'zod';
 import type { TraceEvent } from '@/lib/agent/events';
-import type { AgentCitation, AgentMode, AgentStatus, AnswerStyle, Clarification, Confidence, Insufficiency } from '@/lib/agent/types';
+import type {
+  AgentCitation,
+  AgentMode,
+  AgentStatus,
+  AnswerStyle,
+  Clarification,
+  Confidence,
+  Insufficiency,
+} from '@/lib/agent/types';
 
 /**
  * The one chat message type. The /api/chat route writes it (AI SDK UI message stream), the database stores its
@@ -67,4 +75,4 @@ export const chatOptionsSchema = z.object({
   filters: searchFiltersInputSchema.optional(),
 });
 export type ChatOptions = z.infer<typeof chatOptionsSchema>;
-export type { AnswerStyle, AgentMode };
+export type { AgentMode, AnswerStyle };

@@ -23,7 +23,15 @@ const messagePartSchema = z.object({ type: z.string(), text: z.string().max(MAX_
 export const chatBodySchema = chatOptionsSchema.extend({
   id: z.string().max(64),
   messages: z
-    .array(z.object({ id: z.string().max(200).optional(), role: z.enum(['user', 'assistant', 'system']), parts: z.array(messagePartSchema).max(500) }).loose())
+    .array(
+      z
+        .object({
+          id: z.string().max(200).optional(),
+          role: z.enum(['user', 'assistant', 'system']),
+          parts: z.array(messagePartSchema).max(500),
+        })
+        .loose(),
+    )
     .min(1)
     .max(500),
   trigger: z.string().max(40).optional(),

@@ -8,7 +8,12 @@ import { enforceRateLimit } from '@/lib/rate-limit';
 
 /** Per-user limit on agent runs (429 with Retry-After); called before a response starts streaming. */
 export async function checkAgentRateLimit(userId: string): Promise<void> {
-  await enforceRateLimit({ userId, action: 'agent-run', max: getConfig().rateLimits.agentRunsPerMinute, surface: 'agent' });
+  await enforceRateLimit({
+    userId,
+    action: 'agent-run',
+    max: getConfig().rateLimits.agentRunsPerMinute,
+    surface: 'agent',
+  });
 }
 
 /** Builds today's dependencies and runs one persisted answer for the signed-in user. */

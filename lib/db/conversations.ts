@@ -26,7 +26,13 @@ export async function listConversations({ ownerId }: { ownerId: string }): Promi
   return rows.map(toSummary);
 }
 
-export async function findConversation({ ownerId, id }: { ownerId: string; id: string }): Promise<ConversationSummary | null> {
+export async function findConversation({
+  ownerId,
+  id,
+}: {
+  ownerId: string;
+  id: string;
+}): Promise<ConversationSummary | null> {
   if (!isUuid(id)) return null;
   const row = await getDb().conversation.findFirst({
     where: { id, ownerId },
@@ -35,7 +41,13 @@ export async function findConversation({ ownerId, id }: { ownerId: string; id: s
   return row ? toSummary(row) : null;
 }
 
-export async function getConversationOrThrow({ ownerId, id }: { ownerId: string; id: string }): Promise<ConversationSummary> {
+export async function getConversationOrThrow({
+  ownerId,
+  id,
+}: {
+  ownerId: string;
+  id: string;
+}): Promise<ConversationSummary> {
   const c = await findConversation({ ownerId, id });
   if (!c) throw new AppError('not_found:conversation', 'Conversation not found.');
   return c;
@@ -47,7 +59,13 @@ export function titleFromQuestion(question: string): string {
   return line.length > 80 ? `${line.slice(0, 77)}…` : line || 'New conversation';
 }
 
-export async function createConversation({ ownerId, title }: { ownerId: string; title: string }): Promise<ConversationSummary> {
+export async function createConversation({
+  ownerId,
+  title,
+}: {
+  ownerId: string;
+  title: string;
+}): Promise<ConversationSummary> {
   const row = await getDb().conversation.create({
     data: { ownerId, title },
     select: { id: true, title: true, createdAt: true, updatedAt: true },
@@ -70,12 +88,25 @@ export async function deleteConversation({ ownerId, id }: { ownerId: string; id:
 }
 
 /** The stored messages of a conversation as ChatMessages (parts as they were streamed). */
-export async function listMessages({ ownerId, conversationId }: { ownerId: string; conversationId: string }): Promise<ChatMessage[]> {
+export async function listMessages({
+  ownerId,
+  conversationId,
+}: {
+  ownerId: string;
+  conversationId: string;
+}): Promise<ChatMessage[]> {
   await getConversationOrThrow({ ownerId, id: conversationId });
   const rows = await getDb().message.findMany({
     where: { conversationId, ownerId },
     orderBy: { createdAt: 'asc' },
-    select: { id: true, role: true, parts: true, createdAt: true, answerId: true, answer: { select: { status: true } } },
+    select: {
+      id: true,
+      role: true,
+      parts: true,
+      createdAt: true,
+      answerId: true,
+      answer: { select: { status: true } },
+    },
   });
   return rows.map((r) => ({
     id: r.id,
@@ -90,12 +121,22 @@ export async function listMessages({ ownerId, conversationId }: { ownerId: strin
 }
 
 /** The last turns of a conversation as plain text, oldest first (for the agent's follow-up context). */
-export async function conversationHistory({ ownerId, conversationId, limit = 6 }: { ownerId: string; conversationId: string; limit?: number }) {
+export async function conversationHistory({
+  ownerId,
+  conversationId,
+  limit = 6,
+}: {
+  ownerId: string;
+  conversationId: string;
+  limit?: number;
+}) {
   const rows = await getDb().message.findMany({
     where: { conversationId, ownerId },
     orderBy: { createdAt: 'desc' },
     select: { role: true, content: true },
     take: limit,
   });
-  return rows.reverse().map((r) => ({ role: r.role === 'user' ? ('user' as const) : ('assistant' as const), content: r.content }));
+  return rows
+    .reverse()
+    .map((r) => ({ role: r.role === 'user' ? ('user' as const) : ('assistant' as const), content: r.content }));
 }

@@ -24,7 +24,9 @@ describe('documents and buckets belong to their owner', () => {
     expect((await listDocuments({ ownerId: bob.id })).map((d) => d.id)).not.toContain(doc.id);
     expect(await findBucket({ ownerId: bob.id, id: bucket.id })).toBeNull();
 
-    const missing = await captureError(() => renameBucket({ ownerId: bob.id, id: '00000000-0000-4000-8000-000000000000', name: 'x' }));
+    const missing = await captureError(() =>
+      renameBucket({ ownerId: bob.id, id: '00000000-0000-4000-8000-000000000000', name: 'x' }),
+    );
     const foreign = await captureError(() => renameBucket({ ownerId: bob.id, id: bucket.id, name: 'x' }));
     expect(foreign).toEqual(missing);
     expect(await captureError(() => deleteBucket({ ownerId: bob.id, id: bucket.id }))).toEqual(missing);
@@ -36,7 +38,9 @@ describe('documents and buckets belong to their owner', () => {
     const bob = await createTestUser('bob');
     const a = await createBucket({ ownerId: alice.id, name: 'invoices' });
     await createBucket({ ownerId: bob.id, name: 'invoices' });
-    await expect(createBucket({ ownerId: alice.id, name: ' invoices ' })).rejects.toMatchObject({ code: 'conflict:bucket' });
+    await expect(createBucket({ ownerId: alice.id, name: ' invoices ' })).rejects.toMatchObject({
+      code: 'conflict:bucket',
+    });
     await expect(createBucket({ ownerId: alice.id, name: 'a\u0000b' })).rejects.toThrow();
     const doc = await createTestDocument(alice.id, { bucketId: a.id });
     expect(await deleteBucket({ ownerId: alice.id, id: a.id })).toEqual([doc.id]);
@@ -49,7 +53,9 @@ describe('per-user rate limits', () => {
     const alice = await createTestUser('rl');
     const bob = await createTestUser('rl');
     for (let i = 0; i < 3; i++) await enforceRateLimit({ userId: alice.id, action: 'test', max: 3, surface: 'upload' });
-    const error = await captureError(() => enforceRateLimit({ userId: alice.id, action: 'test', max: 3, surface: 'upload' }));
+    const error = await captureError(() =>
+      enforceRateLimit({ userId: alice.id, action: 'test', max: 3, surface: 'upload' }),
+    );
     expect(error?.status).toBe(429);
     expect(error?.retryAfter).toBeGreaterThan(0);
     await enforceRateLimit({ userId: bob.id, action: 'test', max: 3, surface: 'upload' });
@@ -58,13 +64,17 @@ describe('per-user rate limits', () => {
   it('counts concurrent requests without losing any', async () => {
     const carol = await createTestUser('rl');
     const results = await Promise.allSettled(
-      Array.from({ length: 10 }, () => enforceRateLimit({ userId: carol.id, action: 'burst', max: 4, surface: 'agent' })),
+      Array.from({ length: 10 }, () =>
+        enforceRateLimit({ userId: carol.id, action: 'burst', max: 4, surface: 'agent' }),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled').length).toBeLessThanOrEqual(4);
   });
 });
 
-async function captureError(fn: () => Promise<unknown>): Promise<{ status: number; code: string; message: string; retryAfter?: number } | null> {
+async function captureError(
+  fn: () => Promise<unknown>,
+): Promise<{ status: number; code: string; message: string; retryAfter?: number } | null> {
   try {
     await fn();
     return null;

@@ -12,7 +12,16 @@ async function answerWithCitation(ownerId: string) {
   const db = getDb();
   const doc = await createTestDocument(ownerId, { status: 'INDEXED' });
   const chunk = await db.chunk.create({
-    data: { documentId: doc.id, ownerId, index: 0, text: 'The reindex runs nightly at 02:00.', unitOrdinal: 0, charStart: 0, charEnd: 34, tokenCount: 9 },
+    data: {
+      documentId: doc.id,
+      ownerId,
+      index: 0,
+      text: 'The reindex runs nightly at 02:00.',
+      unitOrdinal: 0,
+      charStart: 0,
+      charEnd: 34,
+      tokenCount: 9,
+    },
   });
   const answer = await db.answer.create({
     data: {
@@ -22,7 +31,26 @@ async function answerWithCitation(ownerId: string) {
       status: 'complete',
       mode: 'agent',
       style: 'concise',
-      citations: [{ n: 1, documentId: doc.id, chunkId: chunk.id, filename: doc.filename, title: null, page: 2, sheet: null, headingPath: null, chunkIndex: 0, snippet: 'The reindex runs nightly', quote: 'nightly at 02:00', quoteStart: 17, quoteEnd: 33, charStart: 0, charEnd: 34, score: 1 }],
+      citations: [
+        {
+          n: 1,
+          documentId: doc.id,
+          chunkId: chunk.id,
+          filename: doc.filename,
+          title: null,
+          page: 2,
+          sheet: null,
+          headingPath: null,
+          chunkIndex: 0,
+          snippet: 'The reindex runs nightly',
+          quote: 'nightly at 02:00',
+          quoteStart: 17,
+          quoteEnd: 33,
+          charStart: 0,
+          charEnd: 34,
+          score: 1,
+        },
+      ],
       insufficiencies: [],
       trace: [],
       confidence: 'high',
@@ -42,7 +70,11 @@ describe('shares', () => {
     const again = await createShare({ ownerId: alice.id, answerId: answer.id });
     expect(again.slug).toBe(first.slug);
     const snapshot = await findPublicSnapshot(first.slug);
-    expect(snapshot?.citations[0]).toMatchObject({ quote: 'nightly at 02:00', text: 'The reindex runs nightly at 02:00.', sha256: doc.sha256 });
+    expect(snapshot?.citations[0]).toMatchObject({
+      quote: 'nightly at 02:00',
+      text: 'The reindex runs nightly at 02:00.',
+      sha256: doc.sha256,
+    });
 
     await setShareExpiry({ ownerId: alice.id, id: first.id, expiresAt: new Date(Date.now() - 1000) });
     expect(await findPublicSnapshot(first.slug)).toBeNull();
@@ -56,14 +88,18 @@ describe('shares', () => {
     expect(await findPublicSnapshot('A'.repeat(24))).toBeNull();
   });
 
-  it("cannot be created, listed, revoked or re-timed by another user", async () => {
+  it('cannot be created, listed, revoked or re-timed by another user', async () => {
     const alice = await createTestUser('alice');
     const mallory = await createTestUser('mallory');
     const { answer } = await answerWithCitation(alice.id);
     const share = await createShare({ ownerId: alice.id, answerId: answer.id });
-    await expect(createShare({ ownerId: mallory.id, answerId: answer.id })).rejects.toMatchObject({ code: 'not_found:answer' });
+    await expect(createShare({ ownerId: mallory.id, answerId: answer.id })).rejects.toMatchObject({
+      code: 'not_found:answer',
+    });
     await expect(revokeShare({ ownerId: mallory.id, id: share.id })).rejects.toMatchObject({ code: 'not_found:share' });
-    await expect(setShareExpiry({ ownerId: mallory.id, id: share.id, expiresAt: null })).rejects.toMatchObject({ code: 'not_found:share' });
+    await expect(setShareExpiry({ ownerId: mallory.id, id: share.id, expiresAt: null })).rejects.toMatchObject({
+      code: 'not_found:share',
+    });
     expect((await listShares({ ownerId: mallory.id })).map((s) => s.id)).not.toContain(share.id);
     expect(await findPublicSnapshot(share.slug)).not.toBeNull();
   });

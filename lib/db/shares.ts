@@ -21,7 +21,15 @@ function isActive(s: { revokedAt: Date | null; expiresAt: Date | null }, now = n
   return !s.revokedAt && (!s.expiresAt || s.expiresAt > now);
 }
 
-function toSummary(s: { id: string; slug: string; answerId: string; snapshot: unknown; createdAt: Date; expiresAt: Date | null; revokedAt: Date | null }): ShareSummary {
+function toSummary(s: {
+  id: string;
+  slug: string;
+  answerId: string;
+  snapshot: unknown;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}): ShareSummary {
   const parsed = shareSnapshotSchema.safeParse(s.snapshot);
   return {
     id: s.id,
@@ -41,13 +49,25 @@ const citedIdsSchema = z.array(z.object({ chunkId: z.string(), documentId: z.str
  * Shares one of the owner's finished answers. Sharing the same answer again returns its active link;
  * a revoked or expired link is never revived (a new slug is made).
  */
-export async function createShare({ ownerId, answerId, expiresAt }: { ownerId: string; answerId: string; expiresAt?: Date | null }): Promise<ShareSummary> {
+export async function createShare({
+  ownerId,
+  answerId,
+  expiresAt,
+}: {
+  ownerId: string;
+  answerId: string;
+  expiresAt?: Date | null;
+}): Promise<ShareSummary> {
   const db = getDb();
   if (!isUuid(answerId)) throw new AppError('not_found:answer', 'Answer not found.');
   const answer = await db.answer.findFirst({ where: { id: answerId, ownerId } });
   if (!answer) throw new AppError('not_found:answer', 'Answer not found.');
-  if (answer.status === 'running') throw new AppError('conflict:answer', 'Wait for the answer to finish before sharing it.');
-  const existing = await db.share.findMany({ where: { answerId, creatorId: ownerId, revokedAt: null }, orderBy: { createdAt: 'desc' } });
+  if (answer.status === 'running')
+    throw new AppError('conflict:answer', 'Wait for the answer to finish before sharing it.');
+  const existing = await db.share.findMany({
+    where: { answerId, creatorId: ownerId, revokedAt: null },
+    orderBy: { createdAt: 'desc' },
+  });
   const active = existing.find((s) => isActive(s));
   if (active) return toSummary(active);
 
@@ -71,7 +91,11 @@ export async function createShare({ ownerId, answerId, expiresAt }: { ownerId: s
 }
 
 export async function listShares({ ownerId }: { ownerId: string }): Promise<ShareSummary[]> {
-  const rows = await getDb().share.findMany({ where: { creatorId: ownerId }, orderBy: { createdAt: 'desc' }, take: 1000 });
+  const rows = await getDb().share.findMany({
+    where: { creatorId: ownerId },
+    orderBy: { createdAt: 'desc' },
+    take: 1000,
+  });
   return rows.map(toSummary);
 }
 
@@ -84,13 +108,25 @@ async function getOwnShareOrThrow(ownerId: string, id: string) {
 
 export async function revokeShare({ ownerId, id }: { ownerId: string; id: string }): Promise<ShareSummary> {
   const share = await getOwnShareOrThrow(ownerId, id);
-  const updated = await getDb().share.update({ where: { id: share.id }, data: { revokedAt: share.revokedAt ?? new Date() } });
+  const updated = await getDb().share.update({
+    where: { id: share.id },
+    data: { revokedAt: share.revokedAt ?? new Date() },
+  });
   return toSummary(updated);
 }
 
-export async function setShareExpiry({ ownerId, id, expiresAt }: { ownerId: string; id: string; expiresAt: Date | null }): Promise<ShareSummary> {
+export async function setShareExpiry({
+  ownerId,
+  id,
+  expiresAt,
+}: {
+  ownerId: string;
+  id: string;
+  expiresAt: Date | null;
+}): Promise<ShareSummary> {
   const share = await getOwnShareOrThrow(ownerId, id);
-  if (share.revokedAt) throw new AppError('conflict:share', 'This link was revoked; share the answer again for a new link.');
+  if (share.revokedAt)
+    throw new AppError('conflict:share', 'This link was revoked; share the answer again for a new link.');
   const updated = await getDb().share.update({ where: { id: share.id }, data: { expiresAt } });
   return toSummary(updated);
 }
@@ -101,7 +137,10 @@ export async function setShareExpiry({ ownerId, id, expiresAt }: { ownerId: stri
  */
 export async function findPublicSnapshot(slug: string, now = new Date()): Promise<ShareSnapshot | null> {
   if (!isShareSlug(slug)) return null;
-  const share = await getDb().share.findUnique({ where: { slug }, select: { snapshot: true, revokedAt: true, expiresAt: true } });
+  const share = await getDb().share.findUnique({
+    where: { slug },
+    select: { snapshot: true, revokedAt: true, expiresAt: true },
+  });
   if (!share || !isActive(share, now)) return null;
   const parsed = shareSnapshotSchema.safeParse(share.snapshot);
   return parsed.success ? parsed.data : null;

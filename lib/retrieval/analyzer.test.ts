@@ -18,7 +18,11 @@ describe('analyze', () => {
     ['splits dots between letters', 'end.Start e.g.', ['end', 'start', 'e', 'g']],
     ['makes IL-6 and IL6 meet', 'IL-6', expect.arrayContaining(analyze('IL6'))],
     ['splits hyphens and slashes', 'long-term and/or', ['long', 'term']],
-    ['also joins short hyphenated compounds with a digit', 'covid-19 IL-6 SKU-42-B', ['covid19', 'covid', '19', 'il6', 'il', '6', 'sku42b', 'sku', '42', 'b']],
+    [
+      'also joins short hyphenated compounds with a digit',
+      'covid-19 IL-6 SKU-42-B',
+      ['covid19', 'covid', '19', 'il6', 'il', '6', 'sku42b', 'sku', '42', 'b'],
+    ],
     ['does not join long hyphen chains', 'a1-b2-c3-d4', ['a1', 'b2', 'c3', 'd4']],
     ['drops possessive s and apostrophes', "the patient's don't O’Neill", ['patient', 'dont', 'oneil']],
     ['keeps numbers meaningful (not stemmed, not dropped)', 'p53 in 2019 dose 10mg', ['p53', '2019', 'dose', '10mg']],

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  ChunkIndex,
-  IndexedChunk,
-  SearchFilters,
-  SearchMode,
-  SearchRequest,
-} from '@/lib/retrieval/types';
+import type { ChunkIndex, IndexedChunk, SearchFilters, SearchMode, SearchRequest } from '@/lib/retrieval/types';
 
 /** Dimension of the small hand-made vectors used by the contract. */
 const DIMS = 8;

@@ -6,8 +6,34 @@ const answer = {
   question: 'How do I reindex?',
   text: 'Run `REINDEX TABLE orders;` [1]. Deletes are verified by count [2].',
   citations: [
-    { n: 1, documentId: 'd1', chunkId: 'c1', filename: 'ops.md', title: 'Ops', page: null, sheet: null, headingPath: 'Reindex', snippet: 'REINDEX…', quote: 'REINDEX TABLE orders;', quoteStart: 4, quoteEnd: 25 },
-    { n: 2, documentId: 'd2', chunkId: 'c2', filename: 'gone.pdf', title: null, page: 3, sheet: null, headingPath: null, snippet: 'x', quote: 'count', quoteStart: 0, quoteEnd: 5 },
+    {
+      n: 1,
+      documentId: 'd1',
+      chunkId: 'c1',
+      filename: 'ops.md',
+      title: 'Ops',
+      page: null,
+      sheet: null,
+      headingPath: 'Reindex',
+      snippet: 'REINDEX…',
+      quote: 'REINDEX TABLE orders;',
+      quoteStart: 4,
+      quoteEnd: 25,
+    },
+    {
+      n: 2,
+      documentId: 'd2',
+      chunkId: 'c2',
+      filename: 'gone.pdf',
+      title: null,
+      page: 3,
+      sheet: null,
+      headingPath: null,
+      snippet: 'x',
+      quote: 'count',
+      quoteStart: 0,
+      quoteEnd: 5,
+    },
   ],
   insufficiencies: [{ section: 'Rate limits', missing: 'retry policy', queriesTried: ['retry policy'] }],
   confidence: 'medium',
@@ -30,17 +56,30 @@ describe('buildShareSnapshot', () => {
     const snapshot = buildShareSnapshot(answer, cited);
     expect(shareSnapshotSchema.parse(snapshot)).toEqual(snapshot);
     expect(snapshot.question).toBe(answer.question);
-    expect(snapshot.citations[0]).toMatchObject({ n: 1, text: 'Use REINDEX TABLE orders; nightly.', sha256: 'a'.repeat(64), redacted: false });
+    expect(snapshot.citations[0]).toMatchObject({
+      n: 1,
+      text: 'Use REINDEX TABLE orders; nightly.',
+      sha256: 'a'.repeat(64),
+      redacted: false,
+    });
     // a cited chunk that no longer exists is frozen as redacted, never looked up elsewhere
     expect(snapshot.citations[1]).toMatchObject({ n: 2, text: null, sha256: null, redacted: true });
-    expect(snapshot.trace).toEqual({ searches: [{ tool: 'search_docs', query: 'reindex', hits: 4 }], citationsOpened: 1, validationPassed: true, reprompts: 1 });
+    expect(snapshot.trace).toEqual({
+      searches: [{ tool: 'search_docs', query: 'reindex', hits: 4 }],
+      citationsOpened: 1,
+      validationPassed: true,
+      reprompts: 1,
+    });
     expect(snapshot.models).toEqual({ decision: 'qwen3:8b', synthesis: 'qwen3:8b', extractive: false });
     expect(snapshot.answeredAt).toBe('2026-11-20T10:00:00.000Z');
     expect(JSON.stringify(snapshot)).not.toContain('chunkId');
   });
 
   it('tolerates malformed stored JSON without inventing data', () => {
-    const snapshot = buildShareSnapshot({ ...answer, citations: 'nope', insufficiencies: null, trace: 5, confidence: 'sure', models: [] }, new Map());
+    const snapshot = buildShareSnapshot(
+      { ...answer, citations: 'nope', insufficiencies: null, trace: 5, confidence: 'sure', models: [] },
+      new Map(),
+    );
     expect(snapshot.citations).toEqual([]);
     expect(snapshot.insufficiencies).toEqual([]);
     expect(snapshot.confidence).toBe('low');

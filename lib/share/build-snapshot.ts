@@ -29,9 +29,17 @@ const storedCitationSchema = z.object({
   quoteEnd: z.number().int().nullable().default(null),
 });
 
-const insufficiencySchema = z.object({ section: z.string(), missing: z.string(), queriesTried: z.array(z.string()).default([]) });
+const insufficiencySchema = z.object({
+  section: z.string(),
+  missing: z.string(),
+  queriesTried: z.array(z.string()).default([]),
+});
 const modelsSchema = z
-  .object({ decision: z.string().nullable().default(null), synthesis: z.string().nullable().default(null), extractive: z.boolean().default(false) })
+  .object({
+    decision: z.string().nullable().default(null),
+    synthesis: z.string().nullable().default(null),
+    extractive: z.boolean().default(false),
+  })
   .loose();
 
 /**
@@ -45,17 +53,22 @@ export function buildShareSnapshot(
   cited: Map<string, { text: string; sha256: string }>,
 ): ShareSnapshot {
   const citations = z.array(storedCitationSchema).catch([]).parse(answer.citations);
-  const trace = z.array(z.unknown()).catch([]).parse(answer.trace).flatMap((e) => {
-    const parsed = traceEventSchema.safeParse(e);
-    return parsed.success ? [parsed.data] : [];
-  });
+  const trace = z
+    .array(z.unknown())
+    .catch([])
+    .parse(answer.trace)
+    .flatMap((e) => {
+      const parsed = traceEventSchema.safeParse(e);
+      return parsed.success ? [parsed.data] : [];
+    });
   const calls = new Map<string, { tool: string; query: string }>();
   const searches: ShareSnapshot['trace']['searches'] = [];
   let opened = 0;
   let reprompts = 0;
   let validationPassed = false;
   for (const event of trace) {
-    if (event.type === 'tool_call') calls.set(event.id, { tool: event.tool, query: event.input.query ?? event.input.reference ?? '' });
+    if (event.type === 'tool_call')
+      calls.set(event.id, { tool: event.tool, query: event.input.query ?? event.input.reference ?? '' });
     if (event.type === 'tool_result') {
       const call = calls.get(event.id);
       if (event.tool === 'open_citation' && event.ok) opened++;

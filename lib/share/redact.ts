@@ -5,7 +5,13 @@ import { shareSnapshotSchema } from '@/lib/share/snapshot';
  * When an owner deletes a document, every share of theirs that quotes it keeps its answer but loses the quoted
  * text: the citation says "source deleted by its owner". Runs after the document's rows are gone.
  */
-export async function redactSharesForDocument({ ownerId, documentId }: { ownerId: string; documentId: string }): Promise<number> {
+export async function redactSharesForDocument({
+  ownerId,
+  documentId,
+}: {
+  ownerId: string;
+  documentId: string;
+}): Promise<number> {
   const db = getDb();
   const shares = await db.share.findMany({ where: { creatorId: ownerId }, select: { id: true, snapshot: true } });
   let changed = 0;

@@ -12,10 +12,14 @@ describe('share slugs', () => {
     expect(new Set(slugs).size).toBe(slugs.length);
   });
 
-  it.each(['', 'short', '../../etc/passwd', 'a'.repeat(65), 'abc def ghi jkl mno pqr stu', "x' OR '1'='1'--aaaaaaaaaa"])(
-    'rejects %j before any lookup',
-    (bad) => {
-      expect(isShareSlug(bad)).toBe(false);
-    },
-  );
+  it.each([
+    '',
+    'short',
+    '../../etc/passwd',
+    'a'.repeat(65),
+    'abc def ghi jkl mno pqr stu',
+    "x' OR '1'='1'--aaaaaaaaaa",
+  ])('rejects %j before any lookup', (bad) => {
+    expect(isShareSlug(bad)).toBe(false);
+  });
 });

@@ -14,8 +14,8 @@ export default async function SharesPage() {
     <main className="mx-auto max-w-5xl px-4 py-8 sm:px-6">
       <h1 className="text-2xl font-semibold tracking-tight">Shared links</h1>
       <p className="mt-1 text-sm text-slate-600">
-        Read-only snapshots of answers. Anyone with a link sees the answer and the quoted passages, nothing else. Revoke a
-        link to make it answer “not available”.
+        Read-only snapshots of answers. Anyone with a link sees the answer and the quoted passages, nothing else. Revoke
+        a link to make it answer “not available”.
       </p>
       <div className="mt-6">
         <SharesList initialShares={shares} />

@@ -6,7 +6,10 @@ import { createBucket, listBuckets } from '@/lib/db/buckets';
 const createSchema = z.object({ name: z.string() }).strict();
 
 export const GET = withUser(async (_request, { user }) => {
-  return Response.json({ buckets: await listBuckets({ ownerId: user.id }) }, { headers: { 'cache-control': 'no-store' } });
+  return Response.json(
+    { buckets: await listBuckets({ ownerId: user.id }) },
+    { headers: { 'cache-control': 'no-store' } },
+  );
 });
 
 export const POST = withUser(async (request, { user }) => {

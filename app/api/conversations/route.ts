@@ -3,5 +3,8 @@ import { withUser } from '@/lib/auth/with-user';
 import { listConversations } from '@/lib/db/conversations';
 
 export const GET = withUser(async (_request, { user }) => {
-  return Response.json({ conversations: await listConversations({ ownerId: user.id }) }, { headers: { 'cache-control': 'no-store' } });
+  return Response.json(
+    { conversations: await listConversations({ ownerId: user.id }) },
+    { headers: { 'cache-control': 'no-store' } },
+  );
 });

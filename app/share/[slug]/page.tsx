@@ -12,7 +12,11 @@ export const dynamic = 'force-dynamic';
 type Props = { params: Promise<{ slug: string }> };
 
 function clip(text: string, n: number): string {
-  const flat = text.replace(/\[\d+\]/g, '').replace(/[#*_`>]/g, '').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/\[\d+\]/g, '')
+    .replace(/[#*_`>]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > n ? `${flat.slice(0, n - 1)}…` : flat;
 }
 
@@ -44,7 +48,9 @@ export default async function SharePage({ params }: Props) {
   const snapshot = await findPublicSnapshot(slug);
   if (!snapshot) notFound();
   const answered = new Date(snapshot.answeredAt);
-  const model = snapshot.models.extractive ? 'extractive (no language model)' : snapshot.models.synthesis ?? snapshot.models.decision ?? 'unknown model';
+  const model = snapshot.models.extractive
+    ? 'extractive (no language model)'
+    : (snapshot.models.synthesis ?? snapshot.models.decision ?? 'unknown model');
   const redacted = snapshot.citations.some((c) => c.redacted);
   return (
     <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
@@ -67,11 +73,16 @@ export default async function SharePage({ params }: Props) {
         <span aria-hidden>·</span>
         <span>
           {snapshot.trace.searches.length} searches, {snapshot.trace.citationsOpened} sources opened,{' '}
-          {snapshot.trace.validationPassed ? 'validation passed' : 'best grounded version (validation not fully passed)'}
+          {snapshot.trace.validationPassed
+            ? 'validation passed'
+            : 'best grounded version (validation not fully passed)'}
         </span>
       </div>
       {redacted ? (
-        <p className="mt-4 rounded-lg border border-slate-200 bg-slate-100 px-4 py-3 text-sm text-slate-700" role="note">
+        <p
+          className="mt-4 rounded-lg border border-slate-200 bg-slate-100 px-4 py-3 text-sm text-slate-700"
+          role="note"
+        >
           Some sources were deleted by their owner after this answer was shared; their quotes are no longer shown.
         </p>
       ) : null}
@@ -83,7 +94,9 @@ export default async function SharePage({ params }: Props) {
           <summary className="cursor-pointer font-medium text-slate-700">How this answer was found</summary>
           <ol className="mt-3 list-decimal space-y-1 pl-6 text-slate-600">
             {snapshot.trace.searches.map((s, i) => (
-              <li key={`${s.tool}-${i}`}>
+              // the list is frozen: position is a stable identity
+              // biome-ignore lint/suspicious/noArrayIndexKey: frozen snapshot list
+              <li key={i}>
                 {s.tool.replace('_', ' ')}: “{s.query}” — {s.hits} hits
               </li>
             ))}

@@ -22,7 +22,9 @@ describe('makeSnippet', () => {
   });
 
   it('matches stems (plural in the query, singular in the text) and whole short terms only', () => {
-    expect(makeSnippet(`${filler(80)} one mutation found ${filler(80)}`, terms('mutations'))).toContain('mutation found');
+    expect(makeSnippet(`${filler(80)} one mutation found ${filler(80)}`, terms('mutations'))).toContain(
+      'mutation found',
+    );
     const text = `${filler(80)} dietary intake ${filler(40)} vitamin d levels ${filler(80)}`;
     expect(makeSnippet(text, terms('vitamin d'))).toContain('vitamin d levels');
   });

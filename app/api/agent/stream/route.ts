@@ -21,7 +21,9 @@ export const POST = withUser(async (request, { user }) => {
       let open = true;
       const send = (event: string, data: unknown) => {
         if (!open) return;
-        const line = ndjson ? `${JSON.stringify({ event, data })}\n` : `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+        const line = ndjson
+          ? `${JSON.stringify({ event, data })}\n`
+          : `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
         try {
           controller.enqueue(encoder.encode(line));
         } catch {
@@ -43,7 +45,11 @@ export const POST = withUser(async (request, { user }) => {
             onEvent: (e) => send(e.type === 'token' ? 'token' : 'trace', e),
           },
         );
-        send('complete', { ...chatResult, conversationId: session.conversationId, ...(body.returnTrace ? { trace: result.trace } : {}) });
+        send('complete', {
+          ...chatResult,
+          conversationId: session.conversationId,
+          ...(body.returnTrace ? { trace: result.trace } : {}),
+        });
       } catch (error) {
         const appError = error instanceof AppError ? error : new AppError('internal:agent');
         if (!(error instanceof AppError)) console.error('[agent/stream] run failed', error);

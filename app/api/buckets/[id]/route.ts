@@ -22,7 +22,8 @@ export const DELETE = withUser<Params>(async (_request, { user, params }) => {
   const deps = await getManageDeps();
   for (const id of moved) {
     const document = await findDocument({ ownerId: user.id, id });
-    if (document?.status === 'INDEXED') await syncIndexAttributes({ ownerId: user.id, document, metadata: document.metadata }, deps);
+    if (document?.status === 'INDEXED')
+      await syncIndexAttributes({ ownerId: user.id, document, metadata: document.metadata }, deps);
   }
   return new Response(null, { status: 204 });
 });

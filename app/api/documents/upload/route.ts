@@ -19,7 +19,12 @@ const headerSchema = z.object({
 
 export const POST = withUser(async (request, { user }) => {
   const config = getConfig();
-  await enforceRateLimit({ userId: user.id, action: 'upload', max: config.rateLimits.uploadsPerMinute, surface: 'upload' });
+  await enforceRateLimit({
+    userId: user.id,
+    action: 'upload',
+    max: config.rateLimits.uploadsPerMinute,
+    surface: 'upload',
+  });
   const headers = headerSchema.parse({
     fileName: safeDecode(request.headers.get('x-file-name') ?? ''),
     contentType: request.headers.get('content-type'),
@@ -28,10 +33,17 @@ export const POST = withUser(async (request, { user }) => {
   });
   const bucketId = parseBucketId(headers.bucketId);
   if (headers.contentLength !== null && headers.contentLength > config.ingest.maxUploadBytes) {
-    throw new AppError('payload_too_large:upload', `The file is larger than the ${Math.round(config.ingest.maxUploadBytes / 1024 / 1024)} MB limit per file.`);
+    throw new AppError(
+      'payload_too_large:upload',
+      `The file is larger than the ${Math.round(config.ingest.maxUploadBytes / 1024 / 1024)} MB limit per file.`,
+    );
   }
   if (!request.body) throw new AppError('bad_request:upload', 'The request has no file content.');
-  const stored = await saveUploadStream({ body: request.body, maxBytes: config.ingest.maxUploadBytes, signal: request.signal });
+  const stored = await saveUploadStream({
+    body: request.body,
+    maxBytes: config.ingest.maxUploadBytes,
+    signal: request.signal,
+  });
   const result = await registerUpload({
     ownerId: user.id,
     stored,

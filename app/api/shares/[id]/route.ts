@@ -9,7 +9,11 @@ const patchSchema = z.object({ expiresAt: z.iso.datetime({ offset: true }).nulla
 
 export const PATCH = withUser<Params>(async (request, { user, params }) => {
   const { expiresAt } = patchSchema.parse(await request.json());
-  const share = await setShareExpiry({ ownerId: user.id, id: params.id, expiresAt: expiresAt ? new Date(expiresAt) : null });
+  const share = await setShareExpiry({
+    ownerId: user.id,
+    id: params.id,
+    expiresAt: expiresAt ? new Date(expiresAt) : null,
+  });
   return Response.json({ share: { ...share, url: `${getConfig().appUrl}/share/${share.slug}` } });
 });
 

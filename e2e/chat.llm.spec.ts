@@ -1,0 +1,200 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { ask, lastAnswer, openTrace, uploadDocument } from './chat-helpers';
+import { expect, test } from './fixtures';
+
+// These specs need the app server to talk to the fake model: run them with OLLAMA_BASE_URL=http://127.0.0.1:11999
+// (a Playwright project/webServer for *.llm.spec.ts). The fake server is started here unless one already answers.
+
+const FAKE_PORT = 11999;
+const FAKE = `http://127.0.0.1:${FAKE_PORT}`;
+
+const POLICY = `# Refund policy
+
+Customers can return any product for a full refund. The refund window is 30 days from the date of delivery.
+Refunds are paid to the original payment method within 5 business days after the return arrives.
+
+## Shipping
+
+Standard shipping takes 4 to 6 business days. Express shipping takes 1 to 2 business days and costs 12 euros.
+`;
+
+interface FakeRequest {
+  kind: string | null;
+  stream: boolean;
+  options: { num_ctx?: number } | null;
+  messages: Array<{ role: string; content: string }>;
+  aborted: boolean;
+  tokensSent?: number;
+}
+
+async function fakeUp(): Promise<boolean> {
+  try {
+    const res = await fetch(`${FAKE}/__health`);
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+async function script(body: unknown): Promise<void> {
+  const res = await fetch(`${FAKE}/__script`, { method: 'POST', body: JSON.stringify(body) });
+  expect(res.ok).toBe(true);
+}
+
+async function fakeRequests(): Promise<FakeRequest[]> {
+  const res = await fetch(`${FAKE}/__requests`);
+  return ((await res.json()) as { requests: FakeRequest[] }).requests;
+}
+
+const PLAN = {
+  intent: 'qa',
+  buckets: [],
+  dateFrom: '',
+  dateTo: '',
+  subQueries: ['refund window'],
+  outputFormat: 'natural_language',
+  steps: ['search_docs for the refund window', 'open_citation the best result', 'answer with a citation'],
+};
+const SEARCH = { action: 'tool_call', calls: [{ tool: 'search_docs', query: 'refund window days' }] };
+const OPEN = { action: 'tool_call', calls: [{ tool: 'open_citation', handle: 'r1' }] };
+const FINAL = { action: 'final', reason: 'the opened source answers the question' };
+
+test.describe('chat with a (fake) language model', () => {
+  let fake: ChildProcess | null = null;
+
+  test.beforeAll(async () => {
+    if (await fakeUp()) return;
+    fake = spawn(process.execPath, [path.join(import.meta.dirname, 'fake-ollama.mjs'), '--port', String(FAKE_PORT)], { stdio: 'ignore' });
+    await expect.poll(fakeUp, { timeout: 10_000 }).toBe(true);
+  });
+
+  test.afterAll(() => {
+    if (fake?.pid) process.kill(fake.pid, 'SIGTERM');
+  });
+
+  test('trace events and tokens stream in order; a misquote is rejected and rewritten', async ({ page, user }) => {
+    expect(user.email).toContain('@');
+    await uploadDocument(page, 'refund-policy.md', POLICY);
+    await script({
+      plan: [PLAN],
+      decision: [SEARCH, OPEN, FINAL, FINAL],
+      text: [
+        { text: 'The refund window is "45 days from the date of delivery" [1].', tokenDelayMs: 40 },
+        { text: 'The refund window is "30 days from the date of delivery" [1], and refunds are paid within 5 business days [1].', tokenDelayMs: 40 },
+      ],
+    });
+    await page.goto('/chat');
+    await expect(page.getByTestId('extractive-banner')).toHaveCount(0);
+
+    // Record, in the page, when the first trace event and the first answer token appear, and every answer text.
+    await page.evaluate(() => {
+      const w = window as unknown as { __lat: { submit: number; trace: number | null; token: number | null; texts: string[]; order: string[] } };
+      w.__lat = { submit: 0, trace: null, token: null, texts: [], order: [] };
+      const observer = new MutationObserver(() => {
+        const now = performance.now();
+        if (w.__lat.submit === 0) return;
+        if (w.__lat.trace === null && document.querySelector('[data-testid="trace-event"]')) w.__lat.trace = now;
+        const answer = document.querySelector('[data-testid="assistant-message"] [data-testid="answer"]');
+        const text = answer?.textContent ?? '';
+        if (text && w.__lat.token === null) w.__lat.token = now;
+        if (text && text !== w.__lat.texts[w.__lat.texts.length - 1]) w.__lat.texts.push(text);
+        for (const el of document.querySelectorAll('[data-testid="trace-event"]')) {
+          const key = `${el.getAttribute('data-event-id')}`;
+          if (!w.__lat.order.includes(key)) w.__lat.order.push(key);
+        }
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    const box = page.getByLabel('Your question');
+    await box.fill('How long is the refund window?');
+    await page.evaluate(() => {
+      (window as unknown as { __lat: { submit: number } }).__lat.submit = performance.now();
+    });
+    await box.press('Enter');
+
+    const answer = lastAnswer(page);
+    // The rejected draft is shown struck through while the rewrite streams.
+    await expect(answer.getByTestId('rejected-draft')).toContainText('45 days', { timeout: 30_000 });
+    await expect(answer).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
+    await expect(answer.getByTestId('answer')).toContainText('30 days from the date of delivery');
+    await expect(answer.getByTestId('answer')).not.toContainText('45 days');
+
+    await openTrace(page);
+    const trace = answer.getByTestId('trace');
+    const types = await trace.locator('[data-testid="trace-event"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-type')));
+    const firstIndex = (t: string) => types.indexOf(t);
+    expect(firstIndex('plan')).toBe(0);
+    expect(firstIndex('tool_result')).toBeGreaterThan(firstIndex('plan'));
+    const failed = trace.locator('[data-type="validation"]', { hasText: 'failed' }).first();
+    await expect(failed).toContainText('QUOTE_NOT_FOUND');
+    await expect(trace.locator('[data-type="draft_rejected"]')).toContainText('Draft 1 rejected');
+    await expect(trace.locator('[data-type="reprompt"]')).toContainText('Asked the model to revise');
+    await expect(trace.locator('[data-type="validation"]', { hasText: 'passed' })).toHaveCount(1);
+    const order = ['plan', 'tool_result', 'validation', 'draft_rejected', 'reprompt'];
+    const positions = order.map((t) => firstIndex(t));
+    expect(positions, `trace order ${types.join(' > ')}`).toEqual([...positions].sort((a, b) => a - b));
+    expect(types[types.length - 1]).toBe('final');
+    await expect(trace.locator('[data-type="tool_result"]', { hasText: 'Search' }).first()).toContainText('refund window days');
+
+    const lat = await page.evaluate(() => (window as unknown as { __lat: { submit: number; trace: number | null; token: number | null; texts: string[] } }).__lat);
+    expect(lat.trace).not.toBeNull();
+    expect(lat.token).not.toBeNull();
+    expect(lat.trace ?? 0).toBeLessThan(lat.token ?? 0);
+    // Token by token: the visible draft grew in several steps, each extending the previous text (per draft).
+    expect(lat.texts.length).toBeGreaterThan(5);
+    let grows = 0;
+    for (let i = 1; i < lat.texts.length; i++) if ((lat.texts[i] ?? '').startsWith(lat.texts[i - 1] ?? '\u0000')) grows++;
+    expect(grows).toBeGreaterThan(5);
+    console.log(
+      `[latency] submit → first trace event ${Math.round((lat.trace ?? 0) - lat.submit)} ms; submit → first answer token ${Math.round((lat.token ?? 0) - lat.submit)} ms; ${lat.texts.length} text updates`,
+    );
+
+    // What the app sent the model: a context size on every chat call, and the rejected draft's errors on the rewrite.
+    const sent = await fakeRequests();
+    const chats = sent.filter((r) => r.kind !== 'embed');
+    expect(chats.length).toBeGreaterThan(4);
+    for (const r of chats) expect(r.options?.num_ctx ?? 0).toBeGreaterThan(2048);
+    const drafts = chats.filter((r) => r.kind === 'text');
+    expect(drafts.length).toBeGreaterThanOrEqual(2);
+    expect(drafts[1]?.messages.map((m) => m.content).join('\n')).toContain('YOUR PREVIOUS DRAFT WAS REJECTED');
+
+    await answer.getByRole('button', { name: 'Show source 1' }).first().click();
+    await expect(page.getByTestId('citation-panel').getByTestId('quoted-span')).toBeVisible();
+    await page.screenshot({ path: '/tmp/chat-llm.png', fullPage: false });
+  });
+
+  test('Stop mid-answer keeps what was written and saves the answer as stopped', async ({ page, user }) => {
+    expect(user.email).toContain('@');
+    await uploadDocument(page, 'refund-policy.md', POLICY);
+    const slow = Array.from({ length: 80 }, (_, i) => (i === 0 ? 'The refund window is 30 days [1].' : 'More')).join(' ');
+    await script({ plan: [PLAN], decision: [SEARCH, OPEN, FINAL], text: [{ text: slow, tokenDelayMs: 150 }] });
+    await page.goto('/chat');
+    await ask(page, 'How long is the refund window?');
+    const answer = lastAnswer(page);
+    await expect(answer.getByTestId('answer')).toContainText('refund window', { timeout: 30_000 });
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(answer).toHaveAttribute('data-status', 'stopped');
+    await expect(answer.getByTestId('answer-stopped')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+    await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
+    const conversationId = page.url().split('/').pop() ?? '';
+
+    // The server aborted the model call and saved the partial answer as stopped.
+    await expect
+      .poll(async () => {
+        const res = await page.request.get(`/api/conversations/${conversationId}`);
+        const body = (await res.json()) as { messages: Array<{ role: string; metadata?: { status?: string } }> };
+        return body.messages.find((m) => m.role === 'assistant')?.metadata?.status ?? null;
+      })
+      .toBe('stopped');
+    const sent = await fakeRequests();
+    const draft = sent.filter((r) => r.kind === 'text').pop();
+    expect(draft?.aborted).toBe(true);
+    expect(draft?.tokensSent ?? 0).toBeLessThan(80);
+
+    await page.reload();
+    await expect(lastAnswer(page)).toHaveAttribute('data-status', 'stopped');
+    await expect(lastAnswer(page).getByTestId('answer-stopped')).toBeVisible();
+  });
+});
