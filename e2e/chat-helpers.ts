@@ -2,7 +2,12 @@ import { expect, type Page } from '@playwright/test';
 
 /** Shared steps of the chat specs: upload a document through the API and wait until it is indexed; ask a question. */
 
-export async function uploadDocument(page: Page, name: string, text: string, contentType = 'text/markdown'): Promise<string> {
+export async function uploadDocument(
+  page: Page,
+  name: string,
+  text: string,
+  contentType = 'text/markdown',
+): Promise<string> {
   const response = await page.request.post('/api/documents/upload', {
     data: Buffer.from(text, 'utf8'),
     headers: { 'x-file-name': encodeURIComponent(name), 'content-type': contentType },
@@ -13,7 +18,9 @@ export async function uploadDocument(page: Page, name: string, text: string, con
     .poll(
       async () => {
         const res = await page.request.get('/api/documents');
-        const body = (await res.json()) as { documents: Array<{ id: string; filename: string; status: string; error: string | null }> };
+        const body = (await res.json()) as {
+          documents: Array<{ id: string; filename: string; status: string; error: string | null }>;
+        };
         const doc = body.documents.find((d) => d.filename === name);
         if (doc?.status === 'FAILED') throw new Error(`indexing failed: ${doc.error}`);
         id = doc?.id ?? null;

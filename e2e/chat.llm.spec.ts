@@ -65,7 +65,9 @@ test.describe('chat with a (fake) language model', () => {
 
   test.beforeAll(async () => {
     if (await fakeUp()) return;
-    fake = spawn(process.execPath, [path.join(import.meta.dirname, 'fake-ollama.mjs'), '--port', String(FAKE_PORT)], { stdio: 'ignore' });
+    fake = spawn(process.execPath, [path.join(import.meta.dirname, 'fake-ollama.mjs'), '--port', String(FAKE_PORT)], {
+      stdio: 'ignore',
+    });
     await expect.poll(fakeUp, { timeout: 10_000 }).toBe(true);
   });
 
@@ -81,7 +83,10 @@ test.describe('chat with a (fake) language model', () => {
       decision: [SEARCH, OPEN, FINAL, FINAL],
       text: [
         { text: 'The refund window is "45 days from the date of delivery" [1].', tokenDelayMs: 40 },
-        { text: 'The refund window is "30 days from the date of delivery" [1], and refunds are paid within 5 business days [1].', tokenDelayMs: 40 },
+        {
+          text: 'The refund window is "30 days from the date of delivery" [1], and refunds are paid within 5 business days [1].',
+          tokenDelayMs: 40,
+        },
       ],
     });
     await page.goto('/chat');
@@ -89,7 +94,9 @@ test.describe('chat with a (fake) language model', () => {
 
     // Record, in the page, when the first trace event and the first answer token appear, and every answer text.
     await page.evaluate(() => {
-      const w = window as unknown as { __lat: { submit: number; trace: number | null; token: number | null; texts: string[]; order: string[] } };
+      const w = window as unknown as {
+        __lat: { submit: number; trace: number | null; token: number | null; texts: string[]; order: string[] };
+      };
       w.__lat = { submit: 0, trace: null, token: null, texts: [], order: [] };
       const observer = new MutationObserver(() => {
         const now = performance.now();
@@ -122,7 +129,9 @@ test.describe('chat with a (fake) language model', () => {
 
     await openTrace(page);
     const trace = answer.getByTestId('trace');
-    const types = await trace.locator('[data-testid="trace-event"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-type')));
+    const types = await trace
+      .locator('[data-testid="trace-event"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-type')));
     const firstIndex = (t: string) => types.indexOf(t);
     expect(firstIndex('plan')).toBe(0);
     expect(firstIndex('tool_result')).toBeGreaterThan(firstIndex('plan'));
@@ -135,16 +144,26 @@ test.describe('chat with a (fake) language model', () => {
     const positions = order.map((t) => firstIndex(t));
     expect(positions, `trace order ${types.join(' > ')}`).toEqual([...positions].sort((a, b) => a - b));
     expect(types[types.length - 1]).toBe('final');
-    await expect(trace.locator('[data-type="tool_result"]', { hasText: 'Search' }).first()).toContainText('refund window days');
+    await expect(trace.locator('[data-type="tool_result"]', { hasText: 'Search' }).first()).toContainText(
+      'refund window days',
+    );
 
-    const lat = await page.evaluate(() => (window as unknown as { __lat: { submit: number; trace: number | null; token: number | null; texts: string[] } }).__lat);
+    const lat = await page.evaluate(
+      () =>
+        (
+          window as unknown as {
+            __lat: { submit: number; trace: number | null; token: number | null; texts: string[] };
+          }
+        ).__lat,
+    );
     expect(lat.trace).not.toBeNull();
     expect(lat.token).not.toBeNull();
     expect(lat.trace ?? 0).toBeLessThan(lat.token ?? 0);
     // Token by token: the visible draft grew in several steps, each extending the previous text (per draft).
     expect(lat.texts.length).toBeGreaterThan(5);
     let grows = 0;
-    for (let i = 1; i < lat.texts.length; i++) if ((lat.texts[i] ?? '').startsWith(lat.texts[i - 1] ?? '\u0000')) grows++;
+    for (let i = 1; i < lat.texts.length; i++)
+      if ((lat.texts[i] ?? '').startsWith(lat.texts[i - 1] ?? '\u0000')) grows++;
     expect(grows).toBeGreaterThan(5);
     console.log(
       `[latency] submit → first trace event ${Math.round((lat.trace ?? 0) - lat.submit)} ms; submit → first answer token ${Math.round((lat.token ?? 0) - lat.submit)} ms; ${lat.texts.length} text updates`,
@@ -167,7 +186,9 @@ test.describe('chat with a (fake) language model', () => {
   test('Stop mid-answer keeps what was written and saves the answer as stopped', async ({ page, user }) => {
     expect(user.email).toContain('@');
     await uploadDocument(page, 'refund-policy.md', POLICY);
-    const slow = Array.from({ length: 80 }, (_, i) => (i === 0 ? 'The refund window is 30 days [1].' : 'More')).join(' ');
+    const slow = Array.from({ length: 80 }, (_, i) => (i === 0 ? 'The refund window is 30 days [1].' : 'More')).join(
+      ' ',
+    );
     await script({ plan: [PLAN], decision: [SEARCH, OPEN, FINAL], text: [{ text: slow, tokenDelayMs: 150 }] });
     await page.goto('/chat');
     await ask(page, 'How long is the refund window?');

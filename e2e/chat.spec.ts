@@ -1,3 +1,4 @@
+import { buildTextPdf } from '../lib/ingest/minimal-pdf';
 import { ask, guardAgainstInjection, lastAnswer, openTrace, uploadDocument } from './chat-helpers';
 import { expect, test } from './fixtures';
 
@@ -40,7 +41,9 @@ test.describe('chat without a language model (extractive mode)', () => {
     await expect(trace.locator('[data-type="plan"]')).toBeVisible();
     const search = trace.locator('[data-type="tool_result"]', { hasText: 'Search' }).first();
     await expect(search).toContainText(/\d+ hits?/);
-    await expect(trace.locator('[data-type="tool_result"]', { hasText: 'Open source' }).first()).toContainText('as [1]');
+    await expect(trace.locator('[data-type="tool_result"]', { hasText: 'Open source' }).first()).toContainText(
+      'as [1]',
+    );
     await expect(trace.locator('[data-type="validation"]').first()).toBeVisible();
     await expect(trace.locator('[data-type="final"]')).toContainText('extractive');
     await expect(trace.locator('[data-state="pending"]')).toHaveCount(0);
@@ -51,7 +54,10 @@ test.describe('chat without a language model (extractive mode)', () => {
     await expect(panel).toBeVisible();
     await expect(panel).toContainText('refund-policy.md');
     await expect(panel.getByTestId('quoted-span')).toContainText('30 days');
-    await expect(panel.getByTestId('open-document')).toHaveAttribute('href', /\/documents\/[0-9a-f-]{36}\/view\?.*chunk=/);
+    await expect(panel.getByTestId('open-document')).toHaveAttribute(
+      'href',
+      /\/documents\/[0-9a-f-]{36}\/view\?.*chunk=/,
+    );
     await expect(answer.getByTestId('confidence')).toBeVisible();
     await page.screenshot({ path: '/tmp/chat-extractive.png', fullPage: false });
 
@@ -77,7 +83,10 @@ test.describe('chat without a language model (extractive mode)', () => {
     await expect(page.locator('img[src="x"]')).toHaveCount(0);
     await expect(page.locator('a[href^="javascript:"]')).toHaveCount(0);
 
-    await answer.getByRole('button', { name: /Show source \d/ }).first().click();
+    await answer
+      .getByRole('button', { name: /Show source \d/ })
+      .first()
+      .click();
     const panel = page.getByTestId('citation-panel');
     await expect(panel.getByTestId('source-text')).toContainText('<script>window.__pwned=1</script>');
     await expect(panel.getByTestId('source-text')).toContainText('onerror=');
@@ -94,7 +103,75 @@ test.describe('chat without a language model (extractive mode)', () => {
     await assertSafe();
   });
 
-  test('a reload shows the saved conversation with its trace and answer; follow-ups continue it', async ({ page, user }) => {
+  test('a PDF citation opens the viewer at its page with the quote highlighted in the text layer', async ({
+    page,
+    user,
+  }) => {
+    expect(user.email).toContain('@');
+    const pdf = buildTextPdf(
+      [
+        ['Product handbook', 'Chapter 1: Setup', 'Unpack the device and charge it fully before first use.'],
+        [
+          'Chapter 2: Warranty',
+          'The warranty period is 24 months from the date of purchase.',
+          'Repairs outside the warranty are billed at cost.',
+        ],
+      ],
+      { title: 'Product handbook' },
+    );
+    const response = await page.request.post('/api/documents/upload', {
+      data: Buffer.from(pdf),
+      headers: { 'x-file-name': 'handbook.pdf', 'content-type': 'application/pdf' },
+    });
+    expect(response.status()).toBeLessThan(300);
+    await expect
+      .poll(
+        async () => {
+          const body = (await (await page.request.get('/api/documents')).json()) as {
+            documents: Array<{ filename: string; status: string }>;
+          };
+          return body.documents.find((d) => d.filename === 'handbook.pdf')?.status;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe('INDEXED');
+    await page.goto('/chat');
+    await ask(page, 'How long is the warranty period?');
+    const answer = lastAnswer(page);
+    await expect(answer).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
+    await expect(answer.getByTestId('answer')).toContainText('24 months');
+    await answer.getByRole('button', { name: 'Show source 1' }).first().click();
+    const link = page.getByTestId('citation-panel').getByTestId('open-document');
+    await expect(link).toHaveText('Open document at page 2');
+    const href = await link.getAttribute('href');
+    if (!href) throw new Error('no viewer link');
+    await page.goto(href);
+    await expect(page.getByTestId('pdf-page-number')).toHaveText('Page 2 of 2');
+    const quoted = page.getByTestId('pdf-page').getByTestId('pdf-quoted-span');
+    await expect(quoted.first()).toBeVisible();
+    expect((await quoted.allTextContents()).join('')).toContain('24 months');
+    const painted = await page
+      .getByTestId('pdf-page')
+      .locator('canvas')
+      .evaluate((c: HTMLCanvasElement) => {
+        const ctx = c.getContext('2d');
+        if (!ctx || c.width === 0) return 0;
+        const data = ctx.getImageData(0, 0, c.width, c.height).data;
+        let dark = 0;
+        for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 128) dark++;
+        return dark;
+      });
+    expect(painted).toBeGreaterThan(100);
+    await page.screenshot({ path: '/tmp/chat-pdf-viewer.png', fullPage: false });
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect(page.getByTestId('pdf-page-number')).toHaveText('Page 1 of 2');
+    await expect(page.getByTestId('pdf-page').getByTestId('pdf-quoted-span')).toHaveCount(0);
+  });
+
+  test('a reload shows the saved conversation with its trace and answer; follow-ups continue it', async ({
+    page,
+    user,
+  }) => {
     expect(user.email).toContain('@');
     await uploadDocument(page, 'refund-policy.md', POLICY);
     await page.goto('/chat');
@@ -102,7 +179,7 @@ test.describe('chat without a language model (extractive mode)', () => {
     await expect(lastAnswer(page)).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
     await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
     const url = page.url();
-    const liveAnswer = (await lastAnswer(page).getByTestId('answer').innerText()).trim();
+    const liveAnswer = ((await lastAnswer(page).getByTestId('answer').textContent()) ?? '').trim();
     await expect(page.getByTestId('conversation-link').first()).toContainText('express shipping');
 
     await page.reload();
@@ -136,7 +213,10 @@ test.describe('chat without a language model (extractive mode)', () => {
     const link = page.getByTestId('conversation-link').first();
     await expect(link).toContainText('refund window');
 
-    await page.getByRole('button', { name: /^Rename/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Rename/ })
+      .first()
+      .click();
     const title = page.getByLabel('Conversation title');
     await title.fill('Refund questions');
     await title.press('Enter');
@@ -144,7 +224,10 @@ test.describe('chat without a language model (extractive mode)', () => {
     await page.reload();
     await expect(page.getByTestId('conversation-link').first()).toHaveText('Refund questions');
 
-    await page.getByRole('button', { name: /^Delete/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Delete/ })
+      .first()
+      .click();
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete' }).click();
     await expect(page).toHaveURL(/\/chat$/);
     await expect(page.getByTestId('conversation-link')).toHaveCount(0);

@@ -42,7 +42,11 @@ const PORT = Number(argPort ?? process.env.FAKE_OLLAMA_PORT ?? 11999);
 const DIMS = Number(process.env.FAKE_OLLAMA_DIMS ?? process.env.EMBEDDING_DIMENSIONS ?? 768);
 const MODELS = (
   process.env.FAKE_OLLAMA_MODELS ??
-  [process.env.LLM_DECISION_MODEL ?? 'qwen3:8b', process.env.LLM_SYNTHESIS_MODEL ?? 'qwen3:8b', process.env.EMBEDDING_MODEL ?? 'nomic-embed-text'].join(',')
+  [
+    process.env.LLM_DECISION_MODEL ?? 'qwen3:8b',
+    process.env.LLM_SYNTHESIS_MODEL ?? 'qwen3:8b',
+    process.env.EMBEDDING_MODEL ?? 'nomic-embed-text',
+  ].join(',')
 )
   .split(',')
   .map((m) => m.trim())
@@ -152,7 +156,15 @@ function defaultStructured(kind, body) {
     };
   }
   if (kind === 'constraints') {
-    return { minSearches: 0, requiredTopics: [], minOpenCitations: 0, exactQuotes: [], conflictRule: 'none', requiredSections: [], insufficiencyPhrase: '' };
+    return {
+      minSearches: 0,
+      requiredTopics: [],
+      minOpenCitations: 0,
+      exactQuotes: [],
+      conflictRule: 'none',
+      requiredSections: [],
+      insufficiencyPhrase: '',
+    };
   }
   return minimalValue(body.format) ?? {};
 }
@@ -162,12 +174,25 @@ function nextReply(kind, body) {
   const entry = queues[kind]?.shift();
   if (kind === 'text') {
     if (entry === undefined) {
-      return lastText ?? { kind: 'text', text: 'The documents do not say.', tokenDelayMs: script.tokenDelayMs ?? 0, firstTokenDelayMs: 0 };
+      return (
+        lastText ?? {
+          kind: 'text',
+          text: 'The documents do not say.',
+          tokenDelayMs: script.tokenDelayMs ?? 0,
+          firstTokenDelayMs: 0,
+        }
+      );
     }
-    if (entry && typeof entry === 'object' && 'error' in entry) return { kind: 'error', status: entry.status ?? 500, message: String(entry.error) };
+    if (entry && typeof entry === 'object' && 'error' in entry)
+      return { kind: 'error', status: entry.status ?? 500, message: String(entry.error) };
     const reply =
       typeof entry === 'string'
-        ? { kind: 'text', text: entry, tokenDelayMs: script.tokenDelayMs ?? 0, firstTokenDelayMs: script.firstTokenDelayMs ?? 0 }
+        ? {
+            kind: 'text',
+            text: entry,
+            tokenDelayMs: script.tokenDelayMs ?? 0,
+            firstTokenDelayMs: script.firstTokenDelayMs ?? 0,
+          }
         : {
             kind: 'text',
             text: String(entry.text ?? ''),
@@ -177,9 +202,12 @@ function nextReply(kind, body) {
     lastText = reply;
     return reply;
   }
-  if (entry === undefined) return { kind: 'json', value: defaultStructured(kind, body), delayMs: script.structuredDelayMs ?? 0 };
-  if (entry && typeof entry === 'object' && 'error' in entry) return { kind: 'error', status: entry.status ?? 500, message: String(entry.error) };
-  if (entry && typeof entry === 'object' && 'json' in entry) return { kind: 'json', value: entry.json, delayMs: entry.delayMs ?? script.structuredDelayMs ?? 0 };
+  if (entry === undefined)
+    return { kind: 'json', value: defaultStructured(kind, body), delayMs: script.structuredDelayMs ?? 0 };
+  if (entry && typeof entry === 'object' && 'error' in entry)
+    return { kind: 'error', status: entry.status ?? 500, message: String(entry.error) };
+  if (entry && typeof entry === 'object' && 'json' in entry)
+    return { kind: 'json', value: entry.json, delayMs: entry.delayMs ?? script.structuredDelayMs ?? 0 };
   return { kind: 'json', value: entry, delayMs: script.structuredDelayMs ?? 0 };
 }
 
@@ -205,7 +233,7 @@ function doneStats(promptChars, outputTokens, startedNs) {
   };
 }
 
-async function handleChat(req, res, body, record) {
+async function handleChat(res, body, record) {
   const started = process.hrtime.bigint();
   const model = String(body.model ?? MODELS[0] ?? 'fake');
   const kind = classify(body);
@@ -231,7 +259,13 @@ async function handleChat(req, res, body, record) {
     if (reply.kind === 'text' && reply.firstTokenDelayMs) await sleep(reply.firstTokenDelayMs);
     if (closed) return;
     const tokens = tokenize(text).length;
-    return sendJson(res, 200, { model, created_at: new Date().toISOString(), message: { role: 'assistant', content: text }, done: true, ...doneStats(promptChars, tokens, started) });
+    return sendJson(res, 200, {
+      model,
+      created_at: new Date().toISOString(),
+      message: { role: 'assistant', content: text },
+      done: true,
+      ...doneStats(promptChars, tokens, started),
+    });
   }
   res.writeHead(200, { 'content-type': 'application/x-ndjson' });
   const tokens = reply.kind === 'json' ? [text] : tokenize(text);
@@ -261,7 +295,10 @@ function hash(text) {
 /** A deterministic unit vector: each lower-cased word adds ±1 at a hashed position. */
 function embed(text) {
   const v = new Array(DIMS).fill(0);
-  const words = String(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words =
+    String(text)
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
   for (const w of words) {
     const h = hash(w);
     v[h % DIMS] += h & 0x80000000 ? -1 : 1;
@@ -323,12 +360,19 @@ const server = http.createServer(async (req, res) => {
         aborted: false,
       };
       requests.push(record);
-      return await handleChat(req, res, body, record);
+      return await handleChat(res, body, record);
     }
     if (req.method === 'POST' && path === '/api/embed') {
       const body = await readBody(req);
       const inputs = Array.isArray(body.input) ? body.input : [body.input ?? ''];
-      requests.push({ at: Date.now(), path, kind: 'embed', model: body.model ?? null, count: inputs.length, aborted: false });
+      requests.push({
+        at: Date.now(),
+        path,
+        kind: 'embed',
+        model: body.model ?? null,
+        count: inputs.length,
+        aborted: false,
+      });
       return sendJson(res, 200, {
         model: body.model ?? 'fake',
         embeddings: inputs.map((t) => embed(t)),
@@ -350,7 +394,9 @@ const server = http.createServer(async (req, res) => {
 });
 
 server.listen(PORT, '127.0.0.1', () => {
-  process.stdout.write(`fake-ollama listening on http://127.0.0.1:${PORT} (models: ${[...new Set(MODELS)].join(', ')}; ${DIMS} dims)\n`);
+  process.stdout.write(
+    `fake-ollama listening on http://127.0.0.1:${PORT} (models: ${[...new Set(MODELS)].join(', ')}; ${DIMS} dims)\n`,
+  );
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

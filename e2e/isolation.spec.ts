@@ -204,14 +204,6 @@ function probes(): Probe[] {
       mutating: true,
       send: (c, ids) => c.post('/api/documents/upload', { data: Buffer.from(`probe ${randomUUID()}`), headers: { 'x-file-name': 'probe.txt', 'x-bucket-id': ids.bucket, 'content-type': 'text/plain' } }),
     },
-    {
-      file: 'app/api/documents/upload/route.ts',
-      method: 'POST',
-      name: "upload A's exact content (cross-user dedupe must not reveal it)",
-      mutating: true,
-      compare: 'none',
-      send: (c, _ids, w) => c.post('/api/documents/upload', { data: Buffer.from(w.aDocText), headers: { 'x-file-name': 'same-content.md', 'content-type': 'text/markdown' } }),
-    },
     // chunks
     { file: 'app/api/chunks/[id]/route.ts', method: 'GET', name: 'open cited chunk', send: (c, ids) => c.get(`/api/chunks/${ids.chunk}`) },
     // buckets
@@ -297,7 +289,16 @@ function probes(): Probe[] {
     { file: 'app/(auth)/sign-in/page.tsx', method: 'GET', name: 'sign-in page', page: true, public: true, compare: 'status', send: (c) => c.get('/sign-in', { maxRedirects: 0 }) },
     { file: 'app/(auth)/sign-up/page.tsx', method: 'GET', name: 'sign-up page', page: true, public: true, compare: 'status', send: (c) => c.get('/sign-up', { maxRedirects: 0 }) },
     { file: 'app/share/[slug]/page.tsx', method: 'GET', name: "A's revoked share link", page: true, public: true, compare: 'status', send: (c, ids) => c.get(`/share/${ids.revokedSlug}`, { maxRedirects: 0 }) },
-    // last: it gives B a bucket named like A's, which B's own pages then show
+    // last: these give B a bucket named like A's and a copy of A's text, which B's own pages then show
+    {
+      file: 'app/api/documents/upload/route.ts',
+      method: 'POST',
+      name: "upload A's exact content (cross-user dedupe must not reveal it)",
+      mutating: true,
+      compare: 'none',
+      echoes: (w) => [w.canary],
+      send: (c, _ids, w) => c.post('/api/documents/upload', { data: Buffer.from(w.aDocText), headers: { 'x-file-name': 'same-content.md', 'content-type': 'text/markdown' } }),
+    },
     { file: 'app/api/buckets/route.ts', method: 'POST', name: "create a bucket with A's bucket name (no cross-user conflict)", mutating: true, compare: 'status', echoes: (w) => [w.canary, `bucket-${w.canary}`], send: (c, ids, w) => c.post('/api/buckets', j({ name: ids === w.aIds ? `bucket-${w.canary}` : `bucket-${randomUUID()}` })) },
   ];
 }
@@ -490,6 +491,8 @@ test('positive control: A reaches every one of its own ids (so the 404s above me
     expect((await a.get(url)).status(), url).toBe(200);
   }
   expect((await a.get(`/share/${w.activeSlugA}`)).status()).toBe(200);
+  // and the leak detector would see A's data if it were returned
+  expect(await (await a.get(`/api/chunks/${w.aIds.chunk}`)).text()).toContain(w.canary);
   expect((await a.get(`/share/${w.aIds.revokedSlug}`)).status()).toBe(404);
 });
 

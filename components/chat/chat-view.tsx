@@ -326,7 +326,8 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
               documents={documents}
             />
             <p className="mt-1.5 text-center text-[0.7rem] text-slate-400">
-              Answers come only from your documents. Check the cited passages.
+              Enter to send · Shift+Enter for a new line · Answers come only from your documents: check the cited
+              passages.
             </p>
           </div>
         </div>

@@ -174,9 +174,6 @@ export function Composer({
         </select>
         <FilterPicker filters={filters} buckets={buckets} documents={documents} onChange={onFiltersChange} />
         <div className="ml-auto flex items-center gap-2">
-          <span className="hidden text-[0.7rem] text-slate-400 lg:inline">
-            Enter to send · Shift+Enter for a new line
-          </span>
           {running ? (
             <button
               type="button"

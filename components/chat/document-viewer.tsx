@@ -1,10 +1,16 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { locatePassage } from './highlight';
 import { ChevronIcon } from './icons';
 import { PassageText } from './passage-text';
-import { PdfPageViewer } from './pdf-page-viewer';
+
+// pdf.js and its worker only ever run in the browser.
+const PdfPageViewer = dynamic(() => import('./pdf-page-viewer').then((m) => m.PdfPageViewer), {
+  ssr: false,
+  loading: () => <p className="text-sm text-slate-500">Loading the PDF viewer…</p>,
+});
 
 export interface ViewerUnit {
   ordinal: number;

@@ -1,7 +1,7 @@
 'use client';
 
 import clsx from 'clsx';
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import type { TraceEvent } from '@/lib/agent/events';
 import {
   AlertIcon,
@@ -110,8 +110,10 @@ function ErrorList({ errors }: { errors: Array<{ code: string; message: string }
   return (
     <ul className="space-y-1">
       {keyed(errors, (e) => `${e.code}:${e.message}`).map(({ key, item: e }) => (
-        <li key={key} className="flex gap-1.5">
-          <code className="flex-none rounded bg-red-50 px-1 font-mono text-[0.68rem] text-red-700">{e.code}</code>
+        <li key={key} className="flex items-start gap-1.5">
+          <code className="h-fit flex-none self-start rounded bg-red-50 px-1 font-mono text-[0.68rem] leading-5 text-red-700">
+            {e.code}
+          </code>
           <span className="min-w-0 break-words">{e.message}</span>
         </li>
       ))}
@@ -415,7 +417,15 @@ export function TraceTimeline({
   defaultOpen: boolean;
 }) {
   const [open, setOpen] = useState(defaultOpen);
+  const [toggled, setToggled] = useState(false);
+  const wasRunning = useRef(running);
   const listId = useId();
+  // Open while the answer is written; fold away when it is done, unless the reader chose otherwise.
+  useEffect(() => {
+    if (wasRunning.current && !running && !toggled) setOpen(false);
+    if (!wasRunning.current && running && !toggled) setOpen(true);
+    wasRunning.current = running;
+  }, [running, toggled]);
   const s = traceSummary(trace);
   if (trace.length === 0 && !running) return null;
   const summary = [
@@ -429,7 +439,10 @@ export function TraceTimeline({
     <section className="rounded-lg border border-slate-200 bg-white/70" data-testid="trace" aria-label="Agent trace">
       <button
         type="button"
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => {
+          setToggled(true);
+          setOpen((o) => !o);
+        }}
         aria-expanded={open}
         aria-controls={listId}
         className="flex w-full items-center gap-2 px-3 py-2 text-left text-xs text-slate-600 hover:bg-slate-50"

@@ -4,23 +4,9 @@ import clsx from 'clsx';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { BucketSummary } from '@/lib/db/buckets';
+import { BUCKET_NAME_MAX, validateBucketName } from './bucket-names';
 import type { BucketFilter } from './document-view';
 import { FolderIcon, InboxIcon, PencilIcon, PlusIcon, StackIcon, TrashIcon } from './icons';
-
-export const BUCKET_NAME_MAX = 80;
-
-/** Client-side check of a bucket name (the server's rules: 1–80 characters, no control characters, unique). */
-export function validateBucketName(name: string, buckets: readonly BucketSummary[], exceptId?: string): string | null {
-  const clean = name.trim();
-  if (!clean) return 'Give the bucket a name.';
-  if (clean.length > BUCKET_NAME_MAX) return `Bucket names have at most ${BUCKET_NAME_MAX} characters.`;
-  if (/[\u0000-\u001f\u007f]/.test(clean)) return 'Bucket names cannot contain control characters.';
-  const lower = clean.toLocaleLowerCase();
-  if (buckets.some((b) => b.id !== exceptId && b.name.toLocaleLowerCase() === lower)) {
-    return `You already have a bucket named “${clean}”.`;
-  }
-  return null;
-}
 
 /** The result of a create or rename: null on success, or a message to show beside the name field. */
 export type BucketSaveResult = string | null;

@@ -1,16 +1,16 @@
 'use client';
 
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useReportError } from '@/components/error-toaster';
-import { Button } from '@/components/ui/button';
 import { fetchJson } from '@/lib/client/fetch-json';
 import type { BucketSummary } from '@/lib/db/buckets';
 import type { DocumentSummary } from '@/lib/db/documents';
-import { AppError } from '@/lib/errors';
+import { bucketFieldMessage, sortBuckets } from './bucket-names';
 import { type BucketSaveResult, BucketsPanel } from './buckets-panel';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
 import { DocumentFilters } from './document-filters';
-import { DocumentRow, type DocumentRowActions } from './document-row';
+import { DocumentList } from './document-list';
+import type { DocumentRowActions } from './document-row';
 import {
   type BucketFilter,
   countByBucket,
@@ -25,53 +25,13 @@ import {
   plural,
   upsertDocument,
 } from './document-view';
-import { SearchIcon } from './icons';
+import { eachLimited } from './each-limited';
 import { MetadataDialog } from './metadata-dialog';
 import { SemanticSearchBanner } from './semantic-search-banner';
 import { UploadList } from './upload-list';
 import { UploadZone } from './upload-zone';
 import { useDocumentPolling } from './use-document-polling';
 import { useUploadQueue } from './use-upload-queue';
-
-function sortBuckets(list: BucketSummary[]): BucketSummary[] {
-  return list.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
-}
-
-/** The message to show inline for a bucket save that failed on a field, or null when it was something else. */
-function bucketFieldMessage(error: unknown): string | null {
-  if (!(error instanceof AppError)) return null;
-  if (error.type === 'conflict') return error.message;
-  if (error.type === 'unprocessable') {
-    const fields = error.details?.fields;
-    const name = fields && typeof fields === 'object' ? (fields as Record<string, unknown>).name : undefined;
-    return typeof name === 'string' ? name : error.message;
-  }
-  return null;
-}
-
-/** Runs `work` over `items` with at most `limit` in flight; collects failures instead of stopping. */
-async function eachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-): Promise<unknown[]> {
-  const errors: unknown[] = [];
-  let next = 0;
-  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const item = items[next];
-      next += 1;
-      if (item === undefined) continue;
-      try {
-        await work(item);
-      } catch (error) {
-        errors.push(error);
-      }
-    }
-  });
-  await Promise.all(runners);
-  return errors;
-}
 
 /**
  * The /documents dashboard: upload (picker, whole-page drop, per-file byte progress), live processing state
@@ -96,9 +56,7 @@ export function DocumentsDashboard({
   const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
   const [highlight, setHighlight] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
-  const [bulkTarget, setBulkTarget] = useState('');
   const [bulkBusy, setBulkBusy] = useState(false);
-  const bulkTargetId = useId();
 
   // Every local change bumps the version, so a poll that started earlier cannot undo it.
   const versionRef = useRef(0);
@@ -371,22 +329,14 @@ export function DocumentsDashboard({
   const statusCounts = useMemo(() => countByStatus(documents, filter), [documents, filter]);
   const bucketCounts = useMemo(() => countByBucket(documents), [documents]);
   const selectedVisible = visible.filter((d) => selected.has(d.id));
-  const allVisibleSelected = visible.length > 0 && selectedVisible.length === visible.length;
-  const selectAllRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (selectAllRef.current) {
-      selectAllRef.current.indeterminate = selectedVisible.length > 0 && !allVisibleSelected;
-    }
-  });
 
   const editing = editingId ? documents.find((d) => d.id === editingId) : undefined;
   const filtered = filter.bucket !== 'all' || filter.status !== 'all' || filter.name.trim() !== '';
   const firstRun = documents.length === 0 && uploads.items.length === 0;
 
   // ---- bulk actions -------------------------------------------------------------------------------------
-  async function moveSelected() {
-    const bucketId = bulkTarget === 'none' ? null : bulkTarget;
-    if (!bulkTarget) return;
+  /** Moves the selected (and shown) documents; answers true when every move succeeded. */
+  async function moveSelected(bucketId: string | null): Promise<boolean> {
     const targets = selectedVisible.filter((d) => d.bucketId !== bucketId);
     setBulkBusy(true);
     const errors = await eachLimited(targets, 4, async (doc) => {
@@ -395,12 +345,9 @@ export function DocumentsDashboard({
     });
     setBulkBusy(false);
     if (errors.length > 0) reportError(errors[0]);
-    const moved = targets.length - errors.length;
-    announce(`Moved ${plural(moved, 'document')} to ${bucketName(bucketId)}.`);
-    if (errors.length === 0) {
-      setSelected(new Set());
-      setBulkTarget('');
-    }
+    announce(`Moved ${plural(targets.length - errors.length, 'document')} to ${bucketName(bucketId)}.`);
+    if (errors.length === 0) setSelected(new Set());
+    return errors.length === 0;
   }
 
   function deleteSelected() {
@@ -498,111 +445,34 @@ export function DocumentsDashboard({
               onName={(name) => setFilter((f) => ({ ...f, name }))}
             />
 
-            <section
-              aria-label="Document list"
-              className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm"
-            >
-              <div className="flex min-h-12 flex-wrap items-center gap-x-3 gap-y-2 border-b border-slate-100 bg-slate-50/70 px-4 py-2">
-                <input
-                  ref={selectAllRef}
-                  type="checkbox"
-                  checked={allVisibleSelected}
-                  disabled={visible.length === 0}
-                  onChange={(event) =>
-                    setSelected((current) => {
-                      const next = new Set(current);
-                      for (const d of visible) {
-                        if (event.target.checked) next.add(d.id);
-                        else next.delete(d.id);
-                      }
-                      return next;
-                    })
+            <DocumentList
+              documents={visible}
+              total={documents.length}
+              filtered={filtered}
+              buckets={buckets}
+              selected={selected}
+              busy={busy}
+              bulkBusy={bulkBusy}
+              highlight={highlight}
+              actions={rowActions}
+              onSelectAll={(ids, on) =>
+                setSelected((current) => {
+                  const next = new Set(current);
+                  for (const id of ids) {
+                    if (on) next.add(id);
+                    else next.delete(id);
                   }
-                  aria-label="Select all shown documents"
-                  className="h-4 w-4 cursor-pointer rounded border-slate-300 accent-brand-600"
-                />
-                {selectedVisible.length > 0 ? (
-                  <div className="flex flex-1 flex-wrap items-center gap-2" data-testid="bulk-actions">
-                    <span className="text-sm font-medium text-slate-800">{selectedVisible.length} selected</span>
-                    <label htmlFor={bulkTargetId} className="sr-only">
-                      Move selected to
-                    </label>
-                    <select
-                      id={bulkTargetId}
-                      value={bulkTarget}
-                      onChange={(event) => setBulkTarget(event.target.value)}
-                      className="max-w-[12rem] truncate rounded-md border border-slate-300 bg-white py-1 pr-7 pl-2 text-xs shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-200 focus:outline-none"
-                    >
-                      <option value="">Move to…</option>
-                      <option value="none">No bucket</option>
-                      {buckets.map((b) => (
-                        <option key={b.id} value={b.id}>
-                          {b.name}
-                        </option>
-                      ))}
-                    </select>
-                    <Button size="sm" variant="secondary" onClick={moveSelected} disabled={!bulkTarget || bulkBusy}>
-                      {bulkBusy ? 'Working…' : 'Move'}
-                    </Button>
-                    <Button size="sm" variant="danger" onClick={deleteSelected} disabled={bulkBusy}>
-                      Delete
-                    </Button>
-                    <Button size="sm" variant="ghost" className="ml-auto" onClick={() => setSelected(new Set())}>
-                      Clear selection
-                    </Button>
-                  </div>
-                ) : (
-                  <p className="text-sm text-slate-600">
-                    {filtered
-                      ? `${visible.length} of ${plural(documents.length, 'document')}`
-                      : plural(documents.length, 'document')}
-                  </p>
-                )}
-              </div>
-
-              {visible.length > 0 ? (
-                <ul className="divide-y divide-slate-100" data-testid="document-list">
-                  {visible.map((doc) => (
-                    <DocumentRow
-                      key={doc.id}
-                      doc={doc}
-                      buckets={buckets}
-                      selected={selected.has(doc.id)}
-                      busy={busy.has(doc.id) || bulkBusy}
-                      highlighted={highlight === doc.id}
-                      actions={rowActions}
-                    />
-                  ))}
-                </ul>
-              ) : (
-                <div className="flex flex-col items-center px-6 py-14 text-center">
-                  <span className="mb-3 flex h-11 w-11 items-center justify-center rounded-full bg-slate-100 text-slate-500">
-                    <SearchIcon className="h-5 w-5" />
-                  </span>
-                  <p className="text-sm font-medium text-slate-900">
-                    {documents.length === 0 ? 'Your uploads appear here' : 'Nothing matches these filters'}
-                  </p>
-                  <p className="mt-1 max-w-sm text-sm text-slate-500">
-                    {documents.length === 0
-                      ? 'Each file shows its progress through parsing, chunking and indexing.'
-                      : 'Try another status, bucket or name, or show everything again.'}
-                  </p>
-                  {filtered && documents.length > 0 ? (
-                    <Button
-                      size="sm"
-                      variant="secondary"
-                      className="mt-4"
-                      onClick={() => {
-                        setFilter(EMPTY_FILTER);
-                        setUploadTarget(null);
-                      }}
-                    >
-                      Clear filters
-                    </Button>
-                  ) : null}
-                </div>
-              )}
-            </section>
+                  return next;
+                })
+              }
+              onClearSelection={() => setSelected(new Set())}
+              onMoveSelected={moveSelected}
+              onDeleteSelected={deleteSelected}
+              onClearFilters={() => {
+                setFilter(EMPTY_FILTER);
+                setUploadTarget(null);
+              }}
+            />
           </div>
         </div>
       )}

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '@/lib/db/client';
 import { IngestError } from '@/lib/ingest/errors';
+import { backfillVectors } from '@/lib/ingest/backfill';
 import { JobStopped, type PipelineDeps, processDocument } from '@/lib/ingest/pipeline';
 
 /**
@@ -12,6 +13,8 @@ import { JobStopped, type PipelineDeps, processDocument } from '@/lib/ingest/pip
 
 export const HEARTBEAT_STALE_MS = 30_000;
 export const MAX_ATTEMPTS = 3;
+/** How often an idle worker looks for documents still waiting for vectors. */
+export const BACKFILL_EVERY_MS = 30_000;
 
 export interface WorkerDeps extends Omit<PipelineDeps, 'shouldStop' | 'embedder'> {
   provider: 'sqlite' | 'postgresql';
@@ -162,6 +165,18 @@ export function startIngestWorker(deps: WorkerDeps): IngestWorker {
     }
   };
 
+  let lastBackfill = 0;
+  const backfill = async () => {
+    if (running > 0 || stopping || Date.now() - lastBackfill < BACKFILL_EVERY_MS) return;
+    lastBackfill = Date.now();
+    const pendingVectors = await deps.db.document.count({ where: { status: 'INDEXED', vectorsPending: true } });
+    if (pendingVectors === 0) return;
+    const embedder = await deps.resolveEmbedder().catch(() => null);
+    if (!embedder) return;
+    const done = await backfillVectors({ db: deps.db, index: deps.index, embedder });
+    if (done) deps.log?.(`back-filled vectors of ${done} document(s)`);
+  };
+
   const pump = async () => {
     if (pumping || stopping) return;
     pumping = true;
@@ -187,6 +202,7 @@ export function startIngestWorker(deps: WorkerDeps): IngestWorker {
         });
         inFlight.add(job);
       }
+      await backfill();
     } catch (error) {
       console.error('[ingest] worker error', error);
     } finally {

@@ -2,11 +2,7 @@
 
 import { IngestError } from './errors';
 import { parseCsvDocument } from './parsers/csv';
-import { parseDocx } from './parsers/docx';
-import { parseHtml } from './parsers/html';
 import { parseMarkdownText } from './parsers/markdown';
-import { parsePdf } from './parsers/pdf';
-import { parseXlsx } from './parsers/xlsx';
 import { sniffOrThrow } from './sniff';
 import { decodeText } from './text-decode';
 import type { DocumentKind, ParsedDocument, ProgressCallback } from './types';
@@ -19,20 +15,31 @@ export interface ParseOptions {
   zipLimits?: Partial<ZipLimits>;
 }
 
-/** Runs the parser for an already sniffed kind. Throws IngestError with a readable reason on any failure. */
+/**
+ * Runs the parser for an already sniffed kind. Throws IngestError with a readable reason on any failure.
+ * The heavy parser packages (exceljs ~0.8 s to load, unpdf, mammoth, linkedom) load on first use only.
+ */
 export async function parseAs(kind: DocumentKind, bytes: Uint8Array, options: ParseOptions): Promise<ParsedDocument> {
   try {
     switch (kind) {
-      case 'pdf':
+      case 'pdf': {
+        const { parsePdf } = await import('./parsers/pdf');
         return await parsePdf(bytes, { onProgress: options.onProgress });
-      case 'docx':
+      }
+      case 'docx': {
+        const { parseDocx } = await import('./parsers/docx');
         return await parseDocx(bytes, { zipLimits: options.zipLimits });
-      case 'xlsx':
+      }
+      case 'xlsx': {
+        const { parseXlsx } = await import('./parsers/xlsx');
         return await parseXlsx(bytes, { onProgress: options.onProgress, zipLimits: options.zipLimits });
+      }
       case 'csv':
         return parseCsvDocument(decodeText(bytes).text, options.filename);
-      case 'html':
+      case 'html': {
+        const { parseHtml } = await import('./parsers/html');
         return parseHtml(decodeText(bytes).text);
+      }
       case 'markdown':
       case 'text':
         return parseMarkdownText(decodeText(bytes).text, kind);

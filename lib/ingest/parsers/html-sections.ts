@@ -56,6 +56,8 @@ const BLOCK = new Set([
   'UL',
 ]);
 const HEADING = /^H([1-6])$/;
+/** Set on headings before Readability rewrites them, so the original level survives (h1 becomes h2 there). */
+export const HEADING_LEVEL_ATTRIBUTE = 'data-docuchat-level';
 
 /** Parses an HTML string into a linkedom document (no scripts run; linkedom never executes anything). */
 export function parseHtmlDocument(html: string): Document {
@@ -99,8 +101,9 @@ export function inlineText(root: Node): string {
 
 interface Line {
   text: string;
-  /** Items (list items, table rows) join with one newline; paragraphs with a blank line. */
+  /** Items (list items, table rows) of the same list or table join with one newline; the rest a blank line. */
   item: boolean;
+  group: number;
 }
 
 /**
@@ -114,12 +117,13 @@ export function sectionsFromDom(root: Node): TextSection[] {
   sections.push(current);
   let inline: string[] = [];
   let listPrefix = '';
+  let group = 0;
 
   const flush = (item = false) => {
     const text = collapse(inline.join('')).trim();
     inline = [];
     if (!text) return;
-    current.lines.push({ text: listPrefix + text, item: item || listPrefix !== '' });
+    current.lines.push({ text: listPrefix + text, item: item || listPrefix !== '', group });
     listPrefix = '';
   };
 
@@ -143,14 +147,15 @@ export function sectionsFromDom(root: Node): TextSection[] {
     const heading = HEADING.exec(tag);
     if (heading) {
       flush();
-      const level = Number(heading[1]);
+      const kept = Number((node as Element).getAttribute?.(HEADING_LEVEL_ATTRIBUTE));
+      const level = kept >= 1 && kept <= 6 ? kept : Number(heading[1]);
       const text = inlineText(node);
       if (text) {
         while (headingStack.length > 0 && (headingStack[headingStack.length - 1]?.level ?? 0) >= level) {
           headingStack.pop();
         }
         headingStack.push({ level, text });
-        current = { headingPath: headingStack.map((h) => h.text), lines: [{ text, item: false }] };
+        current = { headingPath: headingStack.map((h) => h.text), lines: [{ text, item: false, group }] };
         sections.push(current);
       }
       continue;
@@ -165,13 +170,13 @@ export function sectionsFromDom(root: Node): TextSection[] {
         .filter((c) => c.nodeName.toUpperCase() === 'TD' || c.nodeName.toUpperCase() === 'TH')
         .map((c) => inlineText(c));
       while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
-      if (cells.some((c) => c !== '')) current.lines.push({ text: cells.join(' | '), item: true });
+      if (cells.some((c) => c !== '')) current.lines.push({ text: cells.join(' | '), item: true, group });
       continue;
     }
     if (tag === 'PRE') {
       flush();
       const raw = (node.textContent ?? '').replace(/\r\n?/g, '\n').replace(/^\n+|\s+$/g, '');
-      if (raw) current.lines.push({ text: raw, item: false });
+      if (raw) current.lines.push({ text: raw, item: false, group });
       continue;
     }
     if (tag === 'LI') {
@@ -179,8 +184,9 @@ export function sectionsFromDom(root: Node): TextSection[] {
       listPrefix = '- ';
     } else if (BLOCK.has(tag)) {
       flush();
+      if (tag === 'UL' || tag === 'OL' || tag === 'TABLE' || tag === 'DL') group++;
     }
-    stack.push({ node, exit: true });
+    if (tag === 'LI' || BLOCK.has(tag)) stack.push({ node, exit: true });
     const children = node.childNodes;
     for (let i = children.length - 1; i >= 0; i--) {
       const child = children[i];
@@ -199,7 +205,8 @@ export function sectionsFromDom(root: Node): TextSection[] {
     if (headingOnly && next && next.headingPath.length > section.headingPath.length) continue;
     let text = '';
     section.lines.forEach((line, index) => {
-      if (index > 0) text += line.item && section.lines[index - 1]?.item ? '\n' : '\n\n';
+      const previous = section.lines[index - 1];
+      if (index > 0) text += line.item && previous?.item && previous.group === line.group ? '\n' : '\n\n';
       text += line.text;
     });
     result.push({ headingPath: section.headingPath, text });

@@ -56,8 +56,8 @@ describe('parseXlsx', () => {
     });
     const unit = (await parseXlsx(bytes)).units[0];
     expect(unit?.header).toBe('Stanley Cups\nTeam | City | Cups');
-    expect(unit?.rows).toEqual([{ rowNumber: 1, charStart: 31, charEnd: 45 }]);
-    expect(unit?.text.slice(31, 45)).toBe('Blues | STL | 1');
+    expect(unit?.rows).toEqual([{ rowNumber: 1, charStart: 32, charEnd: 47 }]);
+    expect(unit?.text.slice(32, 47)).toBe('Blues | STL | 1');
   });
 
   it('fails a workbook whose sheets are all empty', async () => {

@@ -235,9 +235,11 @@ export class ChunkTable {
       await table.createIndex(VECTOR_COLUMN, {
         config: Index.ivfPq({
           distanceType: 'cosine',
-          numPartitions: Math.max(16, Math.round(Math.sqrt(vectorRows))),
+          numPartitions: Math.min(1_024, Math.max(16, Math.round(Math.sqrt(vectorRows)))),
           numSubVectors: dims % 16 === 0 ? dims / 16 : dims % 8 === 0 ? dims / 8 : 1,
-          maxIterations: 20,
+          // k-means cost grows with sample (sampleRate x partitions) x partitions: keep the training bounded.
+          sampleRate: 128,
+          maxIterations: 15,
         }),
         name: VECTOR_INDEX_NAME,
         replace: true,
