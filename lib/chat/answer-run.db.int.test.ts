@@ -70,7 +70,10 @@ function scriptedAgent(seen: RunAgentInput[], opts: { waitForAbort?: boolean } =
     emit?.(plan);
     emit?.({ type: 'token', attempt: 1, text: 'The job' });
     if (opts.waitForAbort) {
-      await new Promise<void>((resolve) => input.signal?.addEventListener('abort', () => resolve(), { once: true }));
+      await new Promise<void>((resolve) => {
+        if (input.signal?.aborted) resolve();
+        else input.signal?.addEventListener('abort', () => resolve(), { once: true });
+      });
       return fakeResult({ status: 'stopped', answer: 'The job', trace: [plan] });
     }
     return fakeResult({ trace: [plan] });

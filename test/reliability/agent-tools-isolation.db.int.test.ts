@@ -173,6 +173,7 @@ describe("the agent's tools under B's session, given A's ids", () => {
     );
     expect(result.citations.every((c) => c.documentId !== aDoc)).toBe(true);
     const toolResults = events.filter((e) => e.type === 'tool_result');
+    console.log(events.map((e) => JSON.stringify(e).slice(0, 200)).join('\n'));
     expect(toolResults.length).toBeGreaterThanOrEqual(5);
     const everything = JSON.stringify({ events, result });
     // the question itself says "zanzibar": only A's other data counts
