@@ -36,12 +36,12 @@ export function AppHeader({ email, name }: { email: string; name: string }) {
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
-      <div className="mx-auto flex h-14 max-w-7xl items-center gap-4 px-4 sm:px-6">
+      <div className="mx-auto flex h-14 max-w-7xl items-center gap-2 px-3 sm:gap-4 sm:px-6">
         <Link href="/documents" className="flex items-center gap-2 font-semibold tracking-tight text-slate-900">
           <Logo />
           <span className="hidden sm:inline">DocuChat</span>
         </Link>
-        <nav aria-label="Main" className="flex items-center gap-1">
+        <nav aria-label="Main" className="flex min-w-0 items-center gap-0.5 overflow-x-auto sm:gap-1">
           {nav.map((item) => {
             const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
             return (
@@ -50,7 +50,7 @@ export function AppHeader({ email, name }: { email: string; name: string }) {
                 href={item.href}
                 aria-current={active ? 'page' : undefined}
                 className={clsx(
-                  'rounded-md px-3 py-1.5 text-sm font-medium transition-colors',
+                  'whitespace-nowrap rounded-md px-2 py-1.5 text-sm font-medium transition-colors sm:px-3',
                   active ? 'bg-brand-50 text-brand-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
                 )}
               >
@@ -59,7 +59,7 @@ export function AppHeader({ email, name }: { email: string; name: string }) {
             );
           })}
         </nav>
-        <div className="ml-auto flex items-center gap-3">
+        <div className="ml-auto flex flex-none items-center gap-3">
           <span
             className="hidden max-w-[16rem] truncate text-sm text-slate-600 md:inline"
             title={email}
@@ -72,7 +72,7 @@ export function AppHeader({ email, name }: { email: string; name: string }) {
             type="button"
             onClick={signOut}
             disabled={signingOut}
-            className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-60"
+            className="whitespace-nowrap rounded-md border border-slate-300 px-2.5 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-60 sm:px-3"
           >
             {signingOut ? 'Signing out…' : 'Sign out'}
           </button>

@@ -63,7 +63,7 @@ test('repeated failed sign-ins are rate limited', async ({ page, user }) => {
   // even the right password is refused while limited, with Retry-After
   const response = await page.request.post('/api/auth/sign-in/email', {
     data: { email: user.email, password: user.password },
-    headers: { origin: 'http://localhost:3210' },
+    headers: { origin: new URL(page.url()).origin },
   });
   expect(response.status()).toBe(429);
   expect(Number(response.headers()['retry-after'])).toBeGreaterThan(0);

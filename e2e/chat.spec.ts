@@ -59,6 +59,8 @@ test.describe('chat without a language model (extractive mode)', () => {
       /\/documents\/[0-9a-f-]{36}\/view\?.*chunk=/,
     );
     await expect(answer.getByTestId('confidence')).toBeVisible();
+    await answer.getByRole('button', { name: 'Share' }).click();
+    await expect(answer.getByLabel('Share link', { exact: true })).toHaveValue(/\/share\/[A-Za-z0-9_-]+$/);
     await page.screenshot({ path: '/tmp/chat-extractive.png', fullPage: false });
 
     // The viewer shows the unit text with the same span highlighted.
@@ -194,10 +196,12 @@ test.describe('chat without a language model (extractive mode)', () => {
     await expect(saved.getByTestId('trace').locator('[data-type="tool_result"]').first()).toContainText(/hits?|Opened/);
     await expect(saved.getByTestId('trace').locator('[data-type="final"]')).toBeVisible();
 
-    // A follow-up in the same conversation.
+    // A follow-up in the same conversation, in Quick mode.
+    await page.getByText('Quick', { exact: true }).click();
     await ask(page, 'And how much does it cost?');
     await expect(page.getByTestId('assistant-message')).toHaveCount(2);
     await expect(lastAnswer(page)).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
+    await expect(lastAnswer(page)).toContainText('Quick ·');
     await expect(page).toHaveURL(url);
     await page.reload();
     await expect(page.getByTestId('user-message')).toHaveCount(2);

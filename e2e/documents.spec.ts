@@ -489,11 +489,11 @@ test('a running job can be cancelled; it ends FAILED as cancelled and can be ret
   user: _user,
 }) => {
   test.setTimeout(180_000);
-  // three ~20 MB text files take the two ingest workers several seconds each, so one is surely unfinished
+  // three ~8 MB text files take the two ingest workers a few seconds each, so one is surely unfinished
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docuchat-big-'));
   const names = ['big-a.txt', 'big-b.txt', 'big-c.txt'];
   try {
-    for (const name of names) fs.writeFileSync(path.join(dir, name), bigText(name, 20 * 1024 * 1024));
+    for (const name of names) fs.writeFileSync(path.join(dir, name), bigText(name, 8 * 1024 * 1024));
     await upload(
       page,
       names.map((name) => path.join(dir, name)),
@@ -520,14 +520,16 @@ test('a running job can be cancelled; it ends FAILED as cancelled and can be ret
   }
 });
 
+// A review aid, not a behaviour test: run with DASHBOARD_SCREENSHOT=/tmp/dashboard.png to look at the page.
 test('the dashboard, with files in several states (screenshot for review)', async ({ page, user: _user }) => {
+  test.skip(!process.env.DASHBOARD_SCREENSHOT, 'set DASHBOARD_SCREENSHOT to take the review screenshot');
   test.setTimeout(150_000);
   await page.setViewportSize({ width: 1440, height: 1000 });
+  await upload(page, [FILES.minutes, FILES.docx, FILES.csv, FILES.passwordPdf, FILES.emptyPdf]);
+  await expectIndexed(page, '2023-06-20-PV.pdf');
   await page.getByLabel('New bucket').fill('Board meetings');
   await page.getByRole('button', { name: 'Create bucket' }).click();
   await expect(page.locator('[data-testid="bucket-filter"][data-bucket-name="Board meetings"]')).toBeVisible();
-  await upload(page, [FILES.minutes, FILES.docx, FILES.csv, FILES.passwordPdf, FILES.emptyPdf]);
-  await expectIndexed(page, '2023-06-20-PV.pdf');
   await expectIndexed(page, 'handbook-1p.docx');
   await expect(documentRow(page, 'password-example.pdf')).toHaveAttribute('data-status', 'FAILED', {
     timeout: INDEXING_TIMEOUT,

@@ -39,13 +39,23 @@ function enumerateApp(): { routes: Map<string, string[]>; pages: string[]; serve
     const source = fs.readFileSync(file, 'utf8');
     const methods = new Set<string>();
     const re = /export\s+(?:const|let|async\s+function|function)\s+([A-Z]+)\b/g;
-    for (const m of source.matchAll(re)) if ((HTTP_METHODS as readonly string[]).includes(m[1] ?? '')) methods.add(m[1] ?? '');
+    for (const m of source.matchAll(re))
+      if ((HTTP_METHODS as readonly string[]).includes(m[1] ?? '')) methods.add(m[1] ?? '');
     for (const m of source.matchAll(/export\s*\{([^}]*)\}/g))
-      for (const name of (m[1] ?? '').split(',').map((s) => s.trim().split(/\s+as\s+/).pop() ?? ''))
+      for (const name of (m[1] ?? '').split(',').map(
+        (s) =>
+          s
+            .trim()
+            .split(/\s+as\s+/)
+            .pop() ?? '',
+      ))
         if ((HTTP_METHODS as readonly string[]).includes(name)) methods.add(name);
     routes.set(rel(file), [...methods].sort());
   }
-  const pages = files.filter((f) => /\/page\.(tsx|ts|jsx|js)$/.test(f)).map(rel).sort();
+  const pages = files
+    .filter((f) => /\/page\.(tsx|ts|jsx|js)$/.test(f))
+    .map(rel)
+    .sort();
   const serverActionFiles = ['app', 'lib', 'components']
     .flatMap((d) => walk(path.join(ROOT, d)))
     .filter((f) => /\.(ts|tsx|js|mjs)$/.test(f) && !/\.test\.ts$/.test(f))
@@ -98,7 +108,18 @@ async function json<T>(response: APIResponse, schema: { parse(v: unknown): T }):
 
 const idOf = { parse: (v: unknown) => v as { bucket?: { id: string }; share?: { id: string; slug: string } } };
 
-async function buildUser(label: string, canary: string): Promise<{ user: ApiUser; ids: Ids; activeSlug: string; docText: string; filename: string; bucketName: string; title: string }> {
+async function buildUser(
+  label: string,
+  canary: string,
+): Promise<{
+  user: ApiUser;
+  ids: Ids;
+  activeSlug: string;
+  docText: string;
+  filename: string;
+  bucketName: string;
+  title: string;
+}> {
   const user = await newApiUser(BASE, label);
   const bucketName = `bucket-${canary}`;
   const created = await json(await user.ctx.post('/api/buckets', { data: { name: bucketName } }), idOf);
@@ -120,7 +141,9 @@ async function buildUser(label: string, canary: string): Promise<{ user: ApiUser
   const second = await runAgent(user.ctx, { question: `How often is the ${canary} vault combination rotated?` });
   const revokedShare = await json(await user.ctx.post('/api/shares', { data: { answerId: second.answerId } }), idOf);
   await json(await user.ctx.delete(`/api/shares/${revokedShare.share?.id}`), idOf);
-  const convs = await json(await user.ctx.get('/api/conversations'), { parse: (v) => v as { conversations: { id: string; title: string }[] } });
+  const convs = await json(await user.ctx.get('/api/conversations'), {
+    parse: (v) => v as { conversations: { id: string; title: string }[] },
+  });
   const title = convs.conversations.find((c) => c.id === conversation)?.title ?? '';
   return {
     user,
@@ -143,7 +166,6 @@ async function buildUser(label: string, canary: string): Promise<{ user: ApiUser
 
 // ── probes ──────────────────────────────────────────────────────────────────────────────────────────────────
 
-type Who = 'B' | 'none';
 interface ProbeResult {
   status: number;
   headers: Record<string, string>;
@@ -188,38 +210,167 @@ function probes(): Probe[] {
   const agentQ = (_w: World) => 'What is the vault combination and how often is it rotated? Quote the ledger.';
   return [
     // documents
-    { file: 'app/api/documents/route.ts', method: 'GET', name: 'list documents filtered by bucket', send: (c, ids) => c.get(`/api/documents?bucket=${ids.bucket}`) },
-    { file: 'app/api/documents/route.ts', method: 'GET', name: 'list documents by name', compare: 'none', send: (c, _ids, w) => c.get(`/api/documents?name=${encodeURIComponent(w.canary)}`) },
-    { file: 'app/api/documents/[id]/route.ts', method: 'GET', name: 'get document', send: (c, ids) => c.get(`/api/documents/${ids.document}`) },
-    { file: 'app/api/documents/[id]/route.ts', method: 'PATCH', name: 'edit document metadata', mutating: true, send: (c, ids) => c.patch(`/api/documents/${ids.document}`, j({ metadata: { title: 'pwned', documentDate: null, tags: [], fields: {} } })) },
-    { file: 'app/api/documents/[id]/route.ts', method: 'PATCH', name: "move own document into A's bucket", mutating: true, send: (c, ids, w) => c.patch(`/api/documents/${w.bOwnDocument}`, j({ bucketId: ids.bucket })) },
-    { file: 'app/api/documents/[id]/route.ts', method: 'DELETE', name: 'delete document', mutating: true, send: (c, ids) => c.delete(`/api/documents/${ids.document}`) },
-    { file: 'app/api/documents/[id]/file/route.ts', method: 'GET', name: 'download original file', send: (c, ids) => c.get(`/api/documents/${ids.document}/file`) },
-    { file: 'app/api/documents/[id]/cancel/route.ts', method: 'POST', name: 'cancel ingestion', mutating: true, send: (c, ids) => c.post(`/api/documents/${ids.document}/cancel`) },
-    { file: 'app/api/documents/[id]/reindex/route.ts', method: 'POST', name: 'reindex', mutating: true, send: (c, ids) => c.post(`/api/documents/${ids.document}/reindex`) },
+    {
+      file: 'app/api/documents/route.ts',
+      method: 'GET',
+      name: 'list documents filtered by bucket',
+      send: (c, ids) => c.get(`/api/documents?bucket=${ids.bucket}`),
+    },
+    {
+      file: 'app/api/documents/route.ts',
+      method: 'GET',
+      name: 'list documents by name',
+      compare: 'none',
+      send: (c, _ids, w) => c.get(`/api/documents?name=${encodeURIComponent(w.canary)}`),
+    },
+    {
+      file: 'app/api/documents/[id]/route.ts',
+      method: 'GET',
+      name: 'get document',
+      send: (c, ids) => c.get(`/api/documents/${ids.document}`),
+    },
+    {
+      file: 'app/api/documents/[id]/route.ts',
+      method: 'PATCH',
+      name: 'edit document metadata',
+      mutating: true,
+      send: (c, ids) =>
+        c.patch(
+          `/api/documents/${ids.document}`,
+          j({ metadata: { title: 'pwned', documentDate: null, tags: [], fields: {} } }),
+        ),
+    },
+    {
+      file: 'app/api/documents/[id]/route.ts',
+      method: 'PATCH',
+      name: "move own document into A's bucket",
+      mutating: true,
+      send: (c, ids, w) => c.patch(`/api/documents/${w.bOwnDocument}`, j({ bucketId: ids.bucket })),
+    },
+    {
+      file: 'app/api/documents/[id]/route.ts',
+      method: 'DELETE',
+      name: 'delete document',
+      mutating: true,
+      send: (c, ids) => c.delete(`/api/documents/${ids.document}`),
+    },
+    {
+      file: 'app/api/documents/[id]/file/route.ts',
+      method: 'GET',
+      name: 'download original file',
+      send: (c, ids) => c.get(`/api/documents/${ids.document}/file`),
+    },
+    {
+      file: 'app/api/documents/[id]/cancel/route.ts',
+      method: 'POST',
+      name: 'cancel ingestion',
+      mutating: true,
+      send: (c, ids) => c.post(`/api/documents/${ids.document}/cancel`),
+    },
+    {
+      file: 'app/api/documents/[id]/reindex/route.ts',
+      method: 'POST',
+      name: 'reindex',
+      mutating: true,
+      send: (c, ids) => c.post(`/api/documents/${ids.document}/reindex`),
+    },
     {
       file: 'app/api/documents/upload/route.ts',
       method: 'POST',
       name: "upload into A's bucket",
       mutating: true,
-      send: (c, ids) => c.post('/api/documents/upload', { data: Buffer.from(`probe ${randomUUID()}`), headers: { 'x-file-name': 'probe.txt', 'x-bucket-id': ids.bucket, 'content-type': 'text/plain' } }),
+      send: (c, ids) =>
+        c.post('/api/documents/upload', {
+          data: Buffer.from(`probe ${randomUUID()}`),
+          headers: { 'x-file-name': 'probe.txt', 'x-bucket-id': ids.bucket, 'content-type': 'text/plain' },
+        }),
     },
     // chunks
-    { file: 'app/api/chunks/[id]/route.ts', method: 'GET', name: 'open cited chunk', send: (c, ids) => c.get(`/api/chunks/${ids.chunk}`) },
+    {
+      file: 'app/api/chunks/[id]/route.ts',
+      method: 'GET',
+      name: 'open cited chunk',
+      send: (c, ids) => c.get(`/api/chunks/${ids.chunk}`),
+    },
     // buckets
-    { file: 'app/api/buckets/route.ts', method: 'GET', name: 'list buckets', compare: 'none', send: (c) => c.get('/api/buckets') },
-    { file: 'app/api/buckets/[id]/route.ts', method: 'PATCH', name: 'rename bucket', mutating: true, send: (c, ids) => c.patch(`/api/buckets/${ids.bucket}`, j({ name: 'pwned' })) },
-    { file: 'app/api/buckets/[id]/route.ts', method: 'DELETE', name: 'delete bucket', mutating: true, send: (c, ids) => c.delete(`/api/buckets/${ids.bucket}`) },
+    {
+      file: 'app/api/buckets/route.ts',
+      method: 'GET',
+      name: 'list buckets',
+      compare: 'none',
+      send: (c) => c.get('/api/buckets'),
+    },
+    {
+      file: 'app/api/buckets/[id]/route.ts',
+      method: 'PATCH',
+      name: 'rename bucket',
+      mutating: true,
+      send: (c, ids) => c.patch(`/api/buckets/${ids.bucket}`, j({ name: 'pwned' })),
+    },
+    {
+      file: 'app/api/buckets/[id]/route.ts',
+      method: 'DELETE',
+      name: 'delete bucket',
+      mutating: true,
+      send: (c, ids) => c.delete(`/api/buckets/${ids.bucket}`),
+    },
     // conversations
-    { file: 'app/api/conversations/route.ts', method: 'GET', name: 'list conversations', compare: 'none', send: (c) => c.get('/api/conversations') },
-    { file: 'app/api/conversations/[id]/route.ts', method: 'GET', name: 'read conversation', send: (c, ids) => c.get(`/api/conversations/${ids.conversation}`) },
-    { file: 'app/api/conversations/[id]/route.ts', method: 'PATCH', name: 'rename conversation', mutating: true, send: (c, ids) => c.patch(`/api/conversations/${ids.conversation}`, j({ title: 'pwned' })) },
-    { file: 'app/api/conversations/[id]/route.ts', method: 'DELETE', name: 'delete conversation', mutating: true, send: (c, ids) => c.delete(`/api/conversations/${ids.conversation}`) },
+    {
+      file: 'app/api/conversations/route.ts',
+      method: 'GET',
+      name: 'list conversations',
+      compare: 'none',
+      send: (c) => c.get('/api/conversations'),
+    },
+    {
+      file: 'app/api/conversations/[id]/route.ts',
+      method: 'GET',
+      name: 'read conversation',
+      send: (c, ids) => c.get(`/api/conversations/${ids.conversation}`),
+    },
+    {
+      file: 'app/api/conversations/[id]/route.ts',
+      method: 'PATCH',
+      name: 'rename conversation',
+      mutating: true,
+      send: (c, ids) => c.patch(`/api/conversations/${ids.conversation}`, j({ title: 'pwned' })),
+    },
+    {
+      file: 'app/api/conversations/[id]/route.ts',
+      method: 'DELETE',
+      name: 'delete conversation',
+      mutating: true,
+      send: (c, ids) => c.delete(`/api/conversations/${ids.conversation}`),
+    },
     // shares
-    { file: 'app/api/shares/route.ts', method: 'GET', name: 'list shares', compare: 'none', send: (c) => c.get('/api/shares') },
-    { file: 'app/api/shares/route.ts', method: 'POST', name: "share A's answer", mutating: true, send: (c, ids) => c.post('/api/shares', j({ answerId: ids.answer })) },
-    { file: 'app/api/shares/[id]/route.ts', method: 'PATCH', name: 'set share expiry', mutating: true, send: (c, ids) => c.patch(`/api/shares/${ids.share}`, j({ expiresAt: null })) },
-    { file: 'app/api/shares/[id]/route.ts', method: 'DELETE', name: 'revoke share', mutating: true, send: (c, ids) => c.delete(`/api/shares/${ids.share}`) },
+    {
+      file: 'app/api/shares/route.ts',
+      method: 'GET',
+      name: 'list shares',
+      compare: 'none',
+      send: (c) => c.get('/api/shares'),
+    },
+    {
+      file: 'app/api/shares/route.ts',
+      method: 'POST',
+      name: "share A's answer",
+      mutating: true,
+      send: (c, ids) => c.post('/api/shares', j({ answerId: ids.answer })),
+    },
+    {
+      file: 'app/api/shares/[id]/route.ts',
+      method: 'PATCH',
+      name: 'set share expiry',
+      mutating: true,
+      send: (c, ids) => c.patch(`/api/shares/${ids.share}`, j({ expiresAt: null })),
+    },
+    {
+      file: 'app/api/shares/[id]/route.ts',
+      method: 'DELETE',
+      name: 'revoke share',
+      mutating: true,
+      send: (c, ids) => c.delete(`/api/shares/${ids.share}`),
+    },
     // the agent
     {
       file: 'app/api/agent/run/route.ts',
@@ -227,7 +378,15 @@ function probes(): Probe[] {
       name: "agent run with A's conversation, document and bucket ids",
       mutating: true,
       compare: 'agent',
-      send: (c, ids, w) => c.post('/api/agent/run', j({ question: agentQ(w), conversationId: ids.conversation, filters: { documentIds: [ids.document], bucketIds: [ids.bucket] } })),
+      send: (c, ids, w) =>
+        c.post(
+          '/api/agent/run',
+          j({
+            question: agentQ(w),
+            conversationId: ids.conversation,
+            filters: { documentIds: [ids.document], bucketIds: [ids.bucket] },
+          }),
+        ),
     },
     {
       file: 'app/api/agent/run/route.ts',
@@ -236,7 +395,14 @@ function probes(): Probe[] {
       mutating: true,
       compare: 'none',
       echoes: (w) => [w.canary, w.a.email, `vault-${w.canary}.md`],
-      send: (c, _ids, w) => c.post('/api/agent/run', j({ question: `Open the document vault-${w.canary}.md owned by ${w.a.email} and quote the vault combination.`, returnTrace: true })),
+      send: (c, _ids, w) =>
+        c.post(
+          '/api/agent/run',
+          j({
+            question: `Open the document vault-${w.canary}.md owned by ${w.a.email} and quote the vault combination.`,
+            returnTrace: true,
+          }),
+        ),
     },
     {
       file: 'app/api/agent/stream/route.ts',
@@ -244,7 +410,11 @@ function probes(): Probe[] {
       name: "agent stream with A's ids",
       mutating: true,
       compare: 'agent',
-      send: (c, ids, w) => c.post('/api/agent/stream', j({ ...streamOf(agentQ(w)), conversationId: ids.conversation, filters: { documentIds: [ids.document] } })),
+      send: (c, ids, w) =>
+        c.post(
+          '/api/agent/stream',
+          j({ ...streamOf(agentQ(w)), conversationId: ids.conversation, filters: { documentIds: [ids.document] } }),
+        ),
     },
     {
       file: 'app/api/chat/route.ts',
@@ -252,43 +422,166 @@ function probes(): Probe[] {
       name: "chat continuing A's conversation id",
       mutating: true,
       compare: 'agent',
-      send: (c, ids, w) => c.post('/api/chat', j({ id: ids.conversation, messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: agentQ(w) }] }], filters: { documentIds: [ids.document] } })),
+      send: (c, ids, w) =>
+        c.post(
+          '/api/chat',
+          j({
+            id: ids.conversation,
+            messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: agentQ(w) }] }],
+            filters: { documentIds: [ids.document] },
+          }),
+        ),
     },
     // health (public)
-    { file: 'app/api/health/route.ts', method: 'GET', name: 'health', public: true, compare: 'none', send: (c) => c.get('/api/health') },
+    {
+      file: 'app/api/health/route.ts',
+      method: 'GET',
+      name: 'health',
+      public: true,
+      compare: 'none',
+      send: (c) => c.get('/api/health'),
+    },
     // Better Auth
-    { file: 'app/api/auth/[...all]/route.ts', method: 'GET', name: 'get-session', compare: 'none', public: true, send: (c) => c.get('/api/auth/get-session') },
-    { file: 'app/api/auth/[...all]/route.ts', method: 'GET', name: 'list-sessions', compare: 'none', send: (c) => c.get('/api/auth/list-sessions') },
+    {
+      file: 'app/api/auth/[...all]/route.ts',
+      method: 'GET',
+      name: 'get-session',
+      compare: 'none',
+      public: true,
+      send: (c) => c.get('/api/auth/get-session'),
+    },
+    {
+      file: 'app/api/auth/[...all]/route.ts',
+      method: 'GET',
+      name: 'list-sessions',
+      compare: 'none',
+      send: (c) => c.get('/api/auth/list-sessions'),
+    },
     {
       file: 'app/api/auth/[...all]/route.ts',
       method: 'POST',
       name: "revoke A's session token",
       mutating: true,
       compare: 'status',
-      send: (c, ids, w) => c.post('/api/auth/revoke-session', { data: { token: ids === w.aIds ? w.a.sessionToken : randomBytes(16).toString('hex') }, headers: { origin: BASE } }),
+      send: (c, ids, w) =>
+        c.post('/api/auth/revoke-session', {
+          data: { token: ids === w.aIds ? w.a.sessionToken : randomBytes(16).toString('hex') },
+          headers: { origin: BASE },
+        }),
     },
     {
       file: 'app/api/auth/[...all]/route.ts',
       method: 'POST',
-      name: "sign in as A with a wrong password (no account enumeration)",
+      name: 'sign in as A with a wrong password (no account enumeration)',
       echoes: (w) => [w.a.email],
       mutating: true,
       public: true,
       compare: 'exact',
-      send: (c, ids, w) => c.post('/api/auth/sign-in/email', { data: { email: ids === w.aIds ? w.a.email : `nobody-${randomUUID()}@example.test`, password: 'wrong-password-123' }, headers: { origin: BASE, 'x-forwarded-for': `10.99.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` } }),
+      send: (c, ids, w) =>
+        c.post('/api/auth/sign-in/email', {
+          data: {
+            email: ids === w.aIds ? w.a.email : `nobody-${randomUUID()}@example.test`,
+            password: 'wrong-password-123',
+          },
+          headers: {
+            origin: BASE,
+            'x-forwarded-for': `10.99.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+          },
+        }),
     },
     // pages
-    { file: 'app/page.tsx', method: 'GET', name: 'home page', page: true, compare: 'status', send: (c) => c.get('/', { maxRedirects: 0 }) },
-    { file: 'app/(app)/documents/page.tsx', method: 'GET', name: 'documents page', page: true, compare: 'none', send: (c) => c.get('/documents', { maxRedirects: 0 }) },
-    { file: 'app/(app)/chat/page.tsx', method: 'GET', name: 'chat page', page: true, compare: 'none', send: (c) => c.get('/chat', { maxRedirects: 0 }) },
-    { file: 'app/(app)/chat/page.tsx', method: 'GET', name: "chat page with A's conversation", page: true, compare: 'status', send: (c, ids) => c.get(`/chat?c=${ids.conversation}&conversation=${ids.conversation}`, { maxRedirects: 0 }) },
-    { file: 'app/(app)/chat/[conversationId]/page.tsx', method: 'GET', name: "A's conversation page", page: true, compare: 'status', send: (c, ids) => c.get(`/chat/${ids.conversation}`, { maxRedirects: 0 }) },
-    { file: 'app/(app)/documents/[id]/view/page.tsx', method: 'GET', name: "A's document viewer", page: true, compare: 'status', send: (c, ids) => c.get(`/documents/${ids.document}/view?chunk=${ids.chunk}`, { maxRedirects: 0 }) },
-    { file: 'app/(app)/documents/[id]/view/page.tsx', method: 'GET', name: "own document viewer with A's chunk id", page: true, compare: 'status', send: (c, ids, w) => c.get(`/documents/${w.bOwnDocument}/view?chunk=${ids.chunk}&qs=0&qe=20`, { maxRedirects: 0 }) },
-    { file: 'app/(app)/shares/page.tsx', method: 'GET', name: 'shares page', page: true, compare: 'none', send: (c) => c.get('/shares', { maxRedirects: 0 }) },
-    { file: 'app/(auth)/sign-in/page.tsx', method: 'GET', name: 'sign-in page', page: true, public: true, compare: 'status', send: (c) => c.get('/sign-in', { maxRedirects: 0 }) },
-    { file: 'app/(auth)/sign-up/page.tsx', method: 'GET', name: 'sign-up page', page: true, public: true, compare: 'status', send: (c) => c.get('/sign-up', { maxRedirects: 0 }) },
-    { file: 'app/share/[slug]/page.tsx', method: 'GET', name: "A's revoked share link", page: true, public: true, compare: 'status', send: (c, ids) => c.get(`/share/${ids.revokedSlug}`, { maxRedirects: 0 }) },
+    {
+      file: 'app/page.tsx',
+      method: 'GET',
+      name: 'home page',
+      page: true,
+      compare: 'status',
+      send: (c) => c.get('/', { maxRedirects: 0 }),
+    },
+    {
+      file: 'app/(app)/documents/page.tsx',
+      method: 'GET',
+      name: 'documents page',
+      page: true,
+      compare: 'none',
+      send: (c) => c.get('/documents', { maxRedirects: 0 }),
+    },
+    {
+      file: 'app/(app)/chat/page.tsx',
+      method: 'GET',
+      name: 'chat page',
+      page: true,
+      compare: 'none',
+      send: (c) => c.get('/chat', { maxRedirects: 0 }),
+    },
+    {
+      file: 'app/(app)/chat/page.tsx',
+      method: 'GET',
+      name: "chat page with A's conversation",
+      page: true,
+      compare: 'status',
+      send: (c, ids) => c.get(`/chat?c=${ids.conversation}&conversation=${ids.conversation}`, { maxRedirects: 0 }),
+    },
+    {
+      file: 'app/(app)/chat/[conversationId]/page.tsx',
+      method: 'GET',
+      name: "A's conversation page",
+      page: true,
+      compare: 'status',
+      send: (c, ids) => c.get(`/chat/${ids.conversation}`, { maxRedirects: 0 }),
+    },
+    {
+      file: 'app/(app)/documents/[id]/view/page.tsx',
+      method: 'GET',
+      name: "A's document viewer",
+      page: true,
+      compare: 'status',
+      send: (c, ids) => c.get(`/documents/${ids.document}/view?chunk=${ids.chunk}`, { maxRedirects: 0 }),
+    },
+    {
+      file: 'app/(app)/documents/[id]/view/page.tsx',
+      method: 'GET',
+      name: "own document viewer with A's chunk id",
+      page: true,
+      compare: 'status',
+      send: (c, ids, w) =>
+        c.get(`/documents/${w.bOwnDocument}/view?chunk=${ids.chunk}&qs=0&qe=20`, { maxRedirects: 0 }),
+    },
+    {
+      file: 'app/(app)/shares/page.tsx',
+      method: 'GET',
+      name: 'shares page',
+      page: true,
+      compare: 'none',
+      send: (c) => c.get('/shares', { maxRedirects: 0 }),
+    },
+    {
+      file: 'app/(auth)/sign-in/page.tsx',
+      method: 'GET',
+      name: 'sign-in page',
+      page: true,
+      public: true,
+      compare: 'status',
+      send: (c) => c.get('/sign-in', { maxRedirects: 0 }),
+    },
+    {
+      file: 'app/(auth)/sign-up/page.tsx',
+      method: 'GET',
+      name: 'sign-up page',
+      page: true,
+      public: true,
+      compare: 'status',
+      send: (c) => c.get('/sign-up', { maxRedirects: 0 }),
+    },
+    {
+      file: 'app/share/[slug]/page.tsx',
+      method: 'GET',
+      name: "A's revoked share link",
+      page: true,
+      public: true,
+      compare: 'status',
+      send: (c, ids) => c.get(`/share/${ids.revokedSlug}`, { maxRedirects: 0 }),
+    },
     // last: these give B a bucket named like A's and a copy of A's text, which B's own pages then show
     {
       file: 'app/api/documents/upload/route.ts',
@@ -297,9 +590,22 @@ function probes(): Probe[] {
       mutating: true,
       compare: 'none',
       echoes: (w) => [w.canary],
-      send: (c, _ids, w) => c.post('/api/documents/upload', { data: Buffer.from(w.aDocText), headers: { 'x-file-name': 'same-content.md', 'content-type': 'text/markdown' } }),
+      send: (c, _ids, w) =>
+        c.post('/api/documents/upload', {
+          data: Buffer.from(w.aDocText),
+          headers: { 'x-file-name': 'same-content.md', 'content-type': 'text/markdown' },
+        }),
     },
-    { file: 'app/api/buckets/route.ts', method: 'POST', name: "create a bucket with A's bucket name (no cross-user conflict)", mutating: true, compare: 'status', echoes: (w) => [w.canary, `bucket-${w.canary}`], send: (c, ids, w) => c.post('/api/buckets', j({ name: ids === w.aIds ? `bucket-${w.canary}` : `bucket-${randomUUID()}` })) },
+    {
+      file: 'app/api/buckets/route.ts',
+      method: 'POST',
+      name: "create a bucket with A's bucket name (no cross-user conflict)",
+      mutating: true,
+      compare: 'status',
+      echoes: (w) => [w.canary, `bucket-${w.canary}`],
+      send: (c, ids, w) =>
+        c.post('/api/buckets', j({ name: ids === w.aIds ? `bucket-${w.canary}` : `bucket-${randomUUID()}` })),
+    },
   ];
 }
 
@@ -338,7 +644,12 @@ test.beforeAll(async () => {
   const canaryB = `qwv${randomBytes(4).toString('hex')}`;
   const a = await buildUser('iso-a', canaryA);
   const b = await buildUser('iso-b', canaryB);
-  const bDoc = await upload(b.user.ctx, 'b-own-notes.txt', `B's own notes ${canaryB}: the garden is watered on Tuesdays.`, { 'content-type': 'text/plain' });
+  const bDoc = await upload(
+    b.user.ctx,
+    'b-own-notes.txt',
+    `B's own notes ${canaryB}: the garden is watered on Tuesdays.`,
+    { 'content-type': 'text/plain' },
+  );
   await waitForFinal(b.user.ctx, bDoc.document?.id ?? '');
   const anon = await request.newContext({ baseURL: BASE });
   world = {
@@ -389,8 +700,13 @@ test('every route handler, page and server action is covered by the id-substitut
   expect(stale, 'probes for files that no longer exist').toEqual([]);
   // Server actions: none exist today. A 'use server' file must get probes here (B calling it with A's ids).
   const coveredActionFiles: string[] = [];
-  expect(serverActionFiles.filter((f) => !coveredActionFiles.includes(f)), "'use server' files not covered by the matrix").toEqual([]);
-  console.log(`[isolation] enumerated ${routes.size} route files (${[...routes.values()].flat().length} handlers), ${pages.length} pages, ${serverActionFiles.length} server-action files`);
+  expect(
+    serverActionFiles.filter((f) => !coveredActionFiles.includes(f)),
+    "'use server' files not covered by the matrix",
+  ).toEqual([]);
+  console.log(
+    `[isolation] enumerated ${routes.size} route files (${[...routes.values()].flat().length} handlers), ${pages.length} pages, ${serverActionFiles.length} server-action files`,
+  );
 });
 
 test("B's session with A's ids answers like missing ids; no session is refused; nothing of A's leaks", async () => {
@@ -405,16 +721,19 @@ test("B's session with A's ids answers like missing ids; no session is refused; 
     const haystack = `${r.text}\n${JSON.stringify(r.headers)}`;
     for (const secret of w.secretsA) {
       if (allowed.includes(secret)) continue;
-      if (haystack.includes(secret)) leaks.push(`${label}: response contains A's "${secret.slice(0, 40)}" (status ${r.status})`);
+      if (haystack.includes(secret))
+        leaks.push(`${label}: response contains A's "${secret.slice(0, 40)}" (status ${r.status})`);
     }
   };
   const checkHeaders = (label: string, r: ProbeResult, page: boolean) => {
     const h = r.headers;
     const csp = h['content-security-policy'] ?? '';
     if (h['x-content-type-options'] !== 'nosniff') headerProblems.push(`${label}: no nosniff`);
-    if (!/frame-ancestors 'none'/.test(csp) && h['x-frame-options'] !== 'DENY') headerProblems.push(`${label}: framing not refused`);
+    if (!/frame-ancestors 'none'/.test(csp) && h['x-frame-options'] !== 'DENY')
+      headerProblems.push(`${label}: framing not refused`);
     if (!h['referrer-policy']) headerProblems.push(`${label}: no referrer-policy`);
-    if (page && r.status === 200 && !/script-src[^;]*'nonce-[A-Za-z0-9+/=]+'/.test(csp)) headerProblems.push(`${label}: no nonce CSP (${csp})`);
+    if (page && r.status === 200 && !/script-src[^;]*'nonce-[A-Za-z0-9+/=]+'/.test(csp))
+      headerProblems.push(`${label}: no nonce CSP (${csp})`);
     if (!page && !csp) headerProblems.push(`${label}: no CSP`);
   };
 
@@ -435,11 +754,17 @@ test("B's session with A's ids answers like missing ids; no session is refused; 
     if (compare !== 'none' && withA.status !== withMissing.status)
       mismatches.push(`${label}: A's id → ${withA.status}, missing id → ${withMissing.status}`);
     if (compare === 'exact' && normalise(withA.text, w.aIds) !== normalise(withMissing.text, missing))
-      mismatches.push(`${label}: bodies differ:\n  A's id:  ${withA.text.slice(0, 300)}\n  missing: ${withMissing.text.slice(0, 300)}`);
+      mismatches.push(
+        `${label}: bodies differ:\n  A's id:  ${withA.text.slice(0, 300)}\n  missing: ${withMissing.text.slice(0, 300)}`,
+      );
     if (compare === 'agent' && agentProjection(withA.text) !== agentProjection(withMissing.text))
-      mismatches.push(`${label}: agent answers differ:\n  A's id:  ${agentProjection(withA.text)}\n  missing: ${agentProjection(withMissing.text)}`);
+      mismatches.push(
+        `${label}: agent answers differ:\n  A's id:  ${agentProjection(withA.text)}\n  missing: ${agentProjection(withMissing.text)}`,
+      );
     if (!probe.public) {
-      const refused = probe.page ? anonymous.status >= 300 && anonymous.status < 400 && /sign-in/.test(anonymous.headers.location ?? '') : anonymous.status === 401;
+      const refused = probe.page
+        ? anonymous.status >= 300 && anonymous.status < 400 && /sign-in/.test(anonymous.headers.location ?? '')
+        : anonymous.status === 401;
       if (!refused) mismatches.push(`${label}: no session was not refused (${anonymous.status})`);
     }
   }
@@ -450,7 +775,9 @@ test("B's session with A's ids answers like missing ids; no session is refused; 
   const convBody = (await conv.json()) as { conversation: { title: string }; messages: unknown[] };
   expect(convBody.conversation.title).not.toBe('pwned');
   expect(convBody.messages).toHaveLength(2);
-  const doc = (await (await w.a.ctx.get(`/api/documents/${w.aIds.document}`)).json()) as { document: { status: string; bucketId: string | null; metadata: { title: string | null } } };
+  const doc = (await (await w.a.ctx.get(`/api/documents/${w.aIds.document}`)).json()) as {
+    document: { status: string; bucketId: string | null; metadata: { title: string | null } };
+  };
   expect(doc.document).toMatchObject({ status: 'INDEXED', bucketId: w.aIds.bucket });
   expect(doc.document.metadata.title).not.toBe('pwned');
   const buckets = (await (await w.a.ctx.get('/api/buckets')).json()) as { buckets: { id: string; name: string }[] };
@@ -467,14 +794,23 @@ test("B's session with A's ids answers like missing ids; no session is refused; 
   const shareAnon = await w.anon.get(`/share/${w.activeSlugA}`);
   expect(shareAsB.status()).toBe(200);
   expect(shareAnon.status()).toBe(200);
-  const visible = (t: string) => t.replace(/nonce="[^"]*"/g, '').replace(/<script[\s\S]*?<\/script>/g, '').replace(/\s+/g, ' ');
+  const visible = (t: string) =>
+    t
+      .replace(/nonce="[^"]*"/g, '')
+      .replace(/<script[\s\S]*?<\/script>/g, '')
+      .replace(/\s+/g, ' ');
   expect(visible(await shareAsB.text())).not.toContain(w.b.email);
   expect((await shareAnon.text()).includes(w.a.email)).toBe(false);
   probeCount += 2;
 
-  console.log(`[isolation] probes: ${probeCount}, leaks: ${leaks.length}, mismatches: ${mismatches.length}, header problems: ${headerProblems.length}`);
-  test.info().annotations.push({ type: 'isolation', description: `${probeCount} probes, ${leaks.length} leaks, ${mismatches.length} mismatches` });
-  expect(leaks, 'responses that reveal A\'s data').toEqual([]);
+  console.log(
+    `[isolation] probes: ${probeCount}, leaks: ${leaks.length}, mismatches: ${mismatches.length}, header problems: ${headerProblems.length}`,
+  );
+  test.info().annotations.push({
+    type: 'isolation',
+    description: `${probeCount} probes, ${leaks.length} leaks, ${mismatches.length} mismatches`,
+  });
+  expect(leaks, "responses that reveal A's data").toEqual([]);
   expect(mismatches, "A's ids must answer exactly like missing ids; no session must be refused").toEqual([]);
   expect(headerProblems, 'security headers').toEqual([]);
 });
@@ -513,8 +849,12 @@ const recorder: Sender<Recorded> = {
 
 function recorded(method: string, url: string, o?: SendOptions): Recorded {
   const isBuffer = Buffer.isBuffer(o?.data);
-  const data = o?.data === undefined ? undefined : Buffer.isBuffer(o.data) ? o.data : Buffer.from(JSON.stringify(o.data));
-  const headers = { ...(o?.data !== undefined && !isBuffer ? { 'content-type': 'application/json' } : {}), ...(o?.headers ?? {}) };
+  const data =
+    o?.data === undefined ? undefined : Buffer.isBuffer(o.data) ? o.data : Buffer.from(JSON.stringify(o.data));
+  const headers = {
+    ...(o?.data !== undefined && !isBuffer ? { 'content-type': 'application/json' } : {}),
+    ...(o?.headers ?? {}),
+  };
   return { url, method, headers, ...(data ? { data } : {}) };
 }
 
@@ -526,13 +866,21 @@ test('every state-changing request from another site is refused, whatever the se
   for (const probe of probes().filter((p) => p.mutating)) {
     // B's own ids: the request would succeed if it came from our pages; replay it as if from another site
     const sent = await probe.send(recorder, w.bIds, w);
-    const response = await w.b.ctx.fetch(sent.url, { method: sent.method, headers: { ...sent.headers, ...crossSite }, ...(sent.data ? { data: sent.data } : {}) });
+    const response = await w.b.ctx.fetch(sent.url, {
+      method: sent.method,
+      headers: { ...sent.headers, ...crossSite },
+      ...(sent.data ? { data: sent.data } : {}),
+    });
     count++;
-    if (response.status() !== 403) refusedNot.push(`${probe.method} ${probe.file} [${probe.name}] → ${response.status()}`);
+    if (response.status() !== 403)
+      refusedNot.push(`${probe.method} ${probe.file} [${probe.name}] → ${response.status()}`);
   }
   // the sign-up and sign-in forms themselves
   for (const [url, data] of [
-    ['/api/auth/sign-up/email', { email: `evil-${randomUUID()}@example.test`, password: 'a-long-password-1', name: 'x' }],
+    [
+      '/api/auth/sign-up/email',
+      { email: `evil-${randomUUID()}@example.test`, password: 'a-long-password-1', name: 'x' },
+    ],
     ['/api/auth/sign-in/email', { email: w.b.email, password: w.b.password }],
   ] as const) {
     const response = await w.anon.post(url, { data, headers: { ...crossSite, 'x-forwarded-for': `10.77.${count}.9` } });
@@ -550,7 +898,6 @@ test('every state-changing request from another site is refused, whatever the se
   // B is still signed in (the cross-site sign-out did nothing)
   const session = (await (await w.b.ctx.get('/api/auth/get-session')).json()) as { user?: { email: string } } | null;
   expect(session?.user?.email).toBe(w.b.email);
-
 });
 
 test('security headers: nonce CSP on pages, HSTS when the request came over HTTPS', async () => {
@@ -585,13 +932,19 @@ test('API responses carry HSTS under HTTPS too', async () => {
 });
 
 test('session cookies are httpOnly and SameSite', async () => {
-  const ctx = await request.newContext({ baseURL: BASE, extraHTTPHeaders: { 'x-forwarded-for': `10.66.${Math.floor(Math.random() * 250)}.3` } });
+  const ctx = await request.newContext({
+    baseURL: BASE,
+    extraHTTPHeaders: { 'x-forwarded-for': `10.66.${Math.floor(Math.random() * 250)}.3` },
+  });
   const response = await ctx.post('/api/auth/sign-up/email', {
     data: { email: `cookie-${randomUUID()}@example.test`, password: 'a-long-password-1', name: 'Cookie' },
     headers: { origin: BASE },
   });
   expect(response.status()).toBe(200);
-  const setCookies = response.headersArray().filter((h) => h.name.toLowerCase() === 'set-cookie').map((h) => h.value);
+  const setCookies = response
+    .headersArray()
+    .filter((h) => h.name.toLowerCase() === 'set-cookie')
+    .map((h) => h.value);
   const session = setCookies.find((c) => /better-auth\.session_token=/.test(c)) ?? '';
   expect(session).toMatch(/HttpOnly/i);
   expect(session).toMatch(/SameSite=Lax/i);

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { migrate, run } from './lib.mjs';
 
 const port = process.env.E2E_PORT ?? '3210';
-const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'docuchat-e2e-'));
+const dataDir = process.env.E2E_DATA_DIR
+  ? `${process.env.E2E_DATA_DIR}-${port}`
+  : fs.mkdtempSync(path.join(os.tmpdir(), 'docuchat-e2e-'));
 fs.rmSync(dataDir, { recursive: true, force: true });
 fs.mkdirSync(dataDir, { recursive: true });
 const env = {
@@ -14,8 +16,8 @@ const env = {
   APP_URL: `http://localhost:${port}`,
   NEXT_TELEMETRY_DISABLED: '1',
   NODE_ENV: 'production',
-  // The fake model server (e2e/fake-ollama.mjs) is not started for every spec; by default no LLM answers.
-  OLLAMA_BASE_URL: process.env.OLLAMA_BASE_URL ?? 'http://127.0.0.1:9',
+  // By default no LLM answers (extractive mode); the LLM project points this at e2e/fake-ollama.mjs.
+  OLLAMA_BASE_URL: process.env.E2E_OLLAMA_BASE_URL ?? 'http://127.0.0.1:9',
   RATE_LIMIT_SIGN_IN_PER_MINUTE: '5',
 };
 migrate(env);

@@ -53,7 +53,9 @@ function SourceList({ citations, onCite }: { citations: AgentCitation[]; onCite:
   return (
     <div className="flex flex-wrap gap-1.5" data-testid="source-list">
       {citations.map((c) => {
-        const where = locationLabel(c);
+        const name = c.title || c.filename;
+        const loc = locationLabel(c);
+        const where = loc && loc !== name ? loc : '';
         return (
           <button
             key={c.n}
@@ -64,7 +66,7 @@ function SourceList({ citations, onCite }: { citations: AgentCitation[]; onCite:
           >
             <span className="font-mono font-semibold text-brand-700">[{c.n}]</span>
             <FileIcon className="h-3.5 w-3.5 flex-none text-slate-400" />
-            <span className="truncate">{c.title || c.filename}</span>
+            <span className="truncate">{name}</span>
             {where ? <span className="flex-none text-slate-400">{where}</span> : null}
           </button>
         );

@@ -8,6 +8,7 @@ import { EmptyState } from '@/components/empty-state';
 import type { AgentCitation, AgentMode, AnswerStyle } from '@/lib/agent/types';
 import type { ChatMessage } from '@/lib/chat/message';
 import { AssistantMessage } from './assistant-message';
+import { chatErrorText } from './chat-error';
 import { useChatShell } from './chat-shell';
 import { CitationPanel } from './citation-panel';
 import { Composer, type ComposerHandle } from './composer';
@@ -40,22 +41,6 @@ function readPrefs(): { mode: AgentMode; style: AnswerStyle } | null {
   } catch {
     return null;
   }
-}
-
-/** The readable message of a chat error (the route answers `{ error: { code, message } }`). */
-export function chatErrorText(error: Error | undefined): string | null {
-  if (!error) return null;
-  try {
-    const body = JSON.parse(error.message) as unknown;
-    if (typeof body === 'object' && body !== null && 'error' in body) {
-      const inner = (body as { error: unknown }).error;
-      if (typeof inner === 'object' && inner !== null && 'message' in inner && typeof inner.message === 'string')
-        return inner.message;
-    }
-  } catch {
-    // not JSON: a stream error text
-  }
-  return error.message || 'The answer could not be completed. Please try again.';
 }
 
 /** The chat page's main area. A new chat remounts when "New chat" is pressed, even on the same route. */
@@ -326,8 +311,7 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
               documents={documents}
             />
             <p className="mt-1.5 text-center text-[0.7rem] text-slate-400">
-              Enter to send · Shift+Enter for a new line · Answers come only from your documents: check the cited
-              passages.
+              Enter to send · Shift+Enter for a new line · Answers cite your documents only
             </p>
           </div>
         </div>

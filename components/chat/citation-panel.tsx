@@ -10,20 +10,7 @@ import { locatePassage } from './highlight';
 import { ExternalIcon, Spinner, XIcon } from './icons';
 import { PassageText } from './passage-text';
 import { locationLabel } from './trace-format';
-
-/** The viewer URL for a citation: the page (when there is one), the chunk and the quote offsets inside it. */
-export function viewerHref(
-  c: Pick<AgentCitation, 'documentId' | 'chunkId' | 'page' | 'quoteStart' | 'quoteEnd'>,
-): string {
-  const params = new URLSearchParams();
-  if (c.page !== null) params.set('page', String(c.page));
-  params.set('chunk', c.chunkId);
-  if (c.quoteEnd > c.quoteStart) {
-    params.set('qs', String(c.quoteStart));
-    params.set('qe', String(c.quoteEnd));
-  }
-  return `/documents/${encodeURIComponent(c.documentId)}/view?${params.toString()}`;
-}
+import { viewerHref } from './viewer-href';
 
 type LoadState = { kind: 'loading' } | { kind: 'ready'; chunk: ChunkView } | { kind: 'missing'; message: string };
 
@@ -64,7 +51,8 @@ export function CitationPanel({ citation, onClose }: { citation: AgentCitation; 
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
 
-  const where = locationLabel(citation);
+  const loc = locationLabel(citation);
+  const where = loc && loc !== (citation.title || citation.filename) ? loc : '';
   const chunk = state.kind === 'ready' ? state.chunk : null;
   const passage = chunk
     ? locatePassage({

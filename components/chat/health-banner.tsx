@@ -1,41 +1,8 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { z } from 'zod';
+import { type HealthSummary, loadHealth, pullCommands } from './health';
 import { AlertIcon, XIcon } from './icons';
-
-const healthSchema = z.object({
-  llm: z.object({
-    status: z.string(),
-    detail: z.string().optional(),
-    provider: z.string().optional(),
-    decisionModel: z.string().optional(),
-    synthesisModel: z.string().optional(),
-  }),
-  embedder: z.object({ status: z.string(), model: z.string().optional() }),
-  mode: z.object({ answers: z.enum(['llm', 'extractive']), semanticSearch: z.boolean() }),
-});
-export type HealthSummary = z.infer<typeof healthSchema>;
-
-/** GET /api/health, read leniently (the route answers 503 with the same body when the database is down). */
-export async function loadHealth(signal?: AbortSignal): Promise<HealthSummary | null> {
-  try {
-    const response = await fetch('/api/health', {
-      headers: { accept: 'application/json' },
-      ...(signal ? { signal } : {}),
-    });
-    const parsed = healthSchema.safeParse(await response.json());
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The pull commands for the configured models (decision, synthesis if different, embedding). */
-export function pullCommands(h: HealthSummary): string[] {
-  const models = [h.llm.decisionModel, h.llm.synthesisModel, h.embedder.model].filter((m): m is string => Boolean(m));
-  return [...new Set(models)].map((m) => `ollama pull ${m}`);
-}
 
 function Code({ children }: { children: string }) {
   return <code className="rounded bg-amber-100 px-1 py-0.5 font-mono text-[0.8em] text-amber-950">{children}</code>;
@@ -60,12 +27,12 @@ export function HealthBanner() {
   return (
     <div
       role="status"
-      className="border-b border-amber-200 bg-amber-50 px-4 py-2.5 text-sm text-amber-950"
+      className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-[0.8rem] text-amber-950"
       data-testid="extractive-banner"
     >
       <div className="mx-auto flex max-w-3xl items-start gap-2">
-        <AlertIcon className="mt-0.5 h-4 w-4 flex-none text-amber-600" />
-        <p className="flex-1 leading-relaxed">
+        <AlertIcon className="mt-0.5 h-3.5 w-3.5 flex-none text-amber-600" />
+        <p className="flex-1 leading-snug">
           No language model is reachable, so answers are extractive: quoted sentences from your documents.{' '}
           {isOllama ? (
             <>

@@ -292,7 +292,15 @@ export function TraceRow({ event, call }: { event: TraceEvent; call?: ToolCallEv
           title={`Draft ${event.attempt} rejected`}
           meta="not shown as the answer"
         >
-          <ErrorList errors={event.errors} />
+          {event.errors.length > 0 ? (
+            <div className="flex flex-wrap gap-1">
+              {keyed(event.errors, (e) => e.code).map(({ key, item }) => (
+                <Chip key={key} tone="bad">
+                  {item.code}
+                </Chip>
+              ))}
+            </div>
+          ) : null}
         </Row>
       );
     case 'limit':

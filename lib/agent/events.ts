@@ -77,12 +77,16 @@ export const toolCallEventSchema = z.object({
   }),
 });
 
+export type ToolCallInput = z.infer<typeof toolCallEventSchema>['input'];
+
 export const toolErrorSchema = z.object({ code: z.string(), message: z.string(), suggestion: z.string() });
 
 export const toolResultEventSchema = z.object({
   type: z.literal('tool_result'),
   id: z.string(),
   tool: toolNameSchema,
+  /** The call's input again, so the card that replaces the call keeps its query, mode and filters. */
+  input: toolCallEventSchema.shape.input.optional(),
   ok: z.boolean(),
   hits: z.number(),
   summary: z.string(),

@@ -1,4 +1,5 @@
 import type { RunContext } from './context';
+import type { ToolCallInput } from './events';
 import { copiesPlantedText } from './injection';
 import { remainingToolCalls } from './state';
 import type { ToolCall, ToolOutcome } from './tools/types';
@@ -27,6 +28,8 @@ export async function executeCalls(rc: RunContext, calls: ToolCall[]): Promise<s
 
   type Job = { id: string; call: ToolCall; run: () => Promise<ToolOutcome>; parallel: boolean; counts: boolean };
   const jobs: Job[] = [];
+  // The call's input travels with its result too, so a trace card updated in place (or reloaded) keeps it.
+  const inputs = new Map<string, ToolCallInput>();
   for (const call of batch) {
     const id = `call-${state.toolCalls + jobs.length + 1}-${state.iterations}`;
     const tool = rc.tools.get(call.tool);
@@ -55,6 +58,7 @@ export async function executeCalls(rc: RunContext, calls: ToolCall[]): Promise<s
           }
         : {}),
     };
+    inputs.set(id, input);
     sink.push({ type: 'tool_call', tool: call.tool, iteration: state.iterations, input }, id);
     if (!tool?.isAvailable(state)) {
       const available = [...rc.tools.values()].filter((t) => t.isAvailable(state)).map((t) => t.name);
@@ -138,6 +142,7 @@ export async function executeCalls(rc: RunContext, calls: ToolCall[]): Promise<s
         hits: outcome.hits,
         summary: outcome.summary,
         ms: Math.round(ms * 10) / 10,
+        ...(inputs.has(job.id) ? { input: inputs.get(job.id) } : {}),
         ...(outcome.ok ? {} : { error: outcome.error }),
       },
       job.id,

@@ -40,13 +40,12 @@ export interface ChatResult {
   timings: { totalMs: number; firstTokenMs: number | null };
 }
 
-export interface ChatDataTypes {
+export type ChatDataTypes = {
   trace: TraceEvent;
   result: ChatResult;
   /** Sent first: the conversation this exchange belongs to (created for a new chat) and the draft answer id. */
   session: { conversationId: string; answerId: string; title: string };
-  [key: string]: unknown;
-}
+};
 
 export interface ChatMetadata {
   createdAt?: string;

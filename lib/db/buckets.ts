@@ -42,8 +42,18 @@ function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/** Bucket names are unique per owner regardless of case ("Contracts" and "contracts" are the same bucket). */
+async function assertNameFree(ownerId: string, name: string, exceptId?: string): Promise<void> {
+  const rows = await getDb().bucket.findMany({ where: { ownerId }, select: { id: true, name: true } });
+  const wanted = name.toLocaleLowerCase();
+  if (rows.some((r) => r.id !== exceptId && r.name.toLocaleLowerCase() === wanted)) {
+    throw new AppError('conflict:bucket', `You already have a bucket named “${name}”.`);
+  }
+}
+
 export async function createBucket({ ownerId, name }: { ownerId: string; name: string }): Promise<BucketSummary> {
   const clean = bucketNameSchema.parse(name);
+  await assertNameFree(ownerId, clean);
   try {
     const row = await getDb().bucket.create({ data: { ownerId, name: clean }, select: { id: true, name: true } });
     return { ...row, documentCount: 0 };
@@ -56,6 +66,8 @@ export async function createBucket({ ownerId, name }: { ownerId: string; name: s
 export async function renameBucket({ ownerId, id, name }: { ownerId: string; id: string; name: string }) {
   const clean = bucketNameSchema.parse(name);
   if (!isUuid(id)) throw new AppError('not_found:bucket', 'Bucket not found.');
+  await getBucketOrThrow({ ownerId, id });
+  await assertNameFree(ownerId, clean, id);
   try {
     const result = await getDb().bucket.updateMany({ where: { id, ownerId }, data: { name: clean } });
     if (result.count === 0) throw new AppError('not_found:bucket', 'Bucket not found.');

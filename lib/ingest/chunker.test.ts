@@ -6,7 +6,10 @@ import { buildSheetUnit } from './parsers/sheet-unit';
 import { countTokens } from './tokens';
 import type { IngestChunk, ParsedDocument, ParsedUnit } from './types';
 
-const WORDS = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon'.split(' ');
+const WORDS =
+  'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon'.split(
+    ' ',
+  );
 
 /** Deterministic prose: sentences of 5-24 words, paragraphs of 2-7 sentences. */
 function prose(paragraphs: number, seed = 1): string {
@@ -82,7 +85,9 @@ describe('chunkDocument on text units', () => {
     const parsed = doc([textUnit(prose(80, 7))]);
     const chunks = chunkDocument(parsed);
     for (const chunk of chunks.slice(0, -1)) expect(chunk.text.endsWith('.')).toBe(true);
-    const paragraphEnds = chunks.slice(0, -1).filter((c) => (parsed.units[0]?.text.slice(c.charEnd, c.charEnd + 2) ?? '') === '\n\n');
+    const paragraphEnds = chunks
+      .slice(0, -1)
+      .filter((c) => (parsed.units[0]?.text.slice(c.charEnd, c.charEnd + 2) ?? '') === '\n\n');
     expect(paragraphEnds.length).toBeGreaterThan(chunks.length / 2);
   });
 
@@ -144,15 +149,19 @@ describe('chunkDocument on text units', () => {
 
   it('keeps the offsets rule for arbitrary text (property)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 3000 }), fc.integer({ min: 20, max: 300 }), (text, target) => {
-        const parsed = doc([textUnit(text)]);
-        const chunks = chunkDocument(parsed, { targetTokens: target, overlapTokens: Math.floor(target / 10) });
-        for (const chunk of chunks) {
-          if (parsed.units[0]?.text.slice(chunk.charStart, chunk.charEnd) !== chunk.text) return false;
-          if (chunk.text.trim() === '' || chunk.text.trim() !== chunk.text) return false;
-        }
-        return text.trim() === '' ? chunks.length === 0 : chunks.length > 0;
-      }),
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 3000 }),
+        fc.integer({ min: 20, max: 300 }),
+        (text, target) => {
+          const parsed = doc([textUnit(text)]);
+          const chunks = chunkDocument(parsed, { targetTokens: target, overlapTokens: Math.floor(target / 10) });
+          for (const chunk of chunks) {
+            if (parsed.units[0]?.text.slice(chunk.charStart, chunk.charEnd) !== chunk.text) return false;
+            if (chunk.text.trim() === '' || chunk.text.trim() !== chunk.text) return false;
+          }
+          return text.trim() === '' ? chunks.length === 0 : chunks.length > 0;
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -164,7 +173,10 @@ describe('chunkDocument on sheet units', () => {
       0,
       'Q1',
       [{ position: 1, cells: header }].concat(
-        Array.from({ length: rowCount }, (_, i) => ({ position: i + 2, cells: [`person ${i}`, `city ${i % 17}`, String(i * 3)] })),
+        Array.from({ length: rowCount }, (_, i) => ({
+          position: i + 2,
+          cells: [`person ${i}`, `city ${i % 17}`, String(i * 3)],
+        })),
       ),
     );
 
@@ -184,7 +196,9 @@ describe('chunkDocument on sheet units', () => {
       expect(lines.length).toBe((chunk.rowEnd ?? 0) - (chunk.rowStart ?? 0) + 1);
       expect(lines[0]).toBe(`person ${expectedRow - 1} | city ${(expectedRow - 1) % 17} | ${(expectedRow - 1) * 3}`);
       expect(chunk.tokenCount).toBeLessThanOrEqual(500);
-      expect(Math.abs(chunk.tokenCount - bpeCount(chunk.text))).toBeLessThanOrEqual(Math.max(3, chunk.tokenCount * 0.03));
+      expect(Math.abs(chunk.tokenCount - bpeCount(chunk.text))).toBeLessThanOrEqual(
+        Math.max(3, chunk.tokenCount * 0.03),
+      );
       expect(chunk).toMatchObject({ sheet: 'Q1', page: null, contextPrefix: 'Book — Sheet: Q1' });
       expectedRow = (chunk.rowEnd ?? 0) + 1;
     }
@@ -211,7 +225,12 @@ describe('chunkDocument on sheet units', () => {
     if (!unit) throw new Error('no unit');
     const chunks = chunkDocument({ kind: 'csv', title: null, units: [unit], pageCount: 1, warnings: [] });
     expect(chunks).toHaveLength(1);
-    expect(chunks[0]).toMatchObject({ text: 'Name | City | Amount', rowStart: null, repeatedHeader: null, charStart: 0 });
+    expect(chunks[0]).toMatchObject({
+      text: 'Name | City | Amount',
+      rowStart: null,
+      repeatedHeader: null,
+      charStart: 0,
+    });
   });
 });
 

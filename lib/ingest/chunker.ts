@@ -76,7 +76,8 @@ function splitLines(text: string, start: number, end: number, target: number, ou
     if (nl === -1 || nl >= end) nl = end;
     const lineEnd = nl;
     const length = lineEnd - cur;
-    const tokens = length > target * MAX_CHARS_PER_TOKEN ? Number.POSITIVE_INFINITY : countTokens(text.slice(cur, lineEnd));
+    const tokens =
+      length > target * MAX_CHARS_PER_TOKEN ? Number.POSITIVE_INFINITY : countTokens(text.slice(cur, lineEnd));
     if (tokens <= target) out.push({ start: cur, end: lineEnd, tokens, paragraphStart: first && paragraphStart });
     else hardSplit(text, cur, lineEnd, target, out);
     first = false;
@@ -101,7 +102,8 @@ function segment(text: string, target: number): Piece[] {
   const push = (end: number, nextIsParagraph: boolean) => {
     if (end > start) {
       const length = end - start;
-      const tokens = length > target * MAX_CHARS_PER_TOKEN ? Number.POSITIVE_INFINITY : countTokens(text.slice(start, end));
+      const tokens =
+        length > target * MAX_CHARS_PER_TOKEN ? Number.POSITIVE_INFINITY : countTokens(text.slice(start, end));
       if (tokens <= target) pieces.push({ start, end, tokens, paragraphStart });
       else splitLines(text, start, end, target, pieces, paragraphStart);
     }
@@ -263,7 +265,16 @@ function chunkSheetUnit(unit: ParsedUnit, prefix: string, target: number): Chunk
     if (charEnd <= charStart) return [];
     const slice = text.slice(charStart, charEnd);
     return [
-      { ...base, text: slice, repeatedHeader: null, tokenCount: countTokens(slice), rowStart: null, rowEnd: null, charStart, charEnd },
+      {
+        ...base,
+        text: slice,
+        repeatedHeader: null,
+        tokenCount: countTokens(slice),
+        rowStart: null,
+        rowEnd: null,
+        charStart,
+        charEnd,
+      },
     ];
   }
   const { header, tokens: headerTokens } = headerForChunks(fullHeader, target);
@@ -295,7 +306,9 @@ function chunkSheetUnit(unit: ParsedUnit, prefix: string, target: number): Chunk
   for (const row of rows) {
     const length = row.charEnd - row.charStart;
     const rowTokens =
-      length > budget * MAX_CHARS_PER_TOKEN ? Number.POSITIVE_INFINITY : countTokens(text.slice(row.charStart, row.charEnd)) + 1;
+      length > budget * MAX_CHARS_PER_TOKEN
+        ? Number.POSITIVE_INFINITY
+        : countTokens(text.slice(row.charStart, row.charEnd)) + 1;
     if (rowTokens > budget) {
       flush();
       const parts: Piece[] = [];
@@ -325,7 +338,11 @@ function chunkSheetUnit(unit: ParsedUnit, prefix: string, target: number): Chunk
  * overlap by about `overlapTokens`. `tokenCount` is the sum of the pieces' exact counts (within a few tokens of
  * counting the chunk text whole, as chunker.test.ts checks).
  */
-export function chunkDocument(parsed: ParsedDocument, options: ChunkerOptions = {}, onProgress?: ProgressCallback): IngestChunk[] {
+export function chunkDocument(
+  parsed: ParsedDocument,
+  options: ChunkerOptions = {},
+  onProgress?: ProgressCallback,
+): IngestChunk[] {
   const target = options.targetTokens ?? DEFAULT_TARGET_TOKENS;
   const overlap = Math.min(options.overlapTokens ?? DEFAULT_OVERLAP_TOKENS, Math.floor(target / 2));
   const title = parsed.title ?? options.filename ?? null;

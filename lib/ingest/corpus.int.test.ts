@@ -143,7 +143,8 @@ describe('the documents corpus through the sandbox', () => {
     expect(refused.length).toBeGreaterThan(15);
     for (const { file, result } of refused) {
       expect(result.ok, file).toBe(false);
-      if (!result.ok && !(file in EXPECTED_FAILURES)) expect(result.code, `${file}: ${result.reason}`).toMatch(/unsupported|malformed/);
+      if (!result.ok && !(file in EXPECTED_FAILURES))
+        expect(result.code, `${file}: ${result.reason}`).toMatch(/unsupported|malformed/);
     }
   });
 
@@ -168,9 +169,12 @@ describe('the documents corpus through the sandbox', () => {
   });
 
   it('indexes the office, web and text files it supports', () => {
-    const supported = outcomes.filter((o) => /\.(docx|xlsx|csv|tsv|html|md)$/i.test(o.file) && !(o.file in EXPECTED_FAILURES));
+    const supported = outcomes.filter(
+      (o) => /\.(docx|xlsx|csv|tsv|html|md)$/i.test(o.file) && !(o.file in EXPECTED_FAILURES),
+    );
     expect(supported.length).toBeGreaterThan(20);
-    for (const { file, result } of supported) expect(result.ok, `${file}: ${result.ok ? '' : result.reason}`).toBe(true);
+    for (const { file, result } of supported)
+      expect(result.ok, `${file}: ${result.ok ? '' : result.reason}`).toBe(true);
     const byFile = new Map(outcomes.map((o) => [o.file, o.result]));
     const cups = byFile.get('unstructured/stanley-cups-utf-16.csv');
     expect(cups?.ok && cups.chunks[0]?.text).toContain('Maple Leafs | TOR | 13');

@@ -29,11 +29,18 @@ export interface ParseAndChunkOutput {
  * Parses and chunks file bytes. Resolves only with at least one chunk; throws IngestError with a readable reason
  * otherwise (including "no extractable text (scanned?)" for a PDF without text).
  */
-export async function parseAndChunkBytes(bytes: Uint8Array, options: ParseAndChunkOptions): Promise<ParseAndChunkOutput> {
+export async function parseAndChunkBytes(
+  bytes: Uint8Array,
+  options: ParseAndChunkOptions,
+): Promise<ParseAndChunkOutput> {
   const t0 = performance.now();
   const parsed = await parseDocument(bytes, options);
   const t1 = performance.now();
-  const chunks = chunkDocument(parsed, { ...options.chunker, filename: options.chunker?.filename ?? options.filename }, options.onProgress);
+  const chunks = chunkDocument(
+    parsed,
+    { ...options.chunker, filename: options.chunker?.filename ?? options.filename },
+    options.onProgress,
+  );
   const t2 = performance.now();
   if (chunks.length === 0) {
     throw new IngestError('no-text', parsed.kind === 'pdf' ? 'no extractable text (scanned?)' : 'no extractable text');

@@ -13,7 +13,7 @@ const { parseAndChunkPath } = await import('./parse-and-chunk.ts');
 const { IngestError } = await import('./errors.ts');
 
 port.on('message', async (message) => {
-  if (!message || message.type !== 'job') return;
+  if (message?.type !== 'job') return;
   const { id, path, filename, declaredMime, chunker, zipLimits, maxFileBytes } = message;
   let lastProgress = 0;
   const onProgress = (progress) => {
@@ -37,7 +37,13 @@ port.on('message', async (message) => {
       port.postMessage({ type: 'result', id, ok: false, code: error.code, reason: error.message });
     } else {
       const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      port.postMessage({ type: 'result', id, ok: false, code: 'internal', reason: `parser failed: ${detail.slice(0, 300)}` });
+      port.postMessage({
+        type: 'result',
+        id,
+        ok: false,
+        code: 'internal',
+        reason: `parser failed: ${detail.slice(0, 300)}`,
+      });
     }
   }
 });

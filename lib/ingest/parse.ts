@@ -47,7 +47,9 @@ export async function parseAs(kind: DocumentKind, bytes: Uint8Array, options: Pa
   } catch (error) {
     if (error instanceof IngestError) throw error;
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
-      throw new IngestError('malformed', `malformed ${kind.toUpperCase()}: structure nested too deeply`, { cause: error });
+      throw new IngestError('malformed', `malformed ${kind.toUpperCase()}: structure nested too deeply`, {
+        cause: error,
+      });
     }
     const message = error instanceof Error ? error.message : String(error);
     throw new IngestError('malformed', `malformed ${kind.toUpperCase()}: ${message.slice(0, 300)}`, { cause: error });

@@ -22,7 +22,10 @@ function write(name: string, data: string | Uint8Array): string {
 function bigPdf(pages: number): Uint8Array {
   return buildTextPdf(
     Array.from({ length: pages }, (_, p) =>
-      Array.from({ length: 45 }, (_, l) => `Page ${p + 1} line ${l + 1}: the quick brown fox jumps over the lazy dog again.`),
+      Array.from(
+        { length: 45 },
+        (_, l) => `Page ${p + 1} line ${l + 1}: the quick brown fox jumps over the lazy dog again.`,
+      ),
     ),
   );
 }
@@ -68,7 +71,11 @@ describe('parseAndChunkFile', () => {
       filename: 'huge.csv',
       limits: { maxMemoryMb: 16, maxYoungGenerationSizeMb: 4, timeoutMs: 60_000 },
     });
-    expect(result).toEqual({ ok: false, code: 'out-of-memory', reason: 'file too large to parse within the memory limit' });
+    expect(result).toEqual({
+      ok: false,
+      code: 'out-of-memory',
+      reason: 'file too large to parse within the memory limit',
+    });
   });
 
   it('refuses a file over the size limit before reading it', async () => {
@@ -85,7 +92,9 @@ describe('parseAndChunkFile', () => {
     expect(await pending).toEqual({ ok: false, code: 'aborted', reason: 'cancelled' });
     const already = new AbortController();
     already.abort();
-    expect(await parseAndChunkFile({ path: file, filename: 'cancel.pdf', signal: already.signal })).toMatchObject({ code: 'aborted' });
+    expect(await parseAndChunkFile({ path: file, filename: 'cancel.pdf', signal: already.signal })).toMatchObject({
+      code: 'aborted',
+    });
   });
 
   it('keeps working after failures (fresh workers replace terminated ones) and runs files in parallel', async () => {
@@ -93,7 +102,11 @@ describe('parseAndChunkFile', () => {
     const results = await Promise.all(files.map((file, i) => parseAndChunkFile({ path: file, filename: `p${i}.md` })));
     results.forEach((result, i) => {
       expect(result.ok).toBe(true);
-      if (result.ok) expect(result.chunks[0]).toMatchObject({ headingPath: `Doc ${i}`, text: `# Doc ${i}\n\nBody of document ${i}.` });
+      if (result.ok)
+        expect(result.chunks[0]).toMatchObject({
+          headingPath: `Doc ${i}`,
+          text: `# Doc ${i}\n\nBody of document ${i}.`,
+        });
     });
   });
 });

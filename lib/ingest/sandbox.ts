@@ -176,12 +176,24 @@ interface WorkerProgressMessage {
 }
 
 function isResult(message: unknown, id: number): message is WorkerResultMessage {
-  return typeof message === 'object' && message !== null && 'type' in message && message.type === 'result' && 'id' in message && message.id === id;
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    'type' in message &&
+    message.type === 'result' &&
+    'id' in message &&
+    message.id === id
+  );
 }
 
 function isProgress(message: unknown, id: number): message is WorkerProgressMessage {
   return (
-    typeof message === 'object' && message !== null && 'type' in message && message.type === 'progress' && 'id' in message && message.id === id
+    typeof message === 'object' &&
+    message !== null &&
+    'type' in message &&
+    message.type === 'progress' &&
+    'id' in message &&
+    message.id === id
   );
 }
 
@@ -265,7 +277,11 @@ export async function parseAndChunkFile(input: ParseAndChunkFileInput): Promise<
     const onAbort = () => finish({ ok: false, code: 'aborted', reason: 'cancelled' }, false);
     const timer = setTimeout(() => {
       finish(
-        { ok: false, code: 'timeout', reason: `parsing timed out after ${Number((limits.timeoutMs / 1000).toFixed(1))}s` },
+        {
+          ok: false,
+          code: 'timeout',
+          reason: `parsing timed out after ${Number((limits.timeoutMs / 1000).toFixed(1))}s`,
+        },
         false,
       );
     }, limits.timeoutMs);

@@ -25,7 +25,8 @@ async function xlsxBytes(): Promise<Uint8Array> {
   return new Uint8Array(await workbook.xlsx.writeBuffer());
 }
 
-const sniff = (bytes: Uint8Array, filename: string, declaredMime?: string) => sniffFile({ bytes, filename, declaredMime });
+const sniff = (bytes: Uint8Array, filename: string, declaredMime?: string) =>
+  sniffFile({ bytes, filename, declaredMime });
 
 describe('sniffFile', () => {
   it('recognises real documents by content whatever their name says', async () => {
@@ -41,10 +42,16 @@ describe('sniffFile', () => {
       { name: '[Content_Types].xml', data: '<Types/>' },
       { name: 'ppt/presentation.xml', data: '<p/>' },
     ]);
-    expect(await sniff(pptx, 'slides.pptx')).toMatchObject({ code: 'unsupported', error: expect.stringMatching(/PowerPoint/) });
+    expect(await sniff(pptx, 'slides.pptx')).toMatchObject({
+      code: 'unsupported',
+      error: expect.stringMatching(/PowerPoint/),
+    });
     const office = buildZip([{ name: '[Content_Types].xml', data: '<Types/>' }]);
     expect(await sniff(office, 'x.docx')).toMatchObject({ code: 'malformed' });
-    expect(await sniff(buildZip([{ name: 'a.txt', data: 'x' }]), 'a.zip')).toMatchObject({ code: 'unsupported', error: expect.stringMatching(/ZIP/) });
+    expect(await sniff(buildZip([{ name: 'a.txt', data: 'x' }]), 'a.zip')).toMatchObject({
+      code: 'unsupported',
+      error: expect.stringMatching(/ZIP/),
+    });
   });
 
   it('refuses empty files', async () => {
@@ -54,7 +61,10 @@ describe('sniffFile', () => {
   it('refuses executables renamed as documents', async () => {
     const mz = new Uint8Array(512);
     mz.set([0x4d, 0x5a]);
-    expect(await sniff(mz, 'invoice.pdf')).toMatchObject({ code: 'unsupported', error: expect.stringMatching(/executable.*\.pdf/) });
+    expect(await sniff(mz, 'invoice.pdf')).toMatchObject({
+      code: 'unsupported',
+      error: expect.stringMatching(/executable.*\.pdf/),
+    });
     const elf = new Uint8Array(64);
     elf.set([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]);
     expect(await sniff(elf, 'notes.docx')).toMatchObject({ error: expect.stringMatching(/executable/) });
@@ -73,7 +83,25 @@ describe('sniffFile', () => {
   });
 
   it('refuses images and other known binary formats with their type', async () => {
-    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...new Array(64).fill(0)]);
+    const png = new Uint8Array([
+      0x89,
+      0x50,
+      0x4e,
+      0x47,
+      0x0d,
+      0x0a,
+      0x1a,
+      0x0a,
+      0,
+      0,
+      0,
+      13,
+      0x49,
+      0x48,
+      0x44,
+      0x52,
+      ...new Array(64).fill(0),
+    ]);
     expect(await sniff(png, 'photo.pdf')).toMatchObject({ error: expect.stringMatching(/image\/png.*OCR/) });
   });
 

@@ -122,7 +122,8 @@ async function classifyZip(bytes: Uint8Array): Promise<SniffResult> {
   if (has('ppt/presentation.xml')) return fail('unsupported', UNSUPPORTED_CONTAINERS.pptx ?? 'unsupported');
   if (has('mimetype')) {
     const odf = names.some((n) => n === 'content.xml');
-    if (odf) return fail('unsupported', 'OpenDocument files (.odt/.ods/.odp) are not supported; save as .docx/.xlsx or PDF');
+    if (odf)
+      return fail('unsupported', 'OpenDocument files (.odt/.ods/.odp) are not supported; save as .docx/.xlsx or PDF');
     if (has('META-INF/container.xml')) return fail('unsupported', UNSUPPORTED_CONTAINERS.epub ?? 'unsupported');
   }
   if (has('[Content_Types].xml')) {
@@ -196,7 +197,10 @@ export async function sniffFile(input: SniffInput): Promise<SniffResult> {
     return fail('unsupported', `unsupported file type: ${binary}`);
   }
   if (BINARY_EXTENSIONS.has(filenameExt)) {
-    return fail('malformed', `not a valid .${filenameExt} file: the content is plain text without a ${filenameExt.toUpperCase()} signature`);
+    return fail(
+      'malformed',
+      `not a valid .${filenameExt} file: the content is plain text without a ${filenameExt.toUpperCase()} signature`,
+    );
   }
   const byExtension = TEXT_KIND_BY_EXTENSION[filenameExt];
   if (byExtension) return ok(byExtension);

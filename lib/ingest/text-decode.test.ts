@@ -6,7 +6,11 @@ const bytes = (...parts: (number[] | string)[]) =>
 
 describe('decodeText', () => {
   it('decodes UTF-8 and drops its BOM', () => {
-    expect(decodeText(bytes([0xef, 0xbb, 0xbf], 'Grüße'))).toEqual({ text: 'Grüße', encoding: 'utf-8', replacedInvalid: false });
+    expect(decodeText(bytes([0xef, 0xbb, 0xbf], 'Grüße'))).toEqual({
+      text: 'Grüße',
+      encoding: 'utf-8',
+      replacedInvalid: false,
+    });
   });
 
   it('decodes UTF-16 LE and BE with a BOM', () => {

@@ -88,7 +88,9 @@ const CP1252_HIGH = [
 /** windows-1252 → string, by table (Node's TextDecoder may treat the label as Latin-1). */
 function decodeWindows1252(bytes: Uint8Array): string {
   const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  return latin1.replace(/[\u0080-\u009f]/g, (c) => String.fromCharCode(CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c.charCodeAt(0)));
+  return latin1.replace(/[\u0080-\u009f]/g, (c) =>
+    String.fromCharCode(CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c.charCodeAt(0)),
+  );
 }
 
 function stripNul(text: string): string {

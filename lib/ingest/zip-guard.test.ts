@@ -47,16 +47,26 @@ describe('inspectZip', () => {
   it('refuses DTD and entity declarations in XML parts, in UTF-8 and UTF-16', async () => {
     const laughs =
       '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><w:document>&lol2;</w:document>';
-    await expect(parseDocx(buildDocx([[null, 'x']], { extraXml: '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>' }))).rejects.toMatchObject({
+    await expect(
+      parseDocx(buildDocx([[null, 'x']], { extraXml: '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>' })),
+    ).rejects.toMatchObject({
       code: 'xml-entities',
     });
-    await expect(inspectZip(buildZip([{ name: 'xl/workbook.xml', data: laughs }]))).rejects.toMatchObject({ code: 'xml-entities' });
+    await expect(inspectZip(buildZip([{ name: 'xl/workbook.xml', data: laughs }]))).rejects.toMatchObject({
+      code: 'xml-entities',
+    });
     const utf16 = new Uint8Array([0xff, 0xfe, ...Buffer.from(laughs, 'utf16le')]);
-    await expect(inspectZip(buildZip([{ name: 'xl/sharedStrings.xml', data: utf16 }]))).rejects.toMatchObject({ code: 'xml-entities' });
-    await expect(parseXlsx(buildZip([{ name: 'xl/workbook.xml', data: laughs }]))).rejects.toMatchObject({ code: 'xml-entities' });
+    await expect(inspectZip(buildZip([{ name: 'xl/sharedStrings.xml', data: utf16 }]))).rejects.toMatchObject({
+      code: 'xml-entities',
+    });
+    await expect(parseXlsx(buildZip([{ name: 'xl/workbook.xml', data: laughs }]))).rejects.toMatchObject({
+      code: 'xml-entities',
+    });
   });
 
   it('reports garbage as a malformed container', async () => {
-    await expect(inspectZip(new Uint8Array(Buffer.from('PK\u0003\u0004 not really a zip')))).rejects.toMatchObject({ code: 'malformed' });
+    await expect(inspectZip(new Uint8Array(Buffer.from('PK\u0003\u0004 not really a zip')))).rejects.toMatchObject({
+      code: 'malformed',
+    });
   });
 });

@@ -148,7 +148,8 @@ export async function inspectZip(
         });
         stream.on('error', (e: Error) => {
           if (e instanceof IngestError) reject(e);
-          else reject(new IngestError('malformed', `malformed ZIP entry ${entry.fileName}: ${e.message}`, { cause: e }));
+          else
+            reject(new IngestError('malformed', `malformed ZIP entry ${entry.fileName}: ${e.message}`, { cause: e }));
         });
         stream.on('end', () => {
           if (keep.has(entry.fileName)) texts.set(entry.fileName, Buffer.concat(kept).toString('utf8'));

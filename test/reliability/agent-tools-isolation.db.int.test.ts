@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '@/lib/agent/events';
 import { analyzeConstraints } from '@/lib/agent/constraints';
+import type { AgentEvent } from '@/lib/agent/events';
 import { resolveLimits } from '@/lib/agent/limits';
 import { defaultPlan } from '@/lib/agent/plan';
 import { runAgent } from '@/lib/agent/run-agent';
@@ -40,7 +40,15 @@ beforeAll(async () => {
   aDoc = outA.documentId ?? '';
   aChunks = (await getDb().chunk.findMany({ where: { documentId: aDoc }, select: { id: true } })).map((c) => c.id);
   expect(aChunks.length).toBeGreaterThan(0);
-  const outB = await ingest(h, b.id, 'garden.md', Buffer.from('# Garden notes\n\nThe garden treasury of tomatoes is watered every Tuesday. See the Treasury Guide.\n'), 'text/markdown');
+  const outB = await ingest(
+    h,
+    b.id,
+    'garden.md',
+    Buffer.from(
+      '# Garden notes\n\nThe garden treasury of tomatoes is watered every Tuesday. See the Treasury Guide.\n',
+    ),
+    'text/markdown',
+  );
   expect(outB).toMatchObject({ status: 'INDEXED' });
   secrets = [canary, aDoc, ...aChunks, aFilename, a.email, 'zanzibar', '7731'];
 });
@@ -53,7 +61,13 @@ function toolContext(ownerId: string) {
   const question = 'What is the treasury code?';
   const constraints = analyzeConstraints(question);
   const limits = resolveLimits();
-  const state = createAgentState({ ownerId, question, constraints, plan: defaultPlan(question, constraints, [], 'concise'), limits });
+  const state = createAgentState({
+    ownerId,
+    question,
+    constraints,
+    plan: defaultPlan(question, constraints, [], 'concise'),
+    limits,
+  });
   const tools = createTools({
     ownerId,
     index: h.index,
@@ -72,7 +86,12 @@ const leaksIn = (text: string) => secrets.filter((s) => text.toLowerCase().inclu
 
 /** What must not differ between A's id and a missing id: success, hits, and the text with the id masked. */
 function shape(outcome: ToolOutcome, id: string): string {
-  return JSON.stringify({ ok: outcome.ok, hits: outcome.hits, text: outcome.forModel.split(id).join('<ID>'), code: outcome.ok ? null : outcome.error.code });
+  return JSON.stringify({
+    ok: outcome.ok,
+    hits: outcome.hits,
+    text: outcome.forModel.split(id).join('<ID>'),
+    code: outcome.ok ? null : outcome.error.code,
+  });
 }
 
 describe("the agent's tools under B's session, given A's ids", () => {
@@ -108,20 +127,34 @@ describe("the agent's tools under B's session, given A's ids", () => {
         const outM = await toolM.run(callM, `c${i}`);
         probes++;
         const found = leaksIn(JSON.stringify(outA).split(id).join('<ID>'));
-        if (found.length > 0) leaks.push(`${callA.tool}(${JSON.stringify(callA)}): ${found.join(', ')} in ${JSON.stringify(outA).slice(0, 300)}`);
-        if (shape(outA, id) !== shape(outM, missing)) differences.push(`${callA.tool}: ${shape(outA, id)} vs ${shape(outM, missing)}`);
+        if (found.length > 0)
+          leaks.push(
+            `${callA.tool}(${JSON.stringify(callA)}): ${found.join(', ')} in ${JSON.stringify(outA).slice(0, 300)}`,
+          );
+        if (shape(outA, id) !== shape(outM, missing))
+          differences.push(`${callA.tool}: ${shape(outA, id)} vs ${shape(outM, missing)}`);
         expect(runA.state.opened).toEqual([]);
         expect([...runA.state.results.values()].filter((r) => r.hit.documentId === aDoc)).toEqual([]);
       }
     }
     // searches by A's words, file name and title find nothing of A's (B's own garden note may match "treasury")
-    for (const query of [canary, aFilename, `zanzibar treasury ${canary}`, 'zanzibar treasury code', 'Section 4.2 audit trail']) {
+    for (const query of [
+      canary,
+      aFilename,
+      `zanzibar treasury ${canary}`,
+      'zanzibar treasury code',
+      'Section 4.2 audit trail',
+    ]) {
       for (const tool of ['search_docs', 'search_text'] as const) {
         const run = toolContext(b.id);
         const outcome = await run.tools.get(tool)?.run({ tool, query }, 's');
         probes++;
         // the query itself is echoed ("No results for …"): mask it, then nothing of A's may remain
-        const found = leaksIn(JSON.stringify(outcome ?? {}).split(query).join('<Q>'));
+        const found = leaksIn(
+          JSON.stringify(outcome ?? {})
+            .split(query)
+            .join('<Q>'),
+        );
         if (found.length > 0) leaks.push(`${tool}("${query}"): ${found.join(', ')}`);
         expect([...run.state.results.values()].every((r) => r.hit.documentId !== aDoc)).toBe(true);
       }
@@ -130,33 +163,80 @@ describe("the agent's tools under B's session, given A's ids", () => {
     const catalog = createPrismaCatalog(getDb());
     expect(await h.index.get(b.id, aChunks)).toEqual([]);
     expect(await h.index.search({ ownerId: b.id, query: `zanzibar ${canary}`, mode: 'keyword', topK: 10 })).toEqual([]);
-    expect(await h.index.search({ ownerId: b.id, query: 'treasury', mode: 'keyword', topK: 10, filters: { documentIds: [aDoc] } })).toEqual([]);
+    expect(
+      await h.index.search({
+        ownerId: b.id,
+        query: 'treasury',
+        mode: 'keyword',
+        topK: 10,
+        filters: { documentIds: [aDoc] },
+      }),
+    ).toEqual([]);
     expect(await catalog.getDocument(b.id, aDoc)).toBeNull();
     expect([...(await catalog.filterIndexed(b.id, [aDoc]))]).toEqual([]);
     expect(await catalog.findDocumentsByName(b.id, 'zanzibar', 10)).toEqual([]);
     probes += 6;
     // and the same calls as A do find A's data (so the probes could have failed)
     const own = toolContext(a.id);
-    const ownSearch = await own.tools.get('search_text')?.run({ tool: 'search_text', query: `zanzibar ${canary}` }, 's');
+    const ownSearch = await own.tools
+      .get('search_text')
+      ?.run({ tool: 'search_text', query: `zanzibar ${canary}` }, 's');
     expect(ownSearch?.ok).toBe(true);
     expect(JSON.stringify(ownSearch)).toContain(canary);
-    console.log(`[isolation/tools] probes: ${probes}, leaks: ${leaks.length}, differences from missing ids: ${differences.length}`);
+    console.log(
+      `[isolation/tools] probes: ${probes}, leaks: ${leaks.length}, differences from missing ids: ${differences.length}`,
+    );
     expect(leaks).toEqual([]);
     expect(differences).toEqual([]);
   });
 
   it("a scripted model that feeds A's ids to every tool gets nothing of A's, in events, answer or prompts", async () => {
-    const CONSTRAINTS_NONE = { minSearches: 0, requiredTopics: [], minOpenCitations: 0, exactQuotes: [], conflictRule: 'none', requiredSections: [], insufficiencyPhrase: '' };
-    const PLAN = { intent: 'qa', buckets: [], dateFrom: '', dateTo: '', subQueries: ['treasury code'], outputFormat: 'natural_language', steps: ['search', 'open', 'answer'] };
+    const CONSTRAINTS_NONE = {
+      minSearches: 0,
+      requiredTopics: [],
+      minOpenCitations: 0,
+      exactQuotes: [],
+      conflictRule: 'none',
+      requiredSections: [],
+      insufficiencyPhrase: '',
+    };
+    const PLAN = {
+      intent: 'qa',
+      buckets: [],
+      dateFrom: '',
+      dateTo: '',
+      subQueries: ['treasury code'],
+      outputFormat: 'natural_language',
+      steps: ['search', 'open', 'answer'],
+    };
     const chunk = aChunks[0] ?? '';
     const json = [
       CONSTRAINTS_NONE,
       PLAN,
       // one legitimate search first, so that open/inspect/follow are offered at all
       { action: 'tool_call', calls: [{ tool: 'search_docs', query: 'garden treasury' }] },
-      { action: 'tool_call', calls: [{ tool: 'open_citation', handle: chunk }, { tool: 'get_document_metadata', handle: aDoc }] },
-      { action: 'tool_call', calls: [{ tool: 'search_docs', query: `${canary} ${aDoc}`, filters: { documents: [aDoc] } }, { tool: 'search_text', query: chunk }] },
-      { action: 'tool_call', calls: [{ tool: 'follow_reference', handle: chunk, reference: aFilename }, { tool: 'open_citation', handle: aDoc }] },
+      // raw ids as handles: longer than any handle, so the action is refused as malformed and retried
+      {
+        action: 'tool_call',
+        calls: [
+          { tool: 'open_citation', handle: chunk },
+          { tool: 'get_document_metadata', handle: aDoc },
+        ],
+      },
+      {
+        action: 'tool_call',
+        calls: [
+          { tool: 'search_docs', query: `${canary} ${aDoc}`, filters: { documents: [aDoc] } },
+          { tool: 'search_text', query: chunk },
+        ],
+      },
+      {
+        action: 'tool_call',
+        calls: [
+          { tool: 'follow_reference', handle: 'r1', reference: aFilename },
+          { tool: 'get_document_metadata', handle: 'd2' },
+        ],
+      },
       { action: 'final', reason: 'done' },
     ];
     const model = scriptedModel({ json, texts: ['The documents do not say what the treasury code is.'] });
@@ -173,20 +253,21 @@ describe("the agent's tools under B's session, given A's ids", () => {
     );
     expect(result.citations.every((c) => c.documentId !== aDoc)).toBe(true);
     const toolResults = events.filter((e) => e.type === 'tool_result');
-    console.log(events.map((e) => JSON.stringify(e).slice(0, 200)).join('\n'));
-    expect(toolResults.length).toBeGreaterThanOrEqual(5);
+    expect(toolResults.length).toBeGreaterThanOrEqual(4);
+    // tool_call events echo what the model wrote (A's ids, A's file name); A's content must appear nowhere
     const everything = JSON.stringify({ events, result });
-    // the question itself says "zanzibar": only A's other data counts
-    const found = [canary, aDoc, ...aChunks.filter((c) => c !== chunk), '7731', aFilename].filter((s) => everything.includes(s));
     // The ids the model itself wrote are echoed in tool_call events; none may appear in a tool result.
     const resultsText = JSON.stringify(toolResults);
     const inResults = [canary, '7731', aFilename, a.email].filter((s) => resultsText.includes(s));
     const prompts = model.prompts().join('\n');
     const inPrompts = ['7731', 'audit trail lists', a.email].filter((s) => prompts.includes(s));
-    console.log(`[isolation/agent] tool results: ${toolResults.length}, A's data in results: ${inResults.length}, in prompts: ${inPrompts.length}`);
+    console.log(
+      `[isolation/agent] tool results: ${toolResults.length}, A's data in results: ${inResults.length}, in prompts: ${inPrompts.length}`,
+    );
     expect(inResults).toEqual([]);
     expect(inPrompts).toEqual([]);
-    expect(found.filter((s) => s === '7731' || s === aFilename)).toEqual([]);
+    expect(everything).not.toContain('7731');
+    expect(everything).not.toContain('audit trail lists');
     expect(result.answer).not.toContain('7731');
   });
 });

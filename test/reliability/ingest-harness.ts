@@ -80,7 +80,8 @@ export async function intake(
     const { document } = await registerUpload({ ownerId, stored, filename, declaredMime, bucketId: null });
     return { documentId: document.id };
   } catch (error) {
-    if (error instanceof AppError) return { stage: 'upload', status: error.status, code: error.code, reason: error.message, documentId: null };
+    if (error instanceof AppError)
+      return { stage: 'upload', status: error.status, code: error.code, reason: error.message, documentId: null };
     throw error;
   }
 }
@@ -90,7 +91,13 @@ export async function processOne(h: Harness, documentId: string): Promise<Ingest
   const db = getDb();
   await db.document.update({
     where: { id: documentId },
-    data: { status: 'PROCESSING', stage: 'parsing', lockedBy: 'reliability-test', lockedAt: new Date(), attempts: { increment: 1 } },
+    data: {
+      status: 'PROCESSING',
+      stage: 'parsing',
+      lockedBy: 'reliability-test',
+      lockedAt: new Date(),
+      attempts: { increment: 1 },
+    },
   });
   const result = await runJob(h.deps, documentId, () => false);
   const row = await db.document.findUniqueOrThrow({ where: { id: documentId } });

@@ -4,7 +4,7 @@ import mammoth from 'mammoth';
 import { IngestError } from '../errors';
 import type { ParsedDocument, ParsedUnit } from '../types';
 import { inspectZip, titleFromCoreProperties, type ZipLimits } from '../zip-guard';
-import { parseHtmlDocument, sectionsFromDom } from './html-sections';
+import { bodyOf, parseHtmlDocument, sectionsFromDom } from './html-sections';
 
 /**
  * Parses a DOCX: the zip guard runs first (zip bombs, DTD/entity declarations refused), mammoth converts the body
@@ -28,7 +28,8 @@ export async function parseDocx(
     throw new IngestError('malformed', `malformed DOCX: ${message.slice(0, 300)}`, { cause: error });
   }
   const document = parseHtmlDocument(`<!doctype html><html><head></head><body>${html}</body></html>`);
-  const sections = sectionsFromDom(document.body);
+  const body = bodyOf(document);
+  const sections = body ? sectionsFromDom(body) : [];
   const units: ParsedUnit[] = sections.map((section, ordinal) => ({
     ordinal,
     page: null,

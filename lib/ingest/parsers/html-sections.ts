@@ -12,6 +12,10 @@ export interface TextSection {
 }
 
 const SKIP = new Set([
+  'TITLE',
+  'META',
+  'LINK',
+  'BASE',
   'SCRIPT',
   'STYLE',
   'NOSCRIPT',
@@ -59,10 +63,26 @@ const HEADING = /^H([1-6])$/;
 /** Set on headings before Readability rewrites them, so the original level survives (h1 becomes h2 there). */
 export const HEADING_LEVEL_ATTRIBUTE = 'data-docuchat-level';
 
-/** Parses an HTML string into a linkedom document (no scripts run; linkedom never executes anything). */
+/**
+ * Parses an HTML string into a linkedom document (no scripts run; linkedom never executes anything). linkedom
+ * makes the first element the document element, so pages without <html> (fragments, files starting at <head>)
+ * are wrapped first.
+ */
 export function parseHtmlDocument(html: string): Document {
-  const { document } = parseHTML(html);
+  const head = html.slice(0, 8192);
+  let source = html;
+  if (!/<html[\s>]/i.test(head)) {
+    source = /<(body|head)[\s>]/i.test(html)
+      ? `<html>${html}</html>`
+      : `<html><head></head><body>${html}</body></html>`;
+  }
+  const { document } = parseHTML(source);
   return document as unknown as Document;
+}
+
+/** The <body> element (linkedom's `document.body` can miss it), else the document element. */
+export function bodyOf(document: Document): Element | null {
+  return document.querySelector('body') ?? document.documentElement;
 }
 
 /** Removes elements whose content is never text (scripts, styles, noscript, templates...). */

@@ -31,3 +31,14 @@ describe('parseHtml', () => {
     expect(() => parseHtml('<html><body><script>x()</script></body></html>')).toThrow(/no extractable text/);
   });
 });
+
+describe('parseHtml on incomplete documents', () => {
+  it('reads pages that start at <head> without <html>, and bare fragments', () => {
+    const headFirst = parseHtml(
+      '\n<head><title>Steel</title><script>x()</script></head>\n<body><h2>Grade</h2><p>SNB22-3</p></body>',
+    );
+    expect(headFirst.title).toBe('Steel');
+    expect(headFirst.units.map((u) => u.text)).toEqual(['Grade\n\nSNB22-3']);
+    expect(parseHtml('<p>fragment only</p>').units[0]?.text).toBe('fragment only');
+  });
+});

@@ -3,7 +3,14 @@
 import { Readability } from '@mozilla/readability';
 import { IngestError } from '../errors';
 import type { ParsedDocument, ParsedUnit } from '../types';
-import { dropNonContent, HEADING_LEVEL_ATTRIBUTE, inlineText, parseHtmlDocument, sectionsFromDom } from './html-sections';
+import {
+  bodyOf,
+  dropNonContent,
+  HEADING_LEVEL_ATTRIBUTE,
+  inlineText,
+  parseHtmlDocument,
+  sectionsFromDom,
+} from './html-sections';
 
 /** Readability's article is used when it keeps at least this share of the page's text. */
 const MIN_ARTICLE_SHARE = 0.25;
@@ -41,10 +48,10 @@ function treeShape(root: Node): { elements: number; depth: number } {
 export function parseHtml(html: string): ParsedDocument {
   const document = parseHtmlDocument(html);
   dropNonContent(document);
-  const body = document.body ?? document.documentElement;
+  const body = bodyOf(document);
   if (!body) throw new IngestError('no-text', 'no extractable text (the HTML has no body)');
   const bodyText = inlineText(body);
-  const pageTitle = (document.title ?? '').replace(/\s+/g, ' ').trim();
+  const pageTitle = (document.querySelector('title')?.textContent ?? '').replace(/\s+/g, ' ').trim();
   let sectionsRoot: Node = body;
   let articleTitle: string | null = null;
   const warnings: string[] = [];
@@ -57,11 +64,14 @@ export function parseHtml(html: string): ParsedDocument {
       for (const heading of Array.from(document.querySelectorAll('h1,h2,h3,h4,h5,h6'))) {
         heading.setAttribute(HEADING_LEVEL_ATTRIBUTE, heading.nodeName.slice(1));
       }
-      const article = new Readability(document.cloneNode(true) as Document, { charThreshold: 200, maxElemsToParse: READABILITY_MAX_ELEMENTS }).parse();
+      const article = new Readability(document.cloneNode(true) as Document, {
+        charThreshold: 200,
+        maxElemsToParse: READABILITY_MAX_ELEMENTS,
+      }).parse();
       const articleText = (article?.textContent ?? '').replace(/\s+/g, ' ').trim();
       if (article?.content && articleText.length >= bodyText.length * MIN_ARTICLE_SHARE) {
-        const articleDocument = parseHtmlDocument(`<!doctype html><html><body>${article.content}</body></html>`);
-        sectionsRoot = articleDocument.body;
+        const articleBody = bodyOf(parseHtmlDocument(`<!doctype html><html><body>${article.content}</body></html>`));
+        if (articleBody) sectionsRoot = articleBody;
         articleTitle = article.title?.trim() || null;
       }
     } catch {

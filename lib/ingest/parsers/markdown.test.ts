@@ -3,10 +3,17 @@ import { parseMarkdownText } from './markdown';
 
 describe('parseMarkdownText', () => {
   it('splits on ATX and setext headings with heading paths, as exact slices of the source', () => {
-    const source = 'intro line\n\n# Guide\n\nwelcome\n\n## Install ##\nsteps\n\nLinux\n-----\napt\n\nOther\n=====\nend\n';
+    const source =
+      'intro line\n\n# Guide\n\nwelcome\n\n## Install ##\nsteps\n\nLinux\n-----\napt\n\nOther\n=====\nend\n';
     const parsed = parseMarkdownText(source, 'markdown');
     expect(parsed.title).toBe('Guide');
-    expect(parsed.units.map((u) => u.headingPath)).toEqual([[], ['Guide'], ['Guide', 'Install'], ['Guide', 'Linux'], ['Other']]);
+    expect(parsed.units.map((u) => u.headingPath)).toEqual([
+      [],
+      ['Guide'],
+      ['Guide', 'Install'],
+      ['Guide', 'Linux'],
+      ['Other'],
+    ]);
     let cursor = 0;
     for (const unit of parsed.units) {
       const at = source.indexOf(unit.text, cursor);

@@ -88,7 +88,13 @@ export function sectionsFromMarkdown(text: string): SourceSection[] {
     while (stack.length > 0 && (stack[stack.length - 1]?.level ?? 0) >= h.level) stack.pop();
     stack.push({ level: h.level, title: h.title });
     const end = headings[i + 1]?.start ?? n;
-    sections.push({ headingPath: stack.map((s) => s.title), start: h.start, end, headingLevel: h.level, headingEnd: h.headingEnd });
+    sections.push({
+      headingPath: stack.map((s) => s.title),
+      start: h.start,
+      end,
+      headingLevel: h.level,
+      headingEnd: h.headingEnd,
+    });
   });
   return sections;
 }

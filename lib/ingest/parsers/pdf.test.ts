@@ -8,7 +8,9 @@ const load = async (relative: string) => new Uint8Array(await readFile(`${DOCS}/
 
 describe('parsePdf', () => {
   it('extracts text per page with 1-based page numbers and the title', async () => {
-    const parsed = await parsePdf(buildTextPdf([['alpha one', 'alpha two'], [], ['gamma']], { title: 'Three (pages)' }));
+    const parsed = await parsePdf(
+      buildTextPdf([['alpha one', 'alpha two'], [], ['gamma']], { title: 'Three (pages)' }),
+    );
     expect(parsed.title).toBe('Three (pages)');
     expect(parsed.pageCount).toBe(3);
     expect(parsed.units.map((u) => [u.page, u.text])).toEqual([
@@ -44,11 +46,15 @@ describe('parsePdf', () => {
   });
 
   it('fails broken PDFs with a specific reason', async () => {
-    await expect(parsePdf(await load('pypdf_sample_files/017-unreadable-meta-data/unreadablemetadata.pdf'))).rejects.toMatchObject({
+    await expect(
+      parsePdf(await load('pypdf_sample_files/017-unreadable-meta-data/unreadablemetadata.pdf')),
+    ).rejects.toMatchObject({
       code: 'malformed',
       message: expect.stringMatching(/^malformed PDF: /),
     });
     const pdf = buildTextPdf([['some text']]);
-    await expect(parsePdf(pdf.subarray(0, 40))).rejects.toMatchObject({ code: expect.stringMatching(/malformed|no-text/) });
+    await expect(parsePdf(pdf.subarray(0, 40))).rejects.toMatchObject({
+      code: expect.stringMatching(/malformed|no-text/),
+    });
   });
 });

@@ -26,7 +26,11 @@ function pageText(items: readonly unknown[]): string {
 }
 
 function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : typeof error === 'object' && error && 'name' in error ? String(error.name) : '';
+  return error instanceof Error
+    ? error.name
+    : typeof error === 'object' && error && 'name' in error
+      ? String(error.name)
+      : '';
 }
 
 function errorMessage(error: unknown): string {
@@ -42,7 +46,10 @@ async function readTitle(doc: Awaited<ReturnType<typeof getDocumentProxy>>): Pro
     const fromInfo = typeof info === 'object' && info && 'Title' in info ? (info as { Title?: unknown }).Title : null;
     for (const candidate of [fromXmp, fromInfo]) {
       if (typeof candidate === 'string') {
-        const title = candidate.replace(/\u0000/g, '').replace(/\s+/g, ' ').trim();
+        const title = candidate
+          .replace(/\u0000/g, '')
+          .replace(/\s+/g, ' ')
+          .trim();
         if (title) return title;
       }
     }
@@ -57,13 +64,17 @@ async function readTitle(doc: Awaited<ReturnType<typeof getDocumentProxy>>): Pro
  * "malformed PDF: ...", one whose pages hold no text with "no extractable text (scanned?)". A page that fails on
  * its own is kept empty with a warning.
  */
-export async function parsePdf(bytes: Uint8Array, options: { onProgress?: ProgressCallback } = {}): Promise<ParsedDocument> {
+export async function parsePdf(
+  bytes: Uint8Array,
+  options: { onProgress?: ProgressCallback } = {},
+): Promise<ParsedDocument> {
   let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     doc = await getDocumentProxy(bytes, { verbosity: 0, isEvalSupported: false, stopAtErrors: false });
   } catch (error) {
     const name = errorName(error);
-    if (name === 'PasswordException') throw new IngestError('password-protected', 'password-protected', { cause: error });
+    if (name === 'PasswordException')
+      throw new IngestError('password-protected', 'password-protected', { cause: error });
     throw new IngestError('malformed', `malformed PDF: ${errorMessage(error).slice(0, 300)}`, { cause: error });
   }
   try {

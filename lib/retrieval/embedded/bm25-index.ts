@@ -61,6 +61,9 @@ export class Bm25Index {
   private liveCount = 0;
   private totalBody = 0;
   private totalContext = 0;
+  /** Bumped by every add/remove/compact; invalidates the cached length norms. */
+  private generation = 0;
+  private norms: { generation: number; bodyInverse: Float32Array; contextFactor: Float32Array } | null = null;
 
   constructor(private readonly params: Bm25Params = DEFAULT_BM25_PARAMS) {}
 
@@ -86,6 +89,7 @@ export class Bm25Index {
   /** Adds a document from its analysed fields and returns its new slot. */
   add(bodyTerms: readonly string[], contextTerms: readonly string[]): number {
     const slot = this.slotCount++;
+    this.generation++;
     const needed = this.slotCount;
     this.bodyLength = grow(this.bodyLength, needed, (n) => new Uint32Array(n));
     this.contextLength = grow(this.contextLength, needed, (n) => new Uint32Array(n));
@@ -98,9 +102,12 @@ export class Bm25Index {
     this.totalContext += contextTerms.length;
     const body = countTerms(bodyTerms);
     const context = countTerms(contextTerms);
-    for (const term of new Set([...body.keys(), ...context.keys()])) {
-      const packed = Math.min(body.get(term) ?? 0, MAX_TF) | (Math.min(context.get(term) ?? 0, MAX_TF) << 16);
+    for (const [term, tf] of body) {
+      const packed = Math.min(tf, MAX_TF) | (Math.min(context.get(term) ?? 0, MAX_TF) << 16);
       this.append(term, slot, packed >>> 0);
+    }
+    for (const [term, tf] of context) {
+      if (!body.has(term)) this.append(term, slot, (Math.min(tf, MAX_TF) << 16) >>> 0);
     }
     return slot;
   }
@@ -112,6 +119,7 @@ export class Bm25Index {
   remove(slot: number, bodyTerms: readonly string[], contextTerms: readonly string[]): void {
     if (this.alive[slot] !== 1) return;
     this.alive[slot] = 0;
+    this.generation++;
     this.liveCount--;
     this.totalBody -= this.bodyLength[slot] ?? 0;
     this.totalContext -= this.contextLength[slot] ?? 0;
@@ -126,6 +134,7 @@ export class Bm25Index {
    * so the owner of per-slot data can renumber it in the same synchronous step.
    */
   compact(): Int32Array {
+    this.generation++;
     const remap = new Int32Array(this.slotCount).fill(-1);
     let next = 0;
     for (let slot = 0; slot < this.slotCount; slot++) {
@@ -185,17 +194,14 @@ export class Bm25Index {
   /** Like search(), with an explicit weight per query term (e.g. for pseudo-relevance feedback). */
   searchWeighted(query: ReadonlyMap<string, number>, limit: number, accept?: (slot: number) => boolean): ScoredSlot[] {
     if (limit <= 0 || this.liveCount === 0 || query.size === 0) return [];
-    const { k1, bBody, bContext, contextWeight } = this.params;
-    const avgBody = this.totalBody / this.liveCount || 1;
-    const avgContext = this.totalContext / this.liveCount || 1;
+    const { k1 } = this.params;
+    const { bodyInverse, contextFactor } = this.lengthNorms();
     if (this.accumulator.length < this.slotCount) {
       this.accumulator = new Float32Array(this.slotCount);
       this.touched = new Uint32Array(this.slotCount);
     }
     const acc = this.accumulator;
     const touched = this.touched;
-    const bodyLength = this.bodyLength;
-    const contextLength = this.contextLength;
     let touchedCount = 0;
     for (const [term, queryWeight] of query) {
       const postings = this.terms.get(term);
@@ -207,12 +213,8 @@ export class Bm25Index {
         const packed = tfs[i] as number;
         const tfBody = packed & MAX_TF;
         const tfContext = packed >>> 16;
-        let tf = 0;
-        if (tfBody > 0) tf += tfBody / (1 - bBody + (bBody * (bodyLength[slot] as number)) / avgBody);
-        if (tfContext > 0) {
-          tf +=
-            (contextWeight * tfContext) / (1 - bContext + (bContext * (contextLength[slot] as number)) / avgContext);
-        }
+        let tf = tfBody * (bodyInverse[slot] as number);
+        if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
         const contribution = (weight * tf) / (tf + k1);
         if (acc[slot] === 0) touched[touchedCount++] = slot;
         acc[slot] = (acc[slot] as number) + contribution;
@@ -229,6 +231,25 @@ export class Bm25Index {
       heap.push(score, slot);
     }
     return heap.sorted();
+  }
+
+  /**
+   * Per-slot BM25F length normalisation, 1 / (1 - b + b * len / avgLen) (context also times its weight),
+   * recomputed in one pass after any write so that scores stay exact as the average lengths move.
+   */
+  private lengthNorms(): { bodyInverse: Float32Array; contextFactor: Float32Array } {
+    if (this.norms && this.norms.generation === this.generation) return this.norms;
+    const { bBody, bContext, contextWeight } = this.params;
+    const avgBody = this.totalBody / this.liveCount || 1;
+    const avgContext = this.totalContext / this.liveCount || 1;
+    const bodyInverse = new Float32Array(this.slotCount);
+    const contextFactor = new Float32Array(this.slotCount);
+    for (let slot = 0; slot < this.slotCount; slot++) {
+      bodyInverse[slot] = 1 / (1 - bBody + (bBody * (this.bodyLength[slot] ?? 0)) / avgBody);
+      contextFactor[slot] = contextWeight / (1 - bContext + (bContext * (this.contextLength[slot] ?? 0)) / avgContext);
+    }
+    this.norms = { generation: this.generation, bodyInverse, contextFactor };
+    return this.norms;
   }
 
   private append(term: string, slot: number, packed: number): void {
