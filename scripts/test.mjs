@@ -4,6 +4,7 @@
 // Ends with one line "N passed, N failed" (test counts over every suite).
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureInstalled, generateClients, log, root, run, runCode } from './lib.mjs';
@@ -94,6 +95,18 @@ async function vitest(name, project, env, extra = []) {
   );
   readVitest(out);
   return code === 0;
+}
+
+/** A free loopback port for the throwaway PostgreSQL cluster. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 let pgUp = false;
