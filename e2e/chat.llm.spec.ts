@@ -3,10 +3,10 @@ import path from 'node:path';
 import { ask, lastAnswer, openTrace, uploadDocument } from './chat-helpers';
 import { expect, test } from './fixtures';
 
-// These specs need the app server to talk to the fake model: run them with OLLAMA_BASE_URL=http://127.0.0.1:11999
-// (a Playwright project/webServer for *.llm.spec.ts). The fake server is started here unless one already answers.
+// These specs run in the `chromium-llm` project, whose app server talks to the fake model (playwright.config.ts
+// starts e2e/fake-ollama.mjs on FAKE_OLLAMA_PORT, default 11999). The fake server is started here unless one answers.
 
-const FAKE_PORT = 11999;
+const FAKE_PORT = Number(process.env.FAKE_OLLAMA_PORT ?? 11999);
 const FAKE = `http://127.0.0.1:${FAKE_PORT}`;
 
 const POLICY = `# Refund policy
