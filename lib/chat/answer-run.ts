@@ -76,41 +76,51 @@ export async function runAnswer(
     } else if (input.conversationId && !/^[A-Za-z0-9_-]{1,64}$/.test(input.conversationId)) {
       throw new AppError('bad_request:conversation', 'Invalid conversation id.');
     }
-    if (!conversationId) {
-      const created = await db.conversation.create({ data: { ownerId: input.ownerId, title }, select: { id: true } });
-      conversationId = created.id;
-    }
-    await db.message.create({
-      data: {
-        conversationId,
-        ownerId: input.ownerId,
-        role: 'user',
-        content: input.question,
-        parts: [{ type: 'text', text: input.question }],
-      },
-    });
   }
 
-  const answer = await db.answer.create({
-    data: {
-      ownerId: input.ownerId,
-      conversationId,
-      question: input.question,
-      text: '',
-      status: 'running',
-      mode: input.options.mode,
-      style: input.options.style,
-      citations: [],
-      insufficiencies: [],
-      trace: [],
-      confidence: 'low',
-      safetyFlags: [],
-      models: {},
-      timings: {},
-    },
-    select: { id: true },
-  });
-  const session: AnswerSession = { conversationId, answerId: answer.id, title };
+  // Ids are made here so the session can be announced (and the run started) before the rows are written: the
+  // writes go in one transaction alongside the run, and everything that touches the answer row waits for them.
+  const isNewConversation = input.persistConversation && !conversationId;
+  if (isNewConversation) conversationId = crypto.randomUUID();
+  const answerId = crypto.randomUUID();
+  const answerRow = {
+    id: answerId,
+    ownerId: input.ownerId,
+    conversationId,
+    question: input.question,
+    text: '',
+    status: 'running',
+    mode: input.options.mode,
+    style: input.options.style,
+    citations: [],
+    insufficiencies: [],
+    trace: [],
+    confidence: 'low',
+    safetyFlags: [],
+    models: {},
+    timings: {},
+  };
+  const userMessage = conversationId
+    ? db.message.create({
+        data: {
+          conversationId,
+          ownerId: input.ownerId,
+          role: 'user',
+          content: input.question,
+          parts: [{ type: 'text', text: input.question }],
+        },
+      })
+    : null;
+  const written = db.$transaction([
+    ...(isNewConversation && conversationId
+      ? [db.conversation.create({ data: { id: conversationId, ownerId: input.ownerId, title }, select: { id: true } })]
+      : []),
+    ...(userMessage ? [userMessage] : []),
+    db.answer.create({ data: answerRow, select: { id: true } }),
+  ]);
+  // Awaited below; never left unobserved.
+  written.catch(() => {});
+  const session: AnswerSession = { conversationId, answerId, title };
   listeners.onSession?.(session);
 
   // Keep the partial trace in the row while the run goes on.
@@ -123,7 +133,8 @@ export async function runAnswer(
     lastFlush = now;
     const snapshot = JSON.parse(JSON.stringify(trace));
     flushing = flushing
-      .then(() => db.answer.updateMany({ where: { id: answer.id, status: 'running' }, data: { trace: snapshot } }))
+      .then(() => written)
+      .then(() => db.answer.updateMany({ where: { id: answerId, status: 'running' }, data: { trace: snapshot } }))
       .catch(() => {});
   };
 
@@ -146,11 +157,12 @@ export async function runAnswer(
       listeners.onEvent?.(event);
     },
   );
+  await written;
   await flushing;
 
-  const chatResult = toChatResult(answer.id, result);
+  const chatResult = toChatResult(answerId, result);
   await db.answer.update({
-    where: { id: answer.id },
+    where: { id: answerId },
     data: {
       text: result.answer,
       status: result.status,
@@ -173,7 +185,7 @@ export async function runAnswer(
         role: 'assistant',
         content: result.answer,
         parts: JSON.parse(JSON.stringify(parts)),
-        answerId: answer.id,
+        answerId,
       },
     });
     await db.conversation.updateMany({
