@@ -532,6 +532,20 @@ async function runScale(size: number): Promise<ScaleResult> {
       const qps = (queries.length / (performance.now() - t0)) * 1000;
       latency.push({ label: testCase.label, p50: percentile(times, 50), p95: percentile(times, 95), qps });
     }
+    const getTimes: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const ids = Array.from({ length: 5 }, () => `big-owner-chunk-${Math.floor(random() * size)}`);
+      const t0 = performance.now();
+      const got = await index.get('big-owner', ids);
+      getTimes.push(performance.now() - t0);
+      if (got.length !== new Set(ids).size) throw new Error('get() lost chunks');
+    }
+    latency.push({
+      label: 'get() 5 ids (with vectors)',
+      p50: percentile(getTimes, 50),
+      p95: percentile(getTimes, 95),
+      qps: Number.NaN,
+    });
     let semanticRecall10: number | null = null;
     if (kept) {
       let overlap = 0;

@@ -41,7 +41,18 @@ const MAX_REQUESTS = Number(args['max-requests']);
 const distDir = process.env.NEXT_DIST_DIR || '.next-rel';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const TOPICS = ['turbine inspection', 'pump maintenance', 'valve testing', 'boiler pressure', 'fan bearings', 'crane certification', 'forklift batteries', 'chiller refrigerant', 'generator fuel', 'compressor oil'];
+const TOPICS = [
+  'turbine inspection',
+  'pump maintenance',
+  'valve testing',
+  'boiler pressure',
+  'fan bearings',
+  'crane certification',
+  'forklift batteries',
+  'chiller refrigerant',
+  'generator fuel',
+  'compressor oil',
+];
 
 function docFor(i: number): string {
   const t = TOPICS[i % TOPICS.length] ?? 'equipment';
@@ -80,27 +91,53 @@ async function main(): Promise<void> {
   const sampler = setInterval(() => rss.push(server.rssMb()), 1000);
   try {
     const rssIdle = server.rssMb();
-    console.log(`[load] server ${server.url} (build ${distDir}), fake model ${fake.url}; RSS idle ${rssIdle.toFixed(0)} MB`);
+    console.log(
+      `[load] server ${server.url} (build ${distDir}), fake model ${fake.url}; RSS idle ${rssIdle.toFixed(0)} MB`,
+    );
     // users: one per stream (each with one indexed document) and one per uploader
-    const users = await Promise.all(Array.from({ length: STREAMS + UPLOADERS }, (_, i) => signUp(server.url, `load-${i}-${randomBytes(3).toString('hex')}@example.test`, `10.9.${Math.floor(i / 250)}.${(i % 250) + 1}`)));
+    const users = await Promise.all(
+      Array.from({ length: STREAMS + UPLOADERS }, (_, i) =>
+        signUp(
+          server.url,
+          `load-${i}-${randomBytes(3).toString('hex')}@example.test`,
+          `10.9.${Math.floor(i / 250)}.${(i % 250) + 1}`,
+        ),
+      ),
+    );
     const streamUsers = users.slice(0, STREAMS);
     const uploadUsers = users.slice(STREAMS);
     const call = (cookie: string, pathname: string, init: RequestInit = {}) =>
-      fetch(`${server.url}${pathname}`, { ...init, headers: { cookie, ...(init.headers ?? {}) }, signal: init.signal ?? AbortSignal.timeout(300_000) });
+      fetch(`${server.url}${pathname}`, {
+        ...init,
+        headers: { cookie, ...(init.headers ?? {}) },
+        signal: init.signal ?? AbortSignal.timeout(300_000),
+      });
     const seeded = await Promise.all(
       streamUsers.map(async (u, i) => {
-        const r = await call(u.cookie, '/api/documents/upload', { method: 'POST', body: docFor(i), headers: { 'x-file-name': `handbook-${i}.md`, 'content-type': 'text/markdown' } });
+        const r = await call(u.cookie, '/api/documents/upload', {
+          method: 'POST',
+          body: docFor(i),
+          headers: { 'x-file-name': `handbook-${i}.md`, 'content-type': 'text/markdown' },
+        });
         return ((await r.json()) as { document: { id: string } }).document.id;
       }),
     );
     const seedStart = Date.now();
     for (;;) {
-      const states = await Promise.all(streamUsers.map(async (u, i) => ((await (await call(u.cookie, `/api/documents/${seeded[i]}`)).json()) as { document: { status: string } }).document.status));
+      const states = await Promise.all(
+        streamUsers.map(
+          async (u, i) =>
+            ((await (await call(u.cookie, `/api/documents/${seeded[i]}`)).json()) as { document: { status: string } })
+              .document.status,
+        ),
+      );
       if (states.every((s) => s === 'INDEXED')) break;
       if (Date.now() - seedStart > 300_000) throw new Error(`seed documents not indexed: ${states.join(',')}`);
       await sleep(500);
     }
-    console.log(`[load] ${users.length} users, ${STREAMS} seed documents indexed in ${((Date.now() - seedStart) / 1000).toFixed(1)} s; running ${STREAMS} streams + ${UPLOADERS} uploaders for ${DURATION_S} s`);
+    console.log(
+      `[load] ${users.length} users, ${STREAMS} seed documents indexed in ${((Date.now() - seedStart) / 1000).toFixed(1)} s; running ${STREAMS} streams + ${UPLOADERS} uploaders for ${DURATION_S} s`,
+    );
 
     const samples: StreamSample[] = [];
     const uploadMs: number[] = [];
@@ -121,7 +158,11 @@ async function main(): Promise<void> {
         let ok = false;
         let detail = '';
         try {
-          const r = await call(u.cookie, '/api/agent/stream', { method: 'POST', body: JSON.stringify({ question: q }), headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' } });
+          const r = await call(u.cookie, '/api/agent/stream', {
+            method: 'POST',
+            body: JSON.stringify({ question: q }),
+            headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
+          });
           if (r.status !== 200 || !r.body) detail = `HTTP ${r.status}`;
           else {
             const reader = r.body.getReader();
@@ -132,7 +173,10 @@ async function main(): Promise<void> {
               if (first < 0) first = performance.now() - begin;
               text += Buffer.from(value).toString('utf8');
             }
-            const lines = text.trim().split('\n').map((l) => JSON.parse(l) as { event: string; data: { status?: string; message?: string } });
+            const lines = text
+              .trim()
+              .split('\n')
+              .map((l) => JSON.parse(l) as { event: string; data: { status?: string; message?: string } });
             const last = lines[lines.length - 1];
             ok = last?.event === 'complete' && last.data.status === 'complete';
             detail = ok ? '' : `${last?.event}: ${last?.data.status ?? last?.data.message ?? ''}`;
@@ -152,15 +196,25 @@ async function main(): Promise<void> {
         const tag = `${i}-${n++}-${randomBytes(4).toString('hex')}`;
         const body =
           kind === 0
-            ? Buffer.from(buildTextPdf(Array.from({ length: 20 }, (_, p) => [`Report ${tag} page ${p + 1}.`, `Throughput ${p * 13} units.`])))
+            ? Buffer.from(
+                buildTextPdf(
+                  Array.from({ length: 20 }, (_, p) => [`Report ${tag} page ${p + 1}.`, `Throughput ${p * 13} units.`]),
+                ),
+              )
             : kind === 1
               ? Buffer.from(`# Notes ${tag}\n\n${'The inspection of the north wing found no defects. '.repeat(400)}\n`)
-              : Buffer.from(`id,item,count\n${Array.from({ length: 500 }, (_, r) => `${r},item-${tag}-${r},${r * 3}`).join('\n')}\n`);
+              : Buffer.from(
+                  `id,item,count\n${Array.from({ length: 500 }, (_, r) => `${r},item-${tag}-${r},${r * 3}`).join('\n')}\n`,
+                );
         const name = kind === 0 ? `report-${tag}.pdf` : kind === 1 ? `notes-${tag}.md` : `stock-${tag}.csv`;
         const type = kind === 0 ? 'application/pdf' : kind === 1 ? 'text/markdown' : 'text/csv';
         const begin = performance.now();
         try {
-          const r = await call(u.cookie, '/api/documents/upload', { method: 'POST', body, headers: { 'x-file-name': name, 'content-type': type } });
+          const r = await call(u.cookie, '/api/documents/upload', {
+            method: 'POST',
+            body,
+            headers: { 'x-file-name': name, 'content-type': type },
+          });
           uploadMs.push(performance.now() - begin);
           if (r.status !== 201) uploadErrors.push(`HTTP ${r.status}: ${(await r.text()).slice(0, 120)}`);
           else uploaded.push({ user: u.cookie, id: ((await r.json()) as { document: { id: string } }).document.id });
@@ -172,7 +226,9 @@ async function main(): Promise<void> {
 
     const progress = setInterval(() => {
       const done = samples.length;
-      console.log(`[load] t=${((Date.now() - t0) / 1000).toFixed(0)} s: ${done} runs done (${samples.filter((s) => !s.ok).length} errors), ${uploaded.length} uploads, RSS ${server.rssMb().toFixed(0)} MB`);
+      console.log(
+        `[load] t=${((Date.now() - t0) / 1000).toFixed(0)} s: ${done} runs done (${samples.filter((s) => !s.ok).length} errors), ${uploaded.length} uploads, RSS ${server.rssMb().toFixed(0)} MB`,
+      );
     }, 15_000);
     await Promise.race([
       Promise.all([...streamUsers.map((u, i) => streamLoop(u, i)), ...uploadUsers.map((u, i) => uploadLoop(u, i))]),
@@ -187,7 +243,9 @@ async function main(): Promise<void> {
     while (finals.size < uploaded.length && Date.now() - finalStart < 600_000) {
       for (const u of uploaded) {
         if (finals.has(u.id)) continue;
-        const d = (await (await call(u.user, `/api/documents/${u.id}`)).json()) as { document: { status: string; error: string | null } };
+        const d = (await (await call(u.user, `/api/documents/${u.id}`)).json()) as {
+          document: { status: string; error: string | null };
+        };
         if (d.document.status === 'INDEXED' || d.document.status === 'FAILED') finals.set(u.id, d.document);
       }
       if (finals.size < uploaded.length) await sleep(1000);
@@ -195,7 +253,9 @@ async function main(): Promise<void> {
     const drainSeconds = (Date.now() - finalStart) / 1000;
     const byStatus = new Map<string, number>();
     for (const f of finals.values()) byStatus.set(f.status, (byStatus.get(f.status) ?? 0) + 1);
-    const failedReasons = [...new Set([...finals.values()].filter((f) => f.status === 'FAILED').map((f) => f.error ?? ''))];
+    const failedReasons = [
+      ...new Set([...finals.values()].filter((f) => f.status === 'FAILED').map((f) => f.error ?? '')),
+    ];
 
     const ok = samples.filter((s) => s.ok);
     const errors = samples.filter((s) => !s.ok);
@@ -203,10 +263,32 @@ async function main(): Promise<void> {
     const total = ok.map((s) => s.totalMs);
     const ms = (v: number) => `${v.toFixed(0)} ms`;
     const report = {
-      config: { streams: STREAMS, uploaders: UPLOADERS, durationS: DURATION_S, tokenDelayMs: Number(args['token-delay']), cpus: os.cpus().length, build: distDir },
-      agentRuns: { completed: ok.length, errors: errors.length, perSecond: ok.length / loadSeconds, errorSamples: [...new Set(errors.map((e) => e.detail))].slice(0, 5) },
-      timeToFirstEventMs: { p50: percentile(first, 50), p95: percentile(first, 95), p99: percentile(first, 99), max: Math.max(0, ...first) },
-      timeToCompletionMs: { p50: percentile(total, 50), p95: percentile(total, 95), p99: percentile(total, 99), max: Math.max(0, ...total) },
+      config: {
+        streams: STREAMS,
+        uploaders: UPLOADERS,
+        durationS: DURATION_S,
+        tokenDelayMs: Number(args['token-delay']),
+        cpus: os.cpus().length,
+        build: distDir,
+      },
+      agentRuns: {
+        completed: ok.length,
+        errors: errors.length,
+        perSecond: ok.length / loadSeconds,
+        errorSamples: [...new Set(errors.map((e) => e.detail))].slice(0, 5),
+      },
+      timeToFirstEventMs: {
+        p50: percentile(first, 50),
+        p95: percentile(first, 95),
+        p99: percentile(first, 99),
+        max: Math.max(0, ...first),
+      },
+      timeToCompletionMs: {
+        p50: percentile(total, 50),
+        p95: percentile(total, 95),
+        p99: percentile(total, 99),
+        max: Math.max(0, ...total),
+      },
       uploads: {
         accepted: uploaded.length,
         errors: uploadErrors.length,
@@ -222,12 +304,24 @@ async function main(): Promise<void> {
       loadSeconds,
     };
     console.log('\n[load] results');
-    console.log(`  agent streams: ${ok.length} completed, ${errors.length} errors (${(ok.length / loadSeconds).toFixed(1)}/s)${errors.length ? ` e.g. ${report.agentRuns.errorSamples.join(' | ')}` : ''}`);
-    console.log(`  time to first event: p50 ${ms(report.timeToFirstEventMs.p50)}, p95 ${ms(report.timeToFirstEventMs.p95)}, p99 ${ms(report.timeToFirstEventMs.p99)}, max ${ms(report.timeToFirstEventMs.max)}`);
-    console.log(`  time to completion:  p50 ${ms(report.timeToCompletionMs.p50)}, p95 ${ms(report.timeToCompletionMs.p95)}, p99 ${ms(report.timeToCompletionMs.p99)}, max ${ms(report.timeToCompletionMs.max)}`);
-    console.log(`  uploads: ${uploaded.length} accepted, ${uploadErrors.length} errors; latency p50 ${ms(report.uploads.latencyMs.p50)}, p95 ${ms(report.uploads.latencyMs.p95)}, p99 ${ms(report.uploads.latencyMs.p99)}`);
-    console.log(`  uploads final: ${JSON.stringify(report.uploads.final)}, not final: ${report.uploads.notFinal} (drained in ${drainSeconds.toFixed(0)} s)${failedReasons.length ? `; failures: ${failedReasons.join(' | ')}` : ''}`);
-    console.log(`  server RSS: idle ${rssIdle.toFixed(0)} MB, max ${report.serverRssMb.max.toFixed(0)} MB, end ${report.serverRssMb.end.toFixed(0)} MB`);
+    console.log(
+      `  agent streams: ${ok.length} completed, ${errors.length} errors (${(ok.length / loadSeconds).toFixed(1)}/s)${errors.length ? ` e.g. ${report.agentRuns.errorSamples.join(' | ')}` : ''}`,
+    );
+    console.log(
+      `  time to first event: p50 ${ms(report.timeToFirstEventMs.p50)}, p95 ${ms(report.timeToFirstEventMs.p95)}, p99 ${ms(report.timeToFirstEventMs.p99)}, max ${ms(report.timeToFirstEventMs.max)}`,
+    );
+    console.log(
+      `  time to completion:  p50 ${ms(report.timeToCompletionMs.p50)}, p95 ${ms(report.timeToCompletionMs.p95)}, p99 ${ms(report.timeToCompletionMs.p99)}, max ${ms(report.timeToCompletionMs.max)}`,
+    );
+    console.log(
+      `  uploads: ${uploaded.length} accepted, ${uploadErrors.length} errors; latency p50 ${ms(report.uploads.latencyMs.p50)}, p95 ${ms(report.uploads.latencyMs.p95)}, p99 ${ms(report.uploads.latencyMs.p99)}`,
+    );
+    console.log(
+      `  uploads final: ${JSON.stringify(report.uploads.final)}, not final: ${report.uploads.notFinal} (drained in ${drainSeconds.toFixed(0)} s)${failedReasons.length ? `; failures: ${failedReasons.join(' | ')}` : ''}`,
+    );
+    console.log(
+      `  server RSS: idle ${rssIdle.toFixed(0)} MB, max ${report.serverRssMb.max.toFixed(0)} MB, end ${report.serverRssMb.end.toFixed(0)} MB`,
+    );
     console.log(`  model calls: ${JSON.stringify(fake.counts)}`);
     if (args.json) fs.writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
     process.exitCode = errors.length + uploadErrors.length + report.uploads.notFinal > 0 ? 1 : 0;

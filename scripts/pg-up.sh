@@ -13,8 +13,12 @@ mkdir -p "$PGROOT"
 if [ ! -f "$PGROOT/data/PG_VERSION" ]; then
   "${RUNAS[@]}" "$PGBIN/initdb" -D "$PGROOT/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null
 fi
-"${RUNAS[@]}" "$PGBIN/pg_ctl" -D "$PGROOT/data" -l "$PGROOT/server.log" -w -t 30 \
-  -o "-c listen_addresses=127.0.0.1 -p $PGPORT -k $PGROOT -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" start >/dev/null
+if ! "${RUNAS[@]}" "$PGBIN/pg_ctl" -D "$PGROOT/data" -l "$PGROOT/server.log" -w -t 60 \
+  -o "-c listen_addresses=127.0.0.1 -p $PGPORT -k $PGROOT -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=100 -c shared_buffers=32MB" start >/dev/null; then
+  echo "pg-up: PostgreSQL did not start; its log says:" >&2
+  tail -n 20 "$PGROOT/server.log" >&2 || true
+  exit 1
+fi
 for db in app app_shadow; do
   "${RUNAS[@]}" "$PGBIN/psql" -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -qc "CREATE DATABASE $db" >/dev/null 2>&1 || true
 done

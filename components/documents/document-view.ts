@@ -54,6 +54,7 @@ export function isRunning(doc: Pick<DocumentSummary, 'status'>): boolean {
 
 const STAGE_LABELS: Record<string, string> = {
   queued: 'Queued',
+  waiting: 'Waiting for the search index',
   parsing: 'Parsing',
   chunking: 'Chunking',
   embedding: 'Embedding',
@@ -303,7 +304,14 @@ const SERVER_SPANS: Record<string, [number, number]> = {
   indexing: [0.85, 0.99],
 };
 
-const STAGE_INDEX: Record<string, number> = { queued: 1, parsing: 2, chunking: 3, embedding: 4, indexing: 5 };
+const STAGE_INDEX: Record<string, number> = {
+  queued: 1,
+  waiting: 1,
+  parsing: 2,
+  chunking: 3,
+  embedding: 4,
+  indexing: 5,
+};
 
 /** The segment a server stage fills, and how far (0..1) into it the overall progress is. */
 export function trackPosition(stage: string, progress: number): { index: number; fraction: number } {

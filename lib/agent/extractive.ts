@@ -130,6 +130,14 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
     for (const p of picked) for (const t of questionTerms) if (p.terms.has(t)) covered.add(t);
   };
 
+  if (state.opened.length === 0 && state.safetyFlags.has('index_unavailable')) {
+    return {
+      answer:
+        'The search index is not reachable right now, so your documents could not be searched. Please try again in a moment.',
+      insufficiencies: [{ section: 'Answer', missing: 'The search index did not answer', queriesTried: queries }],
+      coverage: 0,
+    };
+  }
   if (state.opened.length === 0) {
     const answer = `${phrase}: no passage in your documents matched this question.`;
     return {

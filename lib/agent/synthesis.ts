@@ -38,7 +38,9 @@ export async function synthesizeDraft(
   const started = rc.now();
   try {
     const model = rc.synthesisModel;
-    if (!model || userAborted(rc)) return extractiveDraft(rc, attempt, focus !== undefined);
+    // Nothing could be searched (index down): say so plainly instead of letting a model write around it.
+    const indexDown = rc.state.opened.length === 0 && rc.state.safetyFlags.has('index_unavailable');
+    if (!model || userAborted(rc) || indexDown) return extractiveDraft(rc, attempt, focus !== undefined);
     const { signal, timedOut } = deadlineSignal(rc.signal, Math.min(rc.limits.synthesisMs, wallClockLeft(rc)));
     let text = '';
     let failure: string | null = null;

@@ -230,7 +230,7 @@ export function assistantParts(result: AgentResult, chatResult: ChatResult): Cha
 export async function markInterruptedAnswers(db: Db, olderThanMs = 0): Promise<number> {
   const cutoff = new Date(Date.now() - olderThanMs);
   const result = await db.answer.updateMany({
-    where: { status: 'running', updatedAt: { lt: cutoff } },
+    where: { status: 'running', updatedAt: { lte: cutoff } },
     data: { status: 'interrupted', text: '' },
   });
   return result.count;

@@ -1,6 +1,6 @@
+import { findBucket } from '@/lib/db/buckets';
 import { getDb } from '@/lib/db/client';
 import { type DocumentSummary, findDocument, isUuid } from '@/lib/db/documents';
-import { findBucket } from '@/lib/db/buckets';
 import { AppError } from '@/lib/errors';
 import { sniffFile } from '@/lib/ingest/sniff';
 import { cleanDisplayName, deleteStoredFile, type StoredUpload } from '@/lib/ingest/storage';
@@ -77,7 +77,9 @@ export async function registerUpload({
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === 'P2002';
+  return (
+    typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === 'P2002'
+  );
 }
 
 /** Validates an optional bucket id header/field: empty means no bucket. */

@@ -49,7 +49,11 @@ describe('recovering jobs of a dead worker', () => {
     const user = await createTestUser('stale');
     const old = new Date(Date.now() - HEARTBEAT_STALE_MS * 2);
     const stale = await createTestDocument(user.id, { status: 'PROCESSING', lockedAt: old, attempts: 1 });
-    const exhausted = await createTestDocument(user.id, { status: 'PROCESSING', lockedAt: old, attempts: MAX_ATTEMPTS });
+    const exhausted = await createTestDocument(user.id, {
+      status: 'PROCESSING',
+      lockedAt: old,
+      attempts: MAX_ATTEMPTS,
+    });
     const live = await createTestDocument(user.id, { status: 'PROCESSING', lockedAt: new Date(), attempts: 1 });
     const result = await recoverStaleJobs(getDb());
     expect(result.requeued).toBeGreaterThanOrEqual(1);

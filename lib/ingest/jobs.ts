@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import type { Db } from '@/lib/db/client';
-import { IngestError } from '@/lib/ingest/errors';
 import { backfillVectors } from '@/lib/ingest/backfill';
+import { IngestError } from '@/lib/ingest/errors';
 import { JobStopped, type PipelineDeps, processDocument } from '@/lib/ingest/pipeline';
+import { isIndexUnavailable } from '@/lib/retrieval/errors';
 
 /**
  * Ingestion jobs are rows of the Document table: PENDING → PROCESSING (claimed by one worker, heartbeat in
@@ -15,6 +16,8 @@ export const HEARTBEAT_STALE_MS = 30_000;
 export const MAX_ATTEMPTS = 3;
 /** How often an idle worker looks for documents still waiting for vectors. */
 export const BACKFILL_EVERY_MS = 30_000;
+/** A job whose search index was unreachable waits this long before it is tried again. */
+export const INDEX_RETRY_MS = 15_000;
 
 export interface WorkerDeps extends Omit<PipelineDeps, 'shouldStop' | 'embedder'> {
   provider: 'sqlite' | 'postgresql';
@@ -26,13 +29,18 @@ export interface WorkerDeps extends Omit<PipelineDeps, 'shouldStop' | 'embedder'
 }
 
 /** Atomically claims the oldest PENDING document; null when none is waiting. */
-export async function claimNextJob(db: Db, provider: 'sqlite' | 'postgresql', workerId: string): Promise<string | null> {
+export async function claimNextJob(
+  db: Db,
+  provider: 'sqlite' | 'postgresql',
+  workerId: string,
+): Promise<string | null> {
   const now = new Date();
   if (provider === 'postgresql') {
     const rows = await db.$queryRawUnsafe<{ id: string }[]>(
       `UPDATE "Document" SET "status" = 'PROCESSING'::"DocumentStatus", "stage" = 'parsing', "lockedBy" = $1,
          "lockedAt" = $2, "attempts" = "attempts" + 1, "updatedAt" = $2
        WHERE "id" = (SELECT "id" FROM "Document" WHERE "status" = 'PENDING'::"DocumentStatus"
+                       AND ("retryAt" IS NULL OR "retryAt" <= $2)
                      ORDER BY "createdAt" LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING "id"`,
       workerId,
@@ -42,7 +50,11 @@ export async function claimNextJob(db: Db, provider: 'sqlite' | 'postgresql', wo
   }
   // SQLite serialises writers, so a conditional update is atomic: exactly one claimer sees count = 1.
   for (let tries = 0; tries < 5; tries++) {
-    const next = await db.document.findFirst({ where: { status: 'PENDING' }, orderBy: { createdAt: 'asc' }, select: { id: true } });
+    const next = await db.document.findFirst({
+      where: { status: 'PENDING', OR: [{ retryAt: null }, { retryAt: { lte: now } }] },
+      orderBy: { createdAt: 'asc' },
+      select: { id: true },
+    });
     if (!next) return null;
     const claimed = await db.document.updateMany({
       where: { id: next.id, status: 'PENDING' },
@@ -62,7 +74,8 @@ export async function recoverStaleJobs(db: Db, now = new Date()): Promise<{ requ
     data: {
       status: 'FAILED',
       stage: 'failed',
-      error: 'Processing was interrupted repeatedly (the server stopped while working on this file). Retry to try again.',
+      error:
+        'Processing was interrupted repeatedly (the server stopped while working on this file). Retry to try again.',
       lockedBy: null,
       lockedAt: null,
     },
@@ -98,11 +111,18 @@ async function failJob(deps: WorkerDeps, documentId: string, reason: string): Pr
 }
 
 /** Runs one claimed job to its end state; never throws. */
-export async function runJob(deps: WorkerDeps, documentId: string, stopping: () => boolean): Promise<'indexed' | 'failed' | 'stopped'> {
+export async function runJob(
+  deps: WorkerDeps,
+  documentId: string,
+  stopping: () => boolean,
+): Promise<'indexed' | 'failed' | 'stopped'> {
   const log = deps.log ?? (() => {});
   const shouldStop = async () => {
     if (stopping()) return true;
-    const row = await deps.db.document.findUnique({ where: { id: documentId }, select: { cancelRequested: true, status: true } });
+    const row = await deps.db.document.findUnique({
+      where: { id: documentId },
+      select: { cancelRequested: true, status: true },
+    });
     return !row || row.cancelRequested || row.status !== 'PROCESSING';
   };
   try {
@@ -121,12 +141,40 @@ export async function runJob(deps: WorkerDeps, documentId: string, stopping: () 
         // shutting down: hand the job back for the next start
         await deps.db.document.updateMany({
           where: { id: documentId, status: 'PROCESSING' },
-          data: { status: 'PENDING', stage: 'queued', progress: 0, lockedBy: null, lockedAt: null, attempts: { decrement: 1 } },
+          data: {
+            status: 'PENDING',
+            stage: 'queued',
+            progress: 0,
+            lockedBy: null,
+            lockedAt: null,
+            attempts: { decrement: 1 },
+          },
         });
       }
       return 'stopped';
     }
-    const reason = error instanceof IngestError ? error.message : 'An unexpected error stopped processing. Retry, or contact the operator if it persists.';
+    if (isIndexUnavailable(error)) {
+      // Keep the document: it waits (PENDING, not claimed before retryAt) and resumes when the index answers.
+      await deps.db.document.updateMany({
+        where: { id: documentId, status: 'PROCESSING' },
+        data: {
+          status: 'PENDING',
+          stage: 'waiting',
+          progress: 0,
+          error: 'Waiting for the search index to be reachable again; processing resumes automatically.',
+          retryAt: new Date(Date.now() + INDEX_RETRY_MS),
+          lockedBy: null,
+          lockedAt: null,
+          attempts: { decrement: 1 },
+        },
+      });
+      log(`waiting for the index: ${documentId}`);
+      return 'stopped';
+    }
+    const reason =
+      error instanceof IngestError
+        ? error.message
+        : 'An unexpected error stopped processing. Retry, or contact the operator if it persists.';
     if (!(error instanceof IngestError)) console.error(`[ingest] job ${documentId} failed`, error);
     await failJob(deps, documentId, reason).catch((e) => console.error('[ingest] could not record failure', e));
     log(`failed ${documentId}: ${reason}`);

@@ -96,18 +96,39 @@ describe('ingestion pipeline', () => {
     expect(duplicate).toBe(false);
     await processAll(null);
     const row = await getDb().document.findUniqueOrThrow({ where: { id: document.id } });
-    expect(row).toMatchObject({ status: 'INDEXED', vectorsPending: true, embeddingModel: null, stage: 'done', progress: 1 });
+    expect(row).toMatchObject({
+      status: 'INDEXED',
+      vectorsPending: true,
+      embeddingModel: null,
+      stage: 'done',
+      progress: 1,
+    });
     expect(row.chunkCount).toBeGreaterThan(0);
 
     const keyword = await index.search({ ownerId: user.id, query: 'reindex orders nightly', mode: 'keyword', topK: 5 });
     expect(keyword[0]?.documentId).toBe(document.id);
-    const before = await index.search({ ownerId: user.id, query: 'x', mode: 'semantic', topK: 5, queryVector: embed('reindex orders') });
+    const before = await index.search({
+      ownerId: user.id,
+      query: 'x',
+      mode: 'semantic',
+      topK: 5,
+      queryVector: embed('reindex orders'),
+    });
     expect(before).toEqual([]);
 
-    expect(await backfillVectors({ db: getDb(), index, embedder: fakeEmbedder })).toBe(1);
-    const after = await index.search({ ownerId: user.id, query: 'x', mode: 'semantic', topK: 5, queryVector: embed('reindex orders') });
+    expect(await backfillVectors({ db: getDb(), index, embedder: fakeEmbedder, ownerId: user.id })).toBe(1);
+    const after = await index.search({
+      ownerId: user.id,
+      query: 'x',
+      mode: 'semantic',
+      topK: 5,
+      queryVector: embed('reindex orders'),
+    });
     expect(after.length).toBeGreaterThan(0);
-    expect(await getDb().document.findUniqueOrThrow({ where: { id: document.id } })).toMatchObject({ vectorsPending: false, embeddingModel: 'fake-embed' });
+    expect(await getDb().document.findUniqueOrThrow({ where: { id: document.id } })).toMatchObject({
+      vectorsPending: false,
+      embeddingModel: 'fake-embed',
+    });
 
     // re-index replaces, never duplicates
     const chunksBefore = await getDb().chunk.count({ where: { documentId: document.id } });
@@ -132,8 +153,21 @@ describe('ingestion pipeline', () => {
   it('fails hostile or empty files with a reason and keeps nothing of them', async () => {
     const user = await createTestUser('bad');
     await expect(upload(user.id, 'empty.md', '')).rejects.toMatchObject({ status: 422 });
-    const stored = await saveUploadStream({ body: once(Buffer.from([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0xff, 0xff, 0, 0, ...new Array(200).fill(0)])), maxBytes: 10_000 });
-    await expect(registerUpload({ ownerId: user.id, stored, filename: 'invoice.pdf', declaredMime: 'application/pdf', bucketId: null })).rejects.toMatchObject({ status: 415 });
+    const stored = await saveUploadStream({
+      body: once(
+        Buffer.from([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0xff, 0xff, 0, 0, ...new Array(200).fill(0)]),
+      ),
+      maxBytes: 10_000,
+    });
+    await expect(
+      registerUpload({
+        ownerId: user.id,
+        stored,
+        filename: 'invoice.pdf',
+        declaredMime: 'application/pdf',
+        bucketId: null,
+      }),
+    ).rejects.toMatchObject({ status: 415 });
     expect(storedFileExists(stored.storedName)).toBe(false);
     expect(await getDb().document.count({ where: { ownerId: user.id } })).toBe(0);
   });

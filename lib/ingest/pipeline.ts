@@ -48,7 +48,10 @@ export class JobStopped extends Error {
  * (a reason for the user), JobStopped (cancelled or deleted), or anything else (an internal failure).
  * Re-running it for the same document replaces its pages, chunks and indexed vectors (idempotent).
  */
-export async function processDocument(documentId: string, deps: PipelineDeps): Promise<{ pageCount: number; chunkCount: number }> {
+export async function processDocument(
+  documentId: string,
+  deps: PipelineDeps,
+): Promise<{ pageCount: number; chunkCount: number }> {
   const { db, index } = deps;
   const doc = await db.document.findUnique({ where: { id: documentId } });
   if (!doc) throw new JobStopped();
@@ -135,7 +138,11 @@ export async function processDocument(documentId: string, deps: PipelineDeps): P
   }
   await progress('embedding', 1, true);
 
-  const rows = await db.chunk.findMany({ where: { documentId: doc.id }, orderBy: { index: 'asc' }, select: { id: true, index: true } });
+  const rows = await db.chunk.findMany({
+    where: { documentId: doc.id },
+    orderBy: { index: 'asc' },
+    select: { id: true, index: true },
+  });
   const idByIndex = new Map(rows.map((r) => [r.index, r.id]));
   await index.deleteDocument(doc.ownerId, doc.id);
   for (let i = 0; i < chunks.length; i += INDEX_BATCH) {
@@ -170,6 +177,7 @@ export async function processDocument(documentId: string, deps: PipelineDeps): P
       stage: 'done',
       progress: 1,
       error: null,
+      retryAt: null,
       pageCount: document.pageCount,
       chunkCount: chunks.length,
       embeddingModel,
@@ -193,40 +201,49 @@ export function embeddingText(chunk: Pick<IngestChunk, 'contextPrefix' | 'text'>
 }
 
 /** Replaces a document's stored pages and chunks (the relational source of truth) in one transaction. */
-async function replaceStoredChunks(db: Db, documentId: string, ownerId: string, document: ParsedDocument, chunks: IngestChunk[]) {
-  await db.$transaction(async (tx) => {
-    await tx.chunk.deleteMany({ where: { documentId } });
-    await tx.documentPage.deleteMany({ where: { documentId } });
-    for (let i = 0; i < document.units.length; i += DB_BATCH) {
-      await tx.documentPage.createMany({
-        data: document.units.slice(i, i + DB_BATCH).map((u) => ({
-          documentId,
-          ownerId,
-          ordinal: u.ordinal,
-          page: u.page,
-          sheet: u.sheet,
-          text: u.text,
-        })),
-      });
-    }
-    for (let i = 0; i < chunks.length; i += DB_BATCH) {
-      await tx.chunk.createMany({
-        data: chunks.slice(i, i + DB_BATCH).map((c) => ({
-          documentId,
-          ownerId,
-          index: c.index,
-          text: c.text,
-          page: c.page,
-          sheet: c.sheet,
-          rowStart: c.rowStart,
-          rowEnd: c.rowEnd,
-          headingPath: c.headingPath,
-          unitOrdinal: c.unitOrdinal,
-          charStart: c.charStart,
-          charEnd: c.charEnd,
-          tokenCount: c.tokenCount,
-        })),
-      });
-    }
-  }, { timeout: 120_000, maxWait: 30_000 });
+async function replaceStoredChunks(
+  db: Db,
+  documentId: string,
+  ownerId: string,
+  document: ParsedDocument,
+  chunks: IngestChunk[],
+) {
+  await db.$transaction(
+    async (tx) => {
+      await tx.chunk.deleteMany({ where: { documentId } });
+      await tx.documentPage.deleteMany({ where: { documentId } });
+      for (let i = 0; i < document.units.length; i += DB_BATCH) {
+        await tx.documentPage.createMany({
+          data: document.units.slice(i, i + DB_BATCH).map((u) => ({
+            documentId,
+            ownerId,
+            ordinal: u.ordinal,
+            page: u.page,
+            sheet: u.sheet,
+            text: u.text,
+          })),
+        });
+      }
+      for (let i = 0; i < chunks.length; i += DB_BATCH) {
+        await tx.chunk.createMany({
+          data: chunks.slice(i, i + DB_BATCH).map((c) => ({
+            documentId,
+            ownerId,
+            index: c.index,
+            text: c.text,
+            page: c.page,
+            sheet: c.sheet,
+            rowStart: c.rowStart,
+            rowEnd: c.rowEnd,
+            headingPath: c.headingPath,
+            unitOrdinal: c.unitOrdinal,
+            charStart: c.charStart,
+            charEnd: c.charEnd,
+            tokenCount: c.tokenCount,
+          })),
+        });
+      }
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
 }

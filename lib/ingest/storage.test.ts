@@ -2,20 +2,19 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors';
 
-beforeAll(() => {
-  process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'docuchat-storage-'));
-  process.env.BETTER_AUTH_SECRET = 'x'.repeat(40);
-});
+// The config is read on first use: point it at a private folder before the storage module needs it.
+process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'docuchat-storage-'));
+process.env.BETTER_AUTH_SECRET = 'x'.repeat(40);
+const { cleanDisplayName, saveUploadStream, storedFilePath } = await import('@/lib/ingest/storage');
 
 async function* chunks(parts: Uint8Array[]) {
   for (const p of parts) yield p;
 }
 
-describe('cleanDisplayName', async () => {
-  const { cleanDisplayName } = await import('@/lib/ingest/storage');
+describe('cleanDisplayName', () => {
   it.each([
     ['../../etc/passwd', 'passwd'],
     ['..\\..\\windows\\system32\\cmd.exe', 'cmd.exe'],
@@ -35,12 +34,13 @@ describe('cleanDisplayName', async () => {
   });
 });
 
-describe('saveUploadStream', async () => {
-  const { saveUploadStream, storedFilePath } = await import('@/lib/ingest/storage');
-
+describe('saveUploadStream', () => {
   it('stores under a generated name with the right size and sha256', async () => {
     const data = crypto.randomBytes(100_000);
-    const stored = await saveUploadStream({ body: chunks([data.subarray(0, 5), data.subarray(5)]), maxBytes: 1_000_000 });
+    const stored = await saveUploadStream({
+      body: chunks([data.subarray(0, 5), data.subarray(5)]),
+      maxBytes: 1_000_000,
+    });
     expect(stored.storedName).toMatch(/^[0-9a-f]{32}$/);
     expect(stored.size).toBe(100_000);
     expect(stored.sha256).toBe(crypto.createHash('sha256').update(data).digest('hex'));
@@ -64,7 +64,9 @@ describe('saveUploadStream', async () => {
     if (process.getuid?.() === 0) return; // root can write anywhere; covered by the reliability suite
     fs.chmodSync(process.env.DATA_DIR ?? '', 0o500);
     try {
-      await expect(saveUploadStream({ body: chunks([Buffer.from('x')]), maxBytes: 10 })).rejects.toMatchObject({ status: 503 });
+      await expect(saveUploadStream({ body: chunks([Buffer.from('x')]), maxBytes: 10 })).rejects.toMatchObject({
+        status: 503,
+      });
     } finally {
       fs.chmodSync(process.env.DATA_DIR ?? '', 0o700);
     }

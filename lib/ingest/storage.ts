@@ -30,14 +30,21 @@ export interface StoredUpload {
 }
 
 function storageError(error: unknown): AppError {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
   if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new AppError('unavailable:upload', 'The server is out of disk space, so the file was not stored.', { cause: error });
-  }
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
-    return new AppError('unavailable:upload', 'The server cannot write to its data folder, so the file was not stored.', {
+    return new AppError('unavailable:upload', 'The server is out of disk space, so the file was not stored.', {
       cause: error,
     });
+  }
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+    return new AppError(
+      'unavailable:upload',
+      'The server cannot write to its data folder, so the file was not stored.',
+      {
+        cause: error,
+      },
+    );
   }
   return new AppError('internal:upload', 'The file could not be stored.', { cause: error });
 }
@@ -68,7 +75,9 @@ export async function saveUploadStream({
   try {
     handle = await fsp.open(file, 'wx', 0o600);
     const iterable: AsyncIterable<Uint8Array> =
-      Symbol.asyncIterator in body ? (body as AsyncIterable<Uint8Array>) : readableToIterable(body as ReadableStream<Uint8Array>);
+      Symbol.asyncIterator in body
+        ? (body as AsyncIterable<Uint8Array>)
+        : readableToIterable(body as ReadableStream<Uint8Array>);
     for await (const chunk of iterable) {
       if (signal?.aborted) throw new AppError('bad_request:upload', 'The upload was cancelled.');
       size += chunk.byteLength;

@@ -192,6 +192,75 @@ describe('embedded chunk index: durability and concurrency', () => {
     }
   });
 
+  it('a large owner gets an ANN index; search, filters, get and delete stay right', async () => {
+    const dir = await tempDir();
+    const index = await createEmbeddedChunkIndex({ dir });
+    try {
+      const dims = 16;
+      // Deterministic pseudo-random vectors (an integer hash of (i, d)), far apart from one another.
+      const vectorOf = (i: number) =>
+        Array.from({ length: dims }, (_, d) => {
+          let h = Math.imul(i + 1, 0x9e3779b1) ^ Math.imul(d + 1, 0x85ebca6b);
+          h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+          return ((h ^ (h >>> 13)) >>> 0) / 2 ** 32 - 0.5;
+        });
+      const count = 12_000;
+      for (let start = 0; start < count; start += 3_000) {
+        await index.upsert(
+          Array.from({ length: 3_000 }, (_, k) => {
+            const i = start + k;
+            return makeContractChunk({
+              ownerId: 'dave',
+              chunkId: `dave-${i}`,
+              documentId: `doc-${Math.floor(i / 10)}`,
+              text: `chunk ${i} about ${i % 2 === 0 ? 'even' : 'odd'} numbers`,
+              bucketId: i % 3 === 0 ? 'third' : 'rest',
+              vector: vectorOf(i),
+              embeddingModel: 'm',
+            });
+          }),
+        );
+      }
+      await index.optimize();
+      const probe = 4_242;
+      const [top] = await index.search({
+        ownerId: 'dave',
+        query: '',
+        mode: 'semantic',
+        queryVector: vectorOf(probe),
+        topK: 5,
+      });
+      expect(top?.chunkId).toBe(`dave-${probe}`);
+      const filtered = await index.search({
+        ownerId: 'dave',
+        query: 'odd',
+        mode: 'hybrid',
+        queryVector: vectorOf(probe),
+        topK: 30,
+        filters: { bucketIds: ['third'] },
+      });
+      expect(filtered).toHaveLength(30);
+      for (const hit of filtered) expect(Number(hit.chunkId.slice(5)) % 3).toBe(0);
+      expect((await index.get('dave', ['dave-7', 'dave-11999'])).map((chunk) => chunk.vector?.length)).toEqual([
+        dims,
+        dims,
+      ]);
+      await index.deleteDocument('dave', `doc-${Math.floor(probe / 10)}`);
+      const after = await index.search({
+        ownerId: 'dave',
+        query: '',
+        mode: 'semantic',
+        queryVector: vectorOf(probe),
+        topK: 5,
+      });
+      expect(after.map((hit) => hit.chunkId)).not.toContain(`dave-${probe}`);
+      expect(await index.countChunks('dave')).toBe(count - 10);
+    } finally {
+      await index.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+
   it('rejects malformed search requests', async () => {
     const dir = await tempDir();
     const index = await createEmbeddedChunkIndex({ dir });

@@ -55,7 +55,10 @@ let uploadsDir = '';
 
 function listFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 beforeAll(async () => {
@@ -93,7 +96,12 @@ async function postUpload(bytes: number): Promise<Response> {
   return POST(
     new Request(`${getConfig().appUrl}/api/documents/upload`, {
       method: 'POST',
-      headers: { cookie, 'x-file-name': 'big-notes.txt', 'content-type': 'text/plain', 'content-length': String(bytes) },
+      headers: {
+        cookie,
+        'x-file-name': 'big-notes.txt',
+        'content-type': 'text/plain',
+        'content-length': String(bytes),
+      },
       body,
     }),
     { params: Promise.resolve({}) },

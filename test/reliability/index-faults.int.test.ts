@@ -112,7 +112,7 @@ describe('Qdrant unreachable', () => {
     }
   });
 
-  it.fails('KNOWN BUG: an answer while the index is down says the index is unreachable, not that the documents lack it', async () => {
+  it('an answer while the index is down says the index is unreachable, not that the documents lack it', async () => {
     proxy.setUp(false);
     try {
       const { result } = await runAnswer(
@@ -144,7 +144,7 @@ describe('Qdrant unreachable', () => {
     }
   });
 
-  it.fails('KNOWN BUG: an ingestion job while Qdrant is down waits (PENDING) and resumes when it is back, instead of FAILED', async () => {
+  it('an ingestion job while Qdrant is down waits (PENDING) and resumes when it is back, instead of FAILED', async () => {
     const taken = await intake(
       user.id,
       'pumps.md',

@@ -177,6 +177,58 @@ describe('language model faults: clear error or fallback, partial trace saved, n
     expect(result.answer).toContain('500 operating hours');
   });
 
+  it.fails('KNOWN BUG: while the answer is being written, the saved trace holds the events so far (what a SIGKILL leaves)', async () => {
+    // lib/chat/answer-run.ts throttles trace writes to one per second and has no trailing write: events that
+    // arrive within a second of the last write stay in memory until the next event, and tokens never write.
+    fake.setFault('slow', { slowMs: 60_000, scope: 'stream' });
+    const controller = new AbortController();
+    const events: AgentEvent[] = [];
+    let answerId = '';
+    let reachedSynthesis: () => void = () => {};
+    const synthesis = new Promise<void>((resolve) => {
+      reachedSynthesis = resolve;
+    });
+    const run = runAnswer(
+      {
+        ownerId: user.id,
+        question: 'What is the pump maintenance interval?',
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: false,
+        signal: controller.signal,
+      },
+      {
+        db: getDb(),
+        agentDeps: {
+          ...deps(fake.url),
+          limits: { planMs: 10_000, decisionMs: 10_000, synthesisMs: 60_000, wallClockMs: 60_000 },
+        },
+        runAgent,
+      },
+      {
+        onSession: (s) => {
+          answerId = s.answerId;
+        },
+        onEvent: (e) => {
+          events.push(e);
+          if (e.type === 'tool_result' && e.tool === 'open_citation') reachedSynthesis();
+        },
+      },
+    );
+    try {
+      await synthesis;
+      await new Promise((r) => setTimeout(r, 2500)); // the model is "writing"; a kill now keeps what the row holds
+      const row = await getDb().answer.findUniqueOrThrow({ where: { id: answerId } });
+      const saved = Array.isArray(row.trace) ? row.trace.length : 0;
+      const seen = events.filter((e) => e.type !== 'token').length;
+      console.log(`[llm-faults] mid-answer: ${seen} trace events emitted, ${saved} saved in the running row`);
+      expect(saved).toBeGreaterThanOrEqual(seen);
+    } finally {
+      controller.abort();
+      await run;
+      fake.setFault('none');
+    }
+  }, 30_000);
+
   it('a run aborted by its caller (client went away) is saved as stopped with its partial trace', async () => {
     fake.setFault('slow', { slowMs: 60_000, scope: 'stream' });
     const controller = new AbortController();

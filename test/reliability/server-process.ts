@@ -31,7 +31,11 @@ export interface ServerProcess {
 export function ensureBuild(distDir: string, force = false): void {
   if (!force && fs.existsSync(path.join(ROOT, distDir, 'BUILD_ID'))) return;
   console.log(`[server] building into ${distDir} (next build)…`);
-  const r = spawnSync('npx', ['next', 'build'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' } });
+  const r = spawnSync('npx', ['next', 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' },
+  });
   if (r.status !== 0) throw new Error('next build failed');
 }
 
@@ -50,11 +54,15 @@ export function serverEnv(o: ServerOptions): Record<string, string> {
 /** Applies the migrations to the server's database (the same migrator `npm start` uses). */
 export function migrateData(o: ServerOptions): void {
   fs.mkdirSync(o.dataDir, { recursive: true });
-  const r = spawnSync(process.execPath, ['--experimental-wasm-modules', '--no-warnings', 'scripts/migrate.mjs', 'deploy'], {
-    cwd: ROOT,
-    env: { ...process.env, ...serverEnv(o) },
-    stdio: 'pipe',
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--experimental-wasm-modules', '--no-warnings', 'scripts/migrate.mjs', 'deploy'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...serverEnv(o) },
+      stdio: 'pipe',
+    },
+  );
   if (r.status !== 0) throw new Error(`migrate failed: ${r.stderr.toString()}`);
 }
 
@@ -134,7 +142,11 @@ export async function startServer(o: ServerOptions, timeoutMs = 60_000): Promise
 export async function signUp(url: string, email: string, ip: string): Promise<{ cookie: string; id: string }> {
   const r = await fetch(`${url}/api/auth/sign-up/email`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url.replace('127.0.0.1', 'localhost'), 'x-forwarded-for': ip },
+    headers: {
+      'content-type': 'application/json',
+      origin: url.replace('127.0.0.1', 'localhost'),
+      'x-forwarded-for': ip,
+    },
     body: JSON.stringify({ email, password: 'a-long-password-1', name: email.split('@')[0] }),
   });
   if (r.status !== 200) throw new Error(`sign-up ${r.status}: ${await r.text()}`);

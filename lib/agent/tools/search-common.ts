@@ -1,3 +1,4 @@
+import { isIndexUnavailable } from '@/lib/retrieval/errors';
 import type { SearchFilters, SearchHit, SearchMode } from '@/lib/retrieval/types';
 import { findInjectedSpans } from '../injection';
 import { deadlineSignal } from '../model-call';
@@ -191,6 +192,15 @@ export async function runSearch(
       hits = await search(filters);
     }
   } catch (error) {
+    if (isIndexUnavailable(error)) {
+      // Not "nothing matched": the documents could not be searched at all. The answer must say so.
+      ctx.state.safetyFlags.add('index_unavailable');
+      return toolError(
+        'INDEX_UNAVAILABLE',
+        `The search index is not reachable right now: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'}.`,
+        'Do not conclude that the documents lack the answer; report that the search index is unavailable.',
+      );
+    }
     return toolError(
       'SEARCH_FAILED',
       `The search failed: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'}.`,

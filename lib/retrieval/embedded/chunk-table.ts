@@ -245,6 +245,9 @@ export class ChunkTable {
         replace: true,
       });
       this.annReady = true;
+      // A large owner also gets key indexes, so get() and deleteDocument() stop scanning the table.
+      await table.createIndex('chunkId', { config: Index.btree(), replace: true });
+      await table.createIndex('documentId', { config: Index.btree(), replace: true });
     } catch (error) {
       this.lastAnnFailure = Date.now();
       console.warn(`[chunk-index] ANN index build for ${this.name} failed; searches stay exact`, error);
