@@ -257,7 +257,9 @@ describe("the agent's tools under B's session, given A's ids", () => {
     // tool_call events echo what the model wrote (A's ids, A's file name); A's content must appear nowhere
     const everything = JSON.stringify({ events, result });
     // The ids the model itself wrote are echoed in tool_call events; none may appear in a tool result.
-    const resultsText = JSON.stringify(toolResults);
+    // tool_result events repeat their call's input (the model's own words) for the trace card; only what the
+    // tools produced counts here.
+    const resultsText = JSON.stringify(toolResults.map((e) => ({ ...e, input: undefined })));
     const inResults = [canary, '7731', aFilename, a.email].filter((s) => resultsText.includes(s));
     const prompts = model.prompts().join('\n');
     const inPrompts = ['7731', 'audit trail lists', a.email].filter((s) => prompts.includes(s));
