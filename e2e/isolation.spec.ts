@@ -931,6 +931,20 @@ test('API responses carry HSTS under HTTPS too', async () => {
   expect(api.headers()['strict-transport-security']).toMatch(/max-age=\d{7,}/);
 });
 
+test('static assets and unmatched files carry nosniff too', async () => {
+  // KNOWN BUG (see docs/reliability.md): proxy.ts does not match /_next/static, /_next/image or /favicon.ico and
+  // next.config.ts sets headers only for /api/* and /share/*, so scripts and the favicon come without
+  // X-Content-Type-Options. Remove test.fail once fixed.
+  test.fail();
+  const html = await (await world.anon.get('/sign-in')).text();
+  const asset = /\/_next\/static\/[^"]+\.js/.exec(html)?.[0] ?? '';
+  expect(asset).not.toBe('');
+  for (const url of [asset, '/favicon.ico']) {
+    const response = await world.anon.get(url);
+    expect(response.headers()['x-content-type-options'], url).toBe('nosniff');
+  }
+});
+
 test('session cookies are httpOnly and SameSite', async () => {
   const ctx = await request.newContext({
     baseURL: BASE,

@@ -142,6 +142,8 @@ describe('formatting', () => {
     expect(describeIndexed({ pageCount: 1, chunkCount: 1 })).toBe('1 page · 1 chunk');
     expect(describeIndexed({ pageCount: 12, chunkCount: 1200 })).toBe('12 pages · 1,200 chunks');
     expect(describeIndexed({ pageCount: null, chunkCount: 4 })).toBe('4 chunks');
+    expect(describeIndexed({ pageCount: 3, chunkCount: 4, mime: 'text/markdown' })).toBe('3 sections · 4 chunks');
+    expect(describeIndexed({ pageCount: 2, chunkCount: 4, mime: 'text/csv' })).toBe('2 sheets · 4 chunks');
   });
 
   it('knows file kinds by MIME first, then extension', () => {

@@ -220,10 +220,14 @@ export function fileKindLabel(kind: FileKind): string {
   return KIND_LABELS[kind];
 }
 
-/** "3 pages · 12 chunks" for an indexed document (parts the server did not report are left out). */
-export function describeIndexed(doc: Pick<DocumentSummary, 'pageCount' | 'chunkCount'>): string {
+/**
+ * "3 pages · 12 chunks" for an indexed document (parts the server did not report are left out). The server's page
+ * count is PDF pages, spreadsheet sheets, or text sections, and is named accordingly when the type is known.
+ */
+export function describeIndexed(doc: Pick<DocumentSummary, 'pageCount' | 'chunkCount'> & { mime?: string }): string {
   const parts: string[] = [];
-  if (doc.pageCount !== null) parts.push(plural(doc.pageCount, 'page'));
+  const unit = !doc.mime || doc.mime === 'application/pdf' ? 'page' : /sheet|csv|excel/.test(doc.mime) ? 'sheet' : 'section';
+  if (doc.pageCount !== null) parts.push(plural(doc.pageCount, unit));
   if (doc.chunkCount !== null) parts.push(plural(doc.chunkCount, 'chunk'));
   return parts.join(' · ');
 }

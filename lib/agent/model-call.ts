@@ -56,7 +56,7 @@ export function deadlineSignal(
   signal: AbortSignal | undefined,
   timeoutMs: number,
 ): { signal: AbortSignal; timedOut: () => boolean } {
-  const timeout = AbortSignal.timeout(timeoutMs);
+  const timeout = AbortSignal.timeout(Math.max(1, Math.ceil(timeoutMs))); // must be an integer (wall-clock remainders are not)
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   return { signal: combined, timedOut: () => timeout.aborted && !(signal?.aborted ?? false) };
 }
