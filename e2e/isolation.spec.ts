@@ -924,18 +924,13 @@ test('security headers: nonce CSP on pages, HSTS when the request came over HTTP
 });
 
 test('API responses carry HSTS under HTTPS too', async () => {
-  // KNOWN BUG (see docs/reliability.md): next.config.ts gives /api/* responses nosniff/CSP/referrer headers but
-  // no Strict-Transport-Security, and proxy.ts (which adds HSTS) does not match /api/. Remove test.fail once fixed.
-  test.fail();
+  // proxy.ts does not match /api/: next.config.ts adds HSTS there when the request came over HTTPS.
   const api = await world.anon.get('/api/health', { headers: { 'x-forwarded-proto': 'https' } });
   expect(api.headers()['strict-transport-security']).toMatch(/max-age=\d{7,}/);
 });
 
 test('static assets and unmatched files carry nosniff too', async () => {
-  // KNOWN BUG (see docs/reliability.md): proxy.ts does not match /_next/static, /_next/image or /favicon.ico and
-  // next.config.ts sets headers only for /api/* and /share/*, so scripts and the favicon come without
-  // X-Content-Type-Options. Remove test.fail once fixed.
-  test.fail();
+  // proxy.ts does not match /_next/static, /_next/image or /favicon.ico: next.config.ts gives every path nosniff.
   const html = await (await world.anon.get('/sign-in')).text();
   const asset = /\/_next\/static\/[^"]+\.js/.exec(html)?.[0] ?? '';
   expect(asset).not.toBe('');

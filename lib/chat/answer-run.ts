@@ -127,9 +127,22 @@ export async function runAnswer(
   const trace: TraceEvent[] = [];
   let lastFlush = 0;
   let flushing: Promise<unknown> = Promise.resolve();
+  let trailing: NodeJS.Timeout | undefined;
   const flush = (force = false) => {
     const now = Date.now();
-    if (!force && now - lastFlush < TRACE_FLUSH_MS) return;
+    if (!force && now - lastFlush < TRACE_FLUSH_MS) {
+      // Throttled: make sure the latest events are written soon anyway (a killed server keeps them).
+      trailing ??= setTimeout(
+        () => {
+          trailing = undefined;
+          flush(true);
+        },
+        TRACE_FLUSH_MS - (now - lastFlush),
+      );
+      return;
+    }
+    clearTimeout(trailing);
+    trailing = undefined;
     lastFlush = now;
     const snapshot = JSON.parse(JSON.stringify(trace));
     flushing = flushing
@@ -157,6 +170,7 @@ export async function runAnswer(
       listeners.onEvent?.(event);
     },
   );
+  clearTimeout(trailing);
   await written;
   await flushing;
 

@@ -23,7 +23,7 @@ const BOUND_MS = PARSE_TIMEOUT_MS + 30_000;
 /**
  * Resident memory growth allowed while one file is processed. The parse worker's heap is capped
  * (PARSE_MAX_MEMORY_MB), but the chunks, page texts and index batches it hands back live on the main thread:
- * a 50 MB single-line text measured 0.7-1.0 GB of growth (docs/reliability.md). The bound is 1.5 GB.
+ * a 50 MB single-line text measured 0.5-1.0 GB of growth (docs/reliability.md). The bound is 1.5 GB.
  */
 const RSS_BOUND_MB = 1536;
 

@@ -177,9 +177,8 @@ describe('language model faults: clear error or fallback, partial trace saved, n
     expect(result.answer).toContain('500 operating hours');
   });
 
-  it.fails('KNOWN BUG: while the answer is being written, the saved trace holds the events so far (what a SIGKILL leaves)', async () => {
-    // lib/chat/answer-run.ts throttles trace writes to one per second and has no trailing write: events that
-    // arrive within a second of the last write stay in memory until the next event, and tokens never write.
+  it('while the answer is being written, the saved trace holds the events so far (what a SIGKILL leaves)', async () => {
+    // lib/chat/answer-run.ts throttles trace writes to one per second, with a trailing write for the last events.
     fake.setFault('slow', { slowMs: 60_000, scope: 'stream' });
     const controller = new AbortController();
     const events: AgentEvent[] = [];

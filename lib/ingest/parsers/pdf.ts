@@ -96,6 +96,10 @@ export async function parsePdf(
       options.onProgress?.({ stage: 'parsing', fraction: pageNumber / pageCount });
     }
     if (!units.some((u) => u.text.trim().length > 0)) {
+      // Every page failed to parse: the file is broken, not scanned.
+      if (pageCount > 0 && warnings.length >= pageCount) {
+        throw new IngestError('malformed', `malformed PDF: no page could be read (${warnings[0] ?? 'unknown error'})`);
+      }
       throw new IngestError('no-text', 'no extractable text (scanned?)');
     }
     return { kind: 'pdf', title, units, pageCount, warnings };
