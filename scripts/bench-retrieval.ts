@@ -647,7 +647,9 @@ async function main() {
     console.log('| query | p50 ms | p95 ms | q/s (8 concurrent) |');
     console.log('| --- | --- | --- | --- |');
     for (const row of result.latency)
-      console.log(`| ${row.label} | ${fmt(row.p50, 2)} | ${fmt(row.p95, 2)} | ${Math.round(row.qps)} |`);
+      console.log(
+        `| ${row.label} | ${fmt(row.p50, 2)} | ${fmt(row.p95, 2)} | ${Number.isFinite(row.qps) ? Math.round(row.qps) : 'n/a'} |`,
+      );
     console.log('');
   }
 }

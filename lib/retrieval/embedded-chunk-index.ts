@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { connect } from '@lancedb/lancedb';
 import { z } from 'zod';
 import type { Bm25Params } from '@/lib/retrieval/embedded/bm25-index';
@@ -17,6 +18,8 @@ import type {
 } from '@/lib/retrieval/types';
 
 export const EMBEDDED_ENGINE = 'embedded (LanceDB + in-memory BM25)';
+/** How often a read checks an owner's table for versions written by another process. */
+const FRESHNESS_CHECK_MS = 1000;
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'expected an ISO date (YYYY-MM-DD)');
 const finiteVector = z.array(z.number().finite()).min(1);
@@ -78,13 +81,83 @@ export interface EmbeddedChunkIndexOptions {
  * The embedded (no server) ChunkIndex. Each owner is a partition of its own: a LanceDB table in `dir` (durable
  * copy of the chunks and their vectors, ANN index once large) plus an in-memory BM25 index rebuilt from the table
  * the first time the owner is used in this process. Nothing ever searches across owners.
- * One process should own `dir`: another process's writes are not seen by this one's in-memory keyword index.
+ * Another process may write the same folder (the bulk ingester next to the app): every read checks, at most once
+ * a second per owner, whether the owner's table has versions this process did not write, and reloads the owner's
+ * in-memory state from the table when it has.
  */
 export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOptions): Promise<EmbeddedChunkIndex> {
   await mkdir(options.dir, { recursive: true });
   const db = await connect(options.dir);
   const partitions = new Map<string, Promise<OwnerPartition>>();
   let closed = false;
+
+  // Freshness against writers in other processes: every write leaves a random token in a small marker file beside
+  // the owner's table; a read that finds a token this process did not see last reloads the owner's in-memory state
+  // (the old state keeps serving until the new one is loaded). Background index builds do not touch the marker.
+  const seenToken = new Map<string, string>();
+  const lastCheck = new Map<string, number>();
+  const writesInFlight = new Map<string, number>();
+  const reloading = new Set<string>();
+  const markerPath = (ownerId: string) => path.join(options.dir, `${ownerTableName(ownerId)}.writer`);
+
+  async function readMarker(ownerId: string): Promise<string> {
+    try {
+      return (await readFile(markerPath(ownerId), 'utf8')).trim();
+    } catch {
+      return '';
+    }
+  }
+
+  async function readPartition(ownerId: string): Promise<OwnerPartition> {
+    const current = partitions.get(ownerId);
+    const now = Date.now();
+    if (
+      current &&
+      !reloading.has(ownerId) &&
+      !writesInFlight.get(ownerId) &&
+      now - (lastCheck.get(ownerId) ?? 0) >= FRESHNESS_CHECK_MS
+    ) {
+      lastCheck.set(ownerId, now);
+      const token = await readMarker(ownerId);
+      if (token !== (seenToken.get(ownerId) ?? '') && !writesInFlight.get(ownerId)) {
+        reloading.add(ownerId);
+        seenToken.set(ownerId, token);
+        const fresh = ChunkTable.open(db, ownerTableName(ownerId)).then((table) =>
+          OwnerPartition.load(ownerId, table, options.bm25),
+        );
+        fresh.then(
+          async (partition) => {
+            // Swap only if no write of ours went to the old state meanwhile (else reload again on the next read).
+            if (partitions.get(ownerId) === current && !writesInFlight.get(ownerId)) {
+              partitions.set(ownerId, Promise.resolve(partition));
+              const old = await current;
+              await old.settle();
+              old.close();
+            } else {
+              seenToken.set(ownerId, '');
+              partition.close();
+            }
+            reloading.delete(ownerId);
+          },
+          () => reloading.delete(ownerId),
+        );
+      }
+    }
+    return partitionOf(ownerId);
+  }
+
+  async function write<T>(ownerId: string, work: (partition: OwnerPartition) => Promise<T>): Promise<T> {
+    writesInFlight.set(ownerId, (writesInFlight.get(ownerId) ?? 0) + 1);
+    try {
+      const result = await work(await partitionOf(ownerId));
+      const token = randomUUID();
+      await writeFile(markerPath(ownerId), token).catch(() => {});
+      seenToken.set(ownerId, token);
+      return result;
+    } finally {
+      writesInFlight.set(ownerId, (writesInFlight.get(ownerId) ?? 1) - 1);
+    }
+  }
 
   function partitionOf(ownerId: string): Promise<OwnerPartition> {
     if (closed) return Promise.reject(new Error('chunk index is closed'));
@@ -95,6 +168,11 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
         OwnerPartition.load(ownerId, table, options.bm25),
       );
       partitions.set(ownerId, partition);
+      lastCheck.set(ownerId, Date.now());
+      // The marker is read before loading: a write committed while the load runs shows up as a new token.
+      void readMarker(ownerId).then((token) => {
+        if (!seenToken.has(ownerId)) seenToken.set(ownerId, token);
+      });
       partition.catch(() => partitions.delete(ownerId));
     }
     return partition;
@@ -111,34 +189,34 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
         list.push(chunk);
         byOwner.set(chunk.ownerId, list);
       }
-      await Promise.all([...byOwner].map(async ([ownerId, list]) => (await partitionOf(ownerId)).upsert(list)));
+      await Promise.all([...byOwner].map(([ownerId, list]) => write(ownerId, (p) => p.upsert(list))));
     },
 
     async deleteDocument(ownerId: string, documentId: string): Promise<void> {
-      await (await partitionOf(ownerId)).deleteDocument(documentId);
+      await write(ownerId, (p) => p.deleteDocument(documentId));
     },
 
     async search(request: SearchRequest): Promise<SearchHit[]> {
       const parsed = searchRequestSchema.parse(request);
-      return searchPartition(await partitionOf(parsed.ownerId), parsed);
+      return searchPartition(await readPartition(parsed.ownerId), parsed);
     },
 
     async get(ownerId: string, chunkIds: string[]): Promise<IndexedChunk[]> {
       if (chunkIds.length === 0) return [];
-      return (await partitionOf(ownerId)).get(chunkIds);
+      return (await readPartition(ownerId)).get(chunkIds);
     },
 
     async setVectors(ownerId: string, model: string, updates: ChunkVectorUpdate[]): Promise<void> {
       const parsed = vectorUpdatesSchema.parse(updates);
-      await (await partitionOf(ownerId)).setVectors(model, parsed);
+      await write(ownerId, (p) => p.setVectors(model, parsed));
     },
 
     async updateDocumentAttributes(ownerId: string, documentId: string, attributes: ChunkDocumentAttributes) {
-      await (await partitionOf(ownerId)).updateDocumentAttributes(documentId, attributes);
+      await write(ownerId, (p) => p.updateDocumentAttributes(documentId, attributes));
     },
 
     async countChunks(ownerId: string): Promise<number> {
-      return (await partitionOf(ownerId)).size;
+      return (await readPartition(ownerId)).size;
     },
 
     async health(): Promise<ChunkIndexHealth> {
