@@ -133,9 +133,11 @@ try {
     }),
   );
   await stage('integration tests (PostgreSQL)', async () => {
+    // a free loopback port, so a cluster already running on this machine (a developer's) is never in the way
+    const pgPort = String(process.env.PGPORT || (await freePort()));
     const out = execSync('bash scripts/pg-up.sh', {
       cwd: root,
-      env: { ...process.env, PGROOT: path.join(tmp, 'pg') },
+      env: { ...process.env, PGROOT: path.join(tmp, 'pg'), PGPORT: pgPort },
     }).toString();
     pgUp = true;
     const url = /DATABASE_URL=(\S+)/.exec(out)?.[1];
