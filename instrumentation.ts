@@ -18,9 +18,14 @@ export async function register(): Promise<void> {
   } catch (error) {
     console.error('[docuchat] could not check for interrupted answers', error);
   }
-  try {
-    await startIngestWorkerOnce();
-  } catch (error) {
-    console.error('[docuchat] the ingest worker could not start; uploads will wait until it can', error);
-  }
+  // Keep trying until the worker runs (e.g. the index folder was briefly unavailable): uploads wait queued meanwhile.
+  const start = async () => {
+    try {
+      await startIngestWorkerOnce();
+    } catch (error) {
+      console.error('[docuchat] the ingest worker could not start; retrying in 10 s (uploads wait queued)', error);
+      setTimeout(start, 10_000).unref();
+    }
+  };
+  await start();
 }

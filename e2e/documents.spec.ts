@@ -84,7 +84,9 @@ async function upload(page: Page, files: string | FilePayload | (string | FilePa
 async function expectIndexed(page: Page, filename: string): Promise<void> {
   const row = documentRow(page, filename);
   await expect(row).toHaveAttribute('data-status', 'INDEXED', { timeout: INDEXING_TIMEOUT });
-  await expect(row.getByTestId('document-counts')).toHaveText(/^\d[\d,]* (pages?|sections?|sheets?) · \d[\d,]* chunks?$/);
+  await expect(row.getByTestId('document-counts')).toHaveText(
+    /^\d[\d,]* (pages?|sections?|sheets?) · \d[\d,]* chunks?$/,
+  );
 }
 
 async function noErrorToasts(page: Page): Promise<void> {

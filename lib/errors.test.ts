@@ -17,7 +17,9 @@ describe('error vocabulary', () => {
   });
 
   it('rebuilds the same typed error from a response body', () => {
-    const original = new AppError('conflict:bucket', 'You already have a bucket named “x”.', { details: { name: 'x' } });
+    const original = new AppError('conflict:bucket', 'You already have a bucket named “x”.', {
+      details: { name: 'x' },
+    });
     const rebuilt = errorFromBody(JSON.parse(JSON.stringify(original.toBody())));
     expect(rebuilt).toBeInstanceOf(AppError);
     expect(rebuilt.code).toBe('conflict:bucket');

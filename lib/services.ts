@@ -140,10 +140,12 @@ export async function startIngestWorkerOnce(): Promise<IngestWorker> {
   return state.worker;
 }
 
-/** Wakes the worker after a job was queued (starting it if this process has none yet). */
+/**
+ * Wakes this process's worker after a job was queued. The server starts its worker at boot (instrumentation.ts);
+ * a process without one (a test, a script) leaves the job queued for whichever worker claims it.
+ */
 export function kickIngestWorker(): void {
-  if (state.worker) state.worker.kick();
-  else void startIngestWorkerOnce().then((w) => w.kick());
+  state.worker?.kick();
 }
 
 export interface ServicesStatus {

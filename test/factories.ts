@@ -12,7 +12,14 @@ export async function createTestUser(label = 'user') {
 
 export async function createTestDocument(
   ownerId: string,
-  overrides: Partial<{ status: 'PENDING' | 'PROCESSING' | 'INDEXED' | 'FAILED'; filename: string; bucketId: string | null; createdAt: Date; lockedAt: Date | null; attempts: number }> = {},
+  overrides: Partial<{
+    status: 'PENDING' | 'PROCESSING' | 'INDEXED' | 'FAILED';
+    filename: string;
+    bucketId: string | null;
+    createdAt: Date;
+    lockedAt: Date | null;
+    attempts: number;
+  }> = {},
 ) {
   const sha256 = crypto.randomBytes(32).toString('hex');
   return getDb().document.create({

@@ -226,7 +226,8 @@ export function fileKindLabel(kind: FileKind): string {
  */
 export function describeIndexed(doc: Pick<DocumentSummary, 'pageCount' | 'chunkCount'> & { mime?: string }): string {
   const parts: string[] = [];
-  const unit = !doc.mime || doc.mime === 'application/pdf' ? 'page' : /sheet|csv|excel/.test(doc.mime) ? 'sheet' : 'section';
+  const unit =
+    !doc.mime || doc.mime === 'application/pdf' ? 'page' : /sheet|csv|excel/.test(doc.mime) ? 'sheet' : 'section';
   if (doc.pageCount !== null) parts.push(plural(doc.pageCount, unit));
   if (doc.chunkCount !== null) parts.push(plural(doc.chunkCount, 'chunk'));
   return parts.join(' · ');

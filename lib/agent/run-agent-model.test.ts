@@ -101,7 +101,7 @@ describe('runAgent with a decision model (scripted mock models)', () => {
     expect(result.citations[0]?.quote).toBe('The public API allows 100 requests per minute per token.');
     expect(events.filter((e) => e.type === 'token').length).toBeGreaterThan(5);
     expect(result.timings.firstTokenMs).not.toBeNull();
-    expect(result.trace.find((e) => e.type === 'plan')).toMatchObject({
+    expect(result.trace.findLast((e) => e.type === 'plan')).toMatchObject({
       source: 'model',
       subQueries: ['api rate limits'],
     });

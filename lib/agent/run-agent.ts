@@ -102,6 +102,13 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
 
     let t = now();
     let constraints = capConstraints(analyzeConstraints(question), limits);
+    const buckets = await deps.catalog.listBuckets(input.ownerId);
+    const usesModelPlan = Boolean(deps.models.decision) && input.mode === 'agent';
+    if (usesModelPlan) {
+      // Show a plan at once (from the pattern analysis); the model's plan replaces it in place (same id) when ready.
+      const early = defaultPlan(question, constraints, buckets, input.style);
+      pushPlan(sink, early, constraints, hasDemands(constraints) || early.intent !== 'qa' ? 'agent' : 'quick');
+    }
     if (deps.models.decision && input.mode === 'agent' && !input.signal?.aborted) {
       const outcome = await callStructured({
         model: deps.models.decision,
@@ -126,7 +133,6 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
     timings.constraintsMs = round(now() - t);
 
     t = now();
-    const buckets = await deps.catalog.listBuckets(input.ownerId);
     const fallbackPlan = defaultPlan(question, constraints, buckets, input.style);
     let plan: AgentPlan = fallbackPlan;
     if (deps.models.decision && input.mode === 'agent' && !input.signal?.aborted) {

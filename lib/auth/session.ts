@@ -26,6 +26,6 @@ export async function requireUserForPage(next: string): Promise<SessionUser> {
 
 /** Only same-site absolute paths may be used as a post-sign-in destination. */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/documents';
+  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/documents';
   return next;
 }

@@ -9,7 +9,11 @@ function request(method: string, headers: Record<string, string>): Request {
 describe('assertSameOrigin', () => {
   it.each([
     ['GET from anywhere', 'GET', { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }],
-    ['POST same-origin browser', 'POST', { origin: 'http://localhost:3000', host: 'localhost:3000', 'sec-fetch-site': 'same-origin' }],
+    [
+      'POST same-origin browser',
+      'POST',
+      { origin: 'http://localhost:3000', host: 'localhost:3000', 'sec-fetch-site': 'same-origin' },
+    ],
     ['POST from a non-browser client', 'POST', { host: 'localhost:3000' }],
   ])('allows %s', (_name, method, headers) => {
     expect(() => assertSameOrigin(request(method, headers))).not.toThrow();

@@ -1,6 +1,12 @@
-import { getDb } from '@/lib/db/client';
-import { type DocumentMetadata, type DocumentSummary, getDocumentOrThrow, isUuid, readMetadata } from '@/lib/db/documents';
 import { findBucket } from '@/lib/db/buckets';
+import { getDb } from '@/lib/db/client';
+import {
+  type DocumentMetadata,
+  type DocumentSummary,
+  getDocumentOrThrow,
+  isUuid,
+  readMetadata,
+} from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
 import { deleteStoredFile } from '@/lib/ingest/storage';
 import type { ChunkIndex } from '@/lib/retrieval/types';
@@ -19,7 +25,10 @@ export interface ManageDeps {
 }
 
 /** Deletes the document: its indexed chunks first (so nothing can cite it), then rows, then the file. */
-export async function deleteDocument({ ownerId, id }: { ownerId: string; id: string }, deps: ManageDeps): Promise<void> {
+export async function deleteDocument(
+  { ownerId, id }: { ownerId: string; id: string },
+  deps: ManageDeps,
+): Promise<void> {
   const db = getDb();
   if (!isUuid(id)) throw new AppError('not_found:document', 'Document not found.');
   const doc = await db.document.findFirst({ where: { id, ownerId }, select: { id: true, storedName: true } });
@@ -28,12 +37,17 @@ export async function deleteDocument({ ownerId, id }: { ownerId: string; id: str
   await db.document.updateMany({ where: { id, ownerId }, data: { cancelRequested: true } });
   await deps.index.deleteDocument(ownerId, id);
   await db.document.deleteMany({ where: { id, ownerId } });
-  await deleteStoredFile(doc.storedName).catch((error: unknown) => console.warn('[documents] file removal failed', error));
+  await deleteStoredFile(doc.storedName).catch((error: unknown) =>
+    console.warn('[documents] file removal failed', error),
+  );
   await deps.onDocumentDeleted?.({ ownerId, documentId: id });
 }
 
 /** Queues the document to run through the whole pipeline again (re-index, or retry after a failure). */
-export async function reindexDocument({ ownerId, id }: { ownerId: string; id: string }, deps: ManageDeps): Promise<DocumentSummary> {
+export async function reindexDocument(
+  { ownerId, id }: { ownerId: string; id: string },
+  deps: ManageDeps,
+): Promise<DocumentSummary> {
   const doc = await getDocumentOrThrow({ ownerId, id });
   if (doc.status === 'PENDING' || doc.status === 'PROCESSING') {
     throw new AppError('conflict:document', 'This document is already being processed.');
@@ -65,7 +79,12 @@ export async function cancelDocument({ ownerId, id }: { ownerId: string; id: str
 
 /** Moves the document to a bucket (or none) and/or replaces its metadata; the index follows at once. */
 export async function updateDocument(
-  { ownerId, id, bucketId, metadata }: { ownerId: string; id: string; bucketId?: string | null; metadata?: DocumentMetadata },
+  {
+    ownerId,
+    id,
+    bucketId,
+    metadata,
+  }: { ownerId: string; id: string; bucketId?: string | null; metadata?: DocumentMetadata },
   deps: ManageDeps,
 ): Promise<DocumentSummary> {
   const db = getDb();
