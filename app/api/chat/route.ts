@@ -66,5 +66,9 @@ export const POST = withUser(async (request, { user }) => {
       return 'The answer could not be completed. Please try again.';
     },
   });
-  return createUIMessageStreamResponse({ stream });
+  // no-transform: the server's gzip would otherwise hold back the first events until its buffer fills.
+  return createUIMessageStreamResponse({
+    stream,
+    headers: { 'cache-control': 'no-store, no-transform', 'x-accel-buffering': 'no' },
+  });
 });
