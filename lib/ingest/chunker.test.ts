@@ -147,6 +147,14 @@ describe('chunkDocument on text units', () => {
     }
   });
 
+  it('trims Unicode spaces like String.prototype.trim (found by the property below)', () => {
+    for (const space of ['\u3000', '\u2003', '\u202f', '\ufeff', '\u1680', '\u2029']) {
+      const chunks = chunkDocument(doc([textUnit(`${space}!${space}`)]), { targetTokens: 20, overlapTokens: 2 });
+      expect(chunks.map((c) => c.text)).toEqual(['!']);
+      expect(chunks[0]?.charStart).toBe(1);
+    }
+  });
+
   it('keeps the offsets rule for arbitrary text (property)', () => {
     fc.assert(
       fc.property(

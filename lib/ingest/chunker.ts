@@ -27,8 +27,19 @@ const MAX_CHARS_PER_TOKEN = 12;
 const SENTENCE_END = /[.!?…。！？]+['"”’)\]]*(?=\s)/g;
 const PARAGRAPH_GAP = /\n[^\S\n]*\n/g;
 
+/** Whitespace exactly as JavaScript's `\s` and `String.prototype.trim` define it (Unicode spaces included). */
 function isSpace(code: number): boolean {
-  return code === 32 || code === 10 || code === 9 || code === 13 || code === 12 || code === 11 || code === 160;
+  if (code <= 160) return code === 32 || (code >= 9 && code <= 13) || code === 160;
+  return (
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 /** Moves `end` back off a high surrogate so a cut never separates a surrogate pair. */
