@@ -205,7 +205,8 @@ test.describe('chat with a (fake) language model', () => {
     );
     expect(lat.trace).not.toBeNull();
     expect(lat.token).not.toBeNull();
-    expect(lat.trace ?? 0).toBeLessThan(lat.token ?? 0);
+    // (the order of the stream itself is checked above; a loaded machine may paint both in the same frame)
+    expect(lat.trace ?? 0).toBeLessThanOrEqual(lat.token ?? 0);
     // Token by token: the visible draft grew in several steps, each extending the previous text (per draft).
     // (A loaded machine may batch a few tokens per paint; slow tokens keep several separate updates.)
     expect(lat.texts.length, JSON.stringify(lat.texts)).toBeGreaterThan(4);

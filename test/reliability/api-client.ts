@@ -82,8 +82,13 @@ export async function upload(
 export async function waitForFinal(ctx: APIRequestContext, id: string, timeoutMs = 90_000): Promise<ApiDocument> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const response = await ctx.get(`/api/documents/${id}`);
-    if (response.ok()) {
+    // A reused keep-alive connection the server has just closed answers ECONNRESET: that is the client's race,
+    // not the server failing, so the poll simply asks again.
+    const response = await ctx.get(`/api/documents/${id}`).catch((error: unknown) => {
+      if (error instanceof Error && /ECONNRESET|socket hang up/.test(error.message)) return null;
+      throw error;
+    });
+    if (response?.ok()) {
       const { document } = z.object({ document: documentSchema }).parse(await response.json());
       if (document.status === 'INDEXED' || document.status === 'FAILED') return document;
     }
