@@ -22,7 +22,16 @@ import { type ValidationResult, validateDraft, validateProcess } from './validat
  * that decides what the run delivers (`chooseDelivery`) and builds the LoopOutcome.
  */
 
+/**
+ * How the delivered answer was decided (the only paths there are). clarification: a question back instead of an
+ * answer. accepted: a draft that passed the gate. stopped: the caller aborted; the best draft so far, as it was
+ * (not validated). repaired: the best grounded version of the best rejected draft, validated again (`validated`
+ * says whether it passed). nothing: no draft was written.
+ */
+export type DeliveryPath = 'clarification' | 'accepted' | 'stopped' | 'repaired' | 'nothing';
+
 export interface LoopOutcome {
+  delivery: DeliveryPath;
   answer: string;
   validated: boolean;
   validation: ValidationResult | null;
@@ -63,18 +72,11 @@ type Stop =
   /** A bound bit (wall clock, iterations, reprompts) or drafts stopped changing. */
   | { kind: 'bound' };
 
-/** The answer a run delivers, and by which path (`kind`): the only paths there are. */
+/** What `chooseDelivery` decides: the answer and by which path; `finish` adds the run's counters. */
 type Delivery = Pick<
   LoopOutcome,
-  'answer' | 'validated' | 'validation' | 'insufficiencies' | 'clarification' | 'source'
-> & {
-  /**
-   * clarification: a question back instead of an answer. accepted: a draft that passed the gate. stopped: the
-   * caller aborted; the best draft so far, as it was (not validated). repaired: the best grounded version of the
-   * best rejected draft, validated again. nothing: no draft was written.
-   */
-  kind: 'clarification' | 'accepted' | 'stopped' | 'repaired' | 'nothing';
-};
+  'delivery' | 'answer' | 'validated' | 'validation' | 'insufficiencies' | 'clarification' | 'source'
+>;
 
 export async function runLoop(rc: RunContext): Promise<LoopOutcome> {
   const run: LoopRun = {
@@ -309,6 +311,7 @@ async function finish(rc: RunContext, run: LoopRun, stop: Stop): Promise<LoopOut
   }
   const delivery = chooseDelivery(rc, run, stop, aborted);
   return {
+    delivery: delivery.delivery,
     answer: delivery.answer,
     validated: delivery.validated,
     validation: delivery.validation,
@@ -323,7 +326,7 @@ async function finish(rc: RunContext, run: LoopRun, stop: Stop): Promise<LoopOut
 
 /** Decides what the run delivers, in this order: a clarification, the accepted draft, or the best fallback. */
 function chooseDelivery(rc: RunContext, run: LoopRun, stop: Stop, aborted: boolean): Delivery {
-  const none: Omit<Delivery, 'kind' | 'answer'> = {
+  const none: Omit<Delivery, 'delivery' | 'answer'> = {
     validated: false,
     validation: null,
     insufficiencies: [],
@@ -332,10 +335,10 @@ function chooseDelivery(rc: RunContext, run: LoopRun, stop: Stop, aborted: boole
   };
   if (stop.kind === 'clarify') {
     const { clarification } = stop;
-    return { ...none, kind: 'clarification', answer: clarification.question, clarification };
+    return { ...none, delivery: 'clarification', answer: clarification.question, clarification };
   }
-  const fromDraft = (kind: Delivery['kind'], judged: Judged, validated: boolean): Delivery => ({
-    kind,
+  const fromDraft = (delivery: DeliveryPath, judged: Judged, validated: boolean): Delivery => ({
+    delivery,
     answer: judged.draft.text,
     validated,
     validation: judged.validation,
@@ -345,7 +348,7 @@ function chooseDelivery(rc: RunContext, run: LoopRun, stop: Stop, aborted: boole
   });
   if (run.accepted) return fromDraft('accepted', run.accepted, true);
   const best = run.best;
-  if (!best) return { ...none, kind: 'nothing', answer: '' };
+  if (!best) return { ...none, delivery: 'nothing', answer: '' };
   if (aborted) return fromDraft('stopped', best, false);
   const repaired = bestGroundedVersion(best.draft.text, rc.state);
   const check = validateDraft(repaired.answer, rc.state, { skipProcess: true });
