@@ -1,41 +1,9 @@
 'use client';
 
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
+import { ChatShellContext, type ChatShellValue, type ConversationItem } from './chat-shell-context';
 import { ConversationSidebar } from './conversation-sidebar';
-
-export interface ConversationItem {
-  id: string;
-  title: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface ChatShellValue {
-  conversations: ConversationItem[];
-  /** The conversation shown in the main area (null: a new chat). */
-  activeId: string | null;
-  setActiveId: (id: string | null) => void;
-  /** Adds or updates one conversation and moves it to the top (a new or continued chat). */
-  touchConversation: (c: { id: string; title: string }) => void;
-  refreshConversations: () => Promise<void>;
-  removeConversation: (id: string) => void;
-  renameConversationLocally: (id: string, title: string) => void;
-  /** Bumped by "New chat" so the new-chat view starts empty even when its route is already showing. */
-  newChatNonce: number;
-  startNewChat: () => void;
-  sidebarOpen: boolean;
-  setSidebarOpen: (open: boolean) => void;
-}
-
-const ChatShellContext = createContext<ChatShellValue | null>(null);
-
-/** The chat pages' shared state: the conversation list (sidebar) and which conversation is open. */
-export function useChatShell(): ChatShellValue {
-  const value = useContext(ChatShellContext);
-  if (!value) throw new Error('useChatShell must be used inside <ChatShell>');
-  return value;
-}
 
 /** Chat layout: the conversations sidebar beside the chat view; keeps the list in sync as chats are created. */
 export function ChatShell({

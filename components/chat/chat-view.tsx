@@ -9,7 +9,7 @@ import type { AgentCitation, AgentMode, AnswerStyle } from '@/lib/agent/types';
 import type { ChatMessage } from '@/lib/chat/message';
 import { AssistantMessage } from './assistant-message';
 import { chatErrorText } from './chat-error';
-import { useChatShell } from './chat-shell';
+import { useChatShell } from './chat-shell-context';
 import { CitationPanel } from './citation-panel';
 import { Composer, type ComposerHandle } from './composer';
 import type { BucketOption, ChatFilters, DocumentOption } from './filter-picker';

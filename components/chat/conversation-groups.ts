@@ -1,4 +1,4 @@
-import type { ConversationItem } from './chat-shell';
+import type { ConversationItem } from './chat-shell-context';
 
 const DAY = 86_400_000;
 

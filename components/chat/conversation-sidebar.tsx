@@ -7,7 +7,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ConfirmDialog, type ConfirmRequest } from '@/components/documents/confirm-dialog';
 import { useReportError } from '@/components/error-toaster';
 import { fetchJson } from '@/lib/client/fetch-json';
-import { type ConversationItem, useChatShell } from './chat-shell';
+import { type ConversationItem, useChatShell } from './chat-shell-context';
 import { groupConversations } from './conversation-groups';
 import { PencilIcon, PlusIcon, TrashIcon, XIcon } from './icons';
 

@@ -1,4 +1,4 @@
-import type { DecisionAction } from './actions';
+import type { DecisionAction } from './decision-action';
 import type { ToolName } from './events';
 import { withoutSpans } from './injection';
 import { type AgentState, type ResultEntry, remainingToolCalls } from './state';

@@ -1,7 +1,7 @@
-import { coerceAction, type DecisionAction, decisionActionSchema, parseAction } from './actions';
 import { type RunContext, userAborted, wallClockLeft } from './context';
+import { coerceAction, decisionActionSchema, parseAction } from './decision-action';
 import { callStructured } from './model-call';
-import { policyStepFallback } from './policy-fallback';
+import { type PolicyStep, policyStepFallback } from './policy-step';
 import { DECISION_INSTRUCTIONS, decisionPrompt } from './prompts';
 
 /**
@@ -9,8 +9,6 @@ import { DECISION_INSTRUCTIONS, decisionPrompt } from './prompts';
  * by zod. A malformed action is retried with the error (limits.maxMalformedRetries); after that the extractive
  * policy takes the step. A timeout or failed call hands the rest of the run to the extractive policy.
  */
-
-export type PolicyStep = { kind: 'action'; action: DecisionAction; by: 'model' | 'extractive' } | { kind: 'aborted' };
 
 export async function modelNextAction(rc: RunContext, lastStep: string[]): Promise<PolicyStep> {
   const model = rc.decisionModel;

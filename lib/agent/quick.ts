@@ -16,6 +16,7 @@ import { validateDraft } from './validate';
 export async function runQuick(rc: RunContext): Promise<LoopOutcome> {
   const { state, sink } = rc;
   const none = (aborted: boolean): LoopOutcome => ({
+    delivery: 'nothing',
     answer: '',
     validated: false,
     validation: null,
@@ -36,7 +37,7 @@ export async function runQuick(rc: RunContext): Promise<LoopOutcome> {
       details: noResultsDetails(rc),
     };
     sink.push({ type: 'clarify', clarification });
-    return { ...none(false), answer: clarification.question, clarification };
+    return { ...none(false), delivery: 'clarification', answer: clarification.question, clarification };
   }
   state.iterations++;
   const handles = chooseOpens(state, Math.min(rc.limits.quickOpen, rc.limits.maxContextCitations));
@@ -46,7 +47,8 @@ export async function runQuick(rc: RunContext): Promise<LoopOutcome> {
   );
   if (userAborted(rc)) return none(true);
   const draft = await synthesizeDraft(rc, 1, []);
-  if (userAborted(rc)) return { ...none(true), answer: draft.text, attempts: 1, source: draft.source };
+  if (userAborted(rc))
+    return { ...none(true), delivery: 'stopped', answer: draft.text, attempts: 1, source: draft.source };
   const started = rc.now();
   const validation = validateDraft(draft.text, state, { skipProcess: true });
   const invented = [
@@ -60,6 +62,7 @@ export async function runQuick(rc: RunContext): Promise<LoopOutcome> {
   sink.push({ type: 'validation', stage: 'draft', attempt: 1, passed: validation.passed, errors: validation.errors });
   if (validation.passed) {
     return {
+      delivery: 'accepted',
       answer: draft.text,
       validated: true,
       validation,
@@ -76,6 +79,7 @@ export async function runQuick(rc: RunContext): Promise<LoopOutcome> {
   const check = validateDraft(repaired.answer, state, { skipProcess: true });
   sink.push({ type: 'validation', stage: 'draft', attempt: 2, passed: check.passed, errors: check.errors });
   return {
+    delivery: 'repaired',
     answer: repaired.answer,
     validated: check.passed,
     validation: check,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coerceAction, parseAction } from './actions';
+import { coerceAction, parseAction } from './decision-action';
 import { fitEvidence, markIrrelevant } from './evidence';
 import { extractiveAnswer } from './extractive';
 import { groundAnswer } from './grounding';
