@@ -3,8 +3,8 @@ import type { AgentDeps, AgentResult, ChatTurn, RunAgentInput } from '@/lib/agen
 import type { ChatMessage, ChatOptions, ChatResult } from '@/lib/chat/message';
 import type { Db } from '@/lib/db/client';
 import { titleFromQuestion } from '@/lib/db/conversations';
-import { isUuid } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
+import { isUuid } from '@/lib/validation/ids';
 
 /**
  * One question → one persisted answer. Creates (or continues) the conversation, stores the user message and a

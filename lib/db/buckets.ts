@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
-import { isUuid } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
+import { isUuid } from '@/lib/validation/ids';
 
 export const bucketNameSchema = z
   .string()

@@ -1,6 +1,7 @@
 import type { BucketRef, DocumentCatalog, DocumentMetadata, DocumentNameMatch } from '@/lib/agent/ports';
 import type { Db } from '@/lib/db/client';
-import { isUuid, readMetadata } from '@/lib/db/documents';
+import { readMetadata } from '@/lib/db/documents';
+import { isUuid } from '@/lib/validation/ids';
 
 /**
  * The agent's view of a user's documents, over Prisma. Only INDEXED documents of the given owner exist for it;

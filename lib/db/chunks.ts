@@ -1,6 +1,6 @@
 import { getDb } from '@/lib/db/client';
-import { isUuid } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
+import { isUuid } from '@/lib/validation/ids';
 
 export interface ChunkView {
   id: string;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
+import { isUuid } from '@/lib/validation/ids';
 
 /** Document metadata the user edits; stored as JSON and used by search filters. */
 export const documentMetadataSchema = z.object({
@@ -135,10 +136,4 @@ export async function getDocumentOrThrow({ ownerId, id }: { ownerId: string; id:
 
 export async function countIndexedDocuments({ ownerId }: { ownerId: string }): Promise<number> {
   return getDb().document.count({ where: { ownerId, status: 'INDEXED' } });
-}
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID_RE.test(value);
 }

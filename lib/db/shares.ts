@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
-import { isUuid } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
 import { buildShareSnapshot } from '@/lib/share/build-snapshot';
 import { generateShareSlug, isShareSlug } from '@/lib/share/slug';
 import { type ShareSnapshot, shareSnapshotSchema } from '@/lib/share/snapshot';
+import { isUuid } from '@/lib/validation/ids';
 
 export interface ShareSummary {
   id: string;

@@ -1,15 +1,10 @@
 import { findBucket } from '@/lib/db/buckets';
 import { getDb } from '@/lib/db/client';
-import {
-  type DocumentMetadata,
-  type DocumentSummary,
-  getDocumentOrThrow,
-  isUuid,
-  readMetadata,
-} from '@/lib/db/documents';
+import { type DocumentMetadata, type DocumentSummary, getDocumentOrThrow, readMetadata } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
 import { deleteStoredFile } from '@/lib/ingest/storage';
 import type { ChunkIndex } from '@/lib/retrieval/types';
+import { isUuid } from '@/lib/validation/ids';
 
 /**
  * Document operations that keep the database, the chunk index and the stored files in step. Every function

@@ -1,9 +1,10 @@
 import { findBucket } from '@/lib/db/buckets';
 import { getDb } from '@/lib/db/client';
-import { type DocumentSummary, findDocument, isUuid } from '@/lib/db/documents';
+import { type DocumentSummary, findDocument } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
 import { sniffFile } from '@/lib/ingest/sniff';
 import { cleanDisplayName, deleteStoredFile, type StoredUpload } from '@/lib/ingest/storage';
+import { isUuid } from '@/lib/validation/ids';
 
 export interface IntakeResult {
   document: DocumentSummary;

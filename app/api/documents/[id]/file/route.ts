@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { withUser } from '@/lib/auth/with-user';
 import { getDb } from '@/lib/db/client';
-import { isUuid } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
 import { storedFilePath } from '@/lib/ingest/storage';
+import { isUuid } from '@/lib/validation/ids';
 
 export const GET = withUser<{ id: string }>(async (_request, { user, params }) => {
   if (!isUuid(params.id)) throw new AppError('not_found:document', 'Document not found.');
