@@ -3,7 +3,6 @@ import { runAgent } from '@/lib/agent/run-agent';
 import { buildAgentDeps } from '@/lib/chat/agent-deps';
 import { type AnswerRunInput, type AnswerRunOutput, type AnswerSession, runAnswer } from '@/lib/chat/answer-run';
 import { getConfig } from '@/lib/config';
-import { getDb } from '@/lib/db/client';
 import { enforceRateLimit } from '@/lib/rate-limit';
 
 /** Per-user limit on agent runs (429 with Retry-After); called before a response starts streaming. */
@@ -22,5 +21,5 @@ export async function runAnswerForUser(
   listeners: { onSession?: (s: AnswerSession) => void; onEvent?: (e: AgentEvent) => void } = {},
 ): Promise<AnswerRunOutput> {
   const agentDeps = await buildAgentDeps();
-  return runAnswer(input, { db: getDb(), agentDeps, runAgent }, listeners);
+  return runAnswer(input, { agentDeps, runAgent }, listeners);
 }

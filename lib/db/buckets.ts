@@ -90,3 +90,14 @@ export async function deleteBucket({ ownerId, id }: { ownerId: string; id: strin
     return docs.map((d) => d.id);
   });
 }
+
+/** The id of the owner's bucket with exactly this name, created when missing (the bulk-ingest CLI's --bucket). */
+export async function ensureBucketNamed({ ownerId, name }: { ownerId: string; name: string }): Promise<string> {
+  const bucket = await getDb().bucket.upsert({
+    where: { ownerId_name: { ownerId, name } },
+    create: { ownerId, name },
+    update: {},
+    select: { id: true },
+  });
+  return bucket.id;
+}

@@ -1,6 +1,6 @@
 // GET|POST /api/auth/* – Better Auth (sign-up, sign-in, sign-out, session)
 import { getAuth } from '@/lib/auth/auth';
-import { ensureDbReady } from '@/lib/db/client';
+import { ensureDbReady } from '@/lib/db/lifecycle';
 
 async function handle(request: Request): Promise<Response> {
   await ensureDbReady();
