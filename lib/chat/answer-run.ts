@@ -1,6 +1,7 @@
 import type { AgentEvent, TraceEvent } from '@/lib/agent/events';
 import type { AgentDeps, AgentResult, ChatTurn, RunAgentInput } from '@/lib/agent/types';
-import type { ChatMessage, ChatOptions, ChatResult } from '@/lib/chat/message';
+import type { ChatMessage, ChatResult } from '@/lib/chat/message';
+import type { AnswerOptions } from '@/lib/chat/request';
 import {
   appendAssistantMessage,
   findConversationContext,
@@ -23,7 +24,7 @@ export interface AnswerRunInput {
   ownerId: string;
   question: string;
   conversationId?: string | null;
-  options: ChatOptions;
+  options: AnswerOptions;
   signal?: AbortSignal;
   /** Persist a conversation (chat) or only an Answer row (API callers without a conversation). */
   persistConversation: boolean;

@@ -1,4 +1,5 @@
 import { AppError } from '@/lib/errors';
+import { errorResponse } from '@/lib/route-error';
 
 /**
  * Reads a request body into memory, refusing it (413) as soon as it is known to exceed `maxBytes`: first by its
@@ -47,4 +48,37 @@ function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return `${bytes} bytes`;
+}
+
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Wraps a handler that reads the body itself (a library's, e.g. Better Auth's) so that a body over `maxBytes`
+ * is refused with 413 before the handler sees it: the body is read here under the cap, then handed on in a
+ * copy of the request.
+ */
+export function withBodyLimit(
+  handler: (request: Request) => Promise<Response>,
+  maxBytes: () => number,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    if (BODYLESS_METHODS.has(request.method.toUpperCase())) return handler(request);
+    let bytes: Uint8Array;
+    try {
+      bytes = await readBodyBytes(request, { maxBytes: maxBytes() });
+    } catch (error) {
+      if (error instanceof AppError) return errorResponse(error);
+      throw error;
+    }
+    const headers = new Headers(request.headers);
+    headers.delete('content-length'); // the copy's length is the bytes read, whatever was declared
+    return handler(
+      new Request(request.url, {
+        method: request.method,
+        headers,
+        body: bytes.byteLength > 0 ? (bytes as Uint8Array<ArrayBuffer>) : null,
+        signal: request.signal,
+      }),
+    );
+  };
 }

@@ -64,7 +64,9 @@ describe('readJson', () => {
     ['multipart', 'multipart/form-data; boundary=x'],
     ['a json look-alike', 'application/jsonp'],
   ])('refuses a %s content type with 415', async (_label, type) => {
-    const error = await refusal(readJson(jsonRequest('{"title":"x"}', { 'content-type': type }), schema, { maxBytes: CAP }));
+    const error = await refusal(
+      readJson(jsonRequest('{"title":"x"}', { 'content-type': type }), schema, { maxBytes: CAP }),
+    );
     expect(error.status).toBe(415);
     expect(error.code).toBe('unsupported_media_type:request');
     expect(error.message).toMatch(/application\/json/);
@@ -139,7 +141,12 @@ describe('readJson', () => {
   });
 
   it('refuses bytes that are not UTF-8 with 400', async () => {
-    const bytes = new Uint8Array([...new TextEncoder().encode('{"title":"'), 0xff, 0xfe, ...new TextEncoder().encode('"}')]);
+    const bytes = new Uint8Array([
+      ...new TextEncoder().encode('{"title":"'),
+      0xff,
+      0xfe,
+      ...new TextEncoder().encode('"}'),
+    ]);
     const error = await refusal(readJson(jsonRequest(bytes), schema, { maxBytes: CAP }));
     expect(error.status).toBe(400);
     expect(error.message).toMatch(/UTF-8/);
@@ -150,7 +157,11 @@ describe('readJson', () => {
       [0xc0, 0xaf],
       [0xed, 0xa0, 0x80],
     ]) {
-      const bytes = new Uint8Array([...new TextEncoder().encode('{"title":"'), ...bad, ...new TextEncoder().encode('"}')]);
+      const bytes = new Uint8Array([
+        ...new TextEncoder().encode('{"title":"'),
+        ...bad,
+        ...new TextEncoder().encode('"}'),
+      ]);
       expect((await refusal(readJson(jsonRequest(bytes), schema, { maxBytes: CAP }))).status).toBe(400);
     }
   });
@@ -189,7 +200,9 @@ describe('readJson', () => {
   });
 
   it('ignores a __proto__ key as data (strict schemas refuse it as unknown)', async () => {
-    const error = await refusal(readJson(jsonRequest('{"title":"x","__proto__":{"polluted":true}}'), schema, { maxBytes: CAP }));
+    const error = await refusal(
+      readJson(jsonRequest('{"title":"x","__proto__":{"polluted":true}}'), schema, { maxBytes: CAP }),
+    );
     expect(error.status).toBe(422);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
