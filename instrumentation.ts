@@ -5,15 +5,15 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { startIngestWorkerOnce } = await import('@/lib/services');
-  const { markInterruptedAnswers } = await import('@/lib/chat/answer-run');
+  const { markInterruptedAnswers } = await import('@/lib/db/answers');
   const { getConfig } = await import('@/lib/config');
-  const { ensureDbReady, getDb, getDbHandle } = await import('@/lib/db/client');
+  const { databaseProvider, ensureDbReady } = await import('@/lib/db/lifecycle');
   try {
     await ensureDbReady();
     // One server owns an embedded SQLite database, so whatever is still "running" died with the last process.
     // With PostgreSQL other instances may be mid-run: only runs older than the agent's wall-clock limit are dead.
-    const olderThan = getDbHandle().provider === 'sqlite' ? 0 : getConfig().agent.wallClockMs + 60_000;
-    const marked = await markInterruptedAnswers(getDb(), olderThan);
+    const olderThan = databaseProvider() === 'sqlite' ? 0 : getConfig().agent.wallClockMs + 60_000;
+    const marked = await markInterruptedAnswers(olderThan);
     if (marked) console.log(`[docuchat] marked ${marked} interrupted answer(s)`);
   } catch (error) {
     console.error('[docuchat] could not check for interrupted answers', error);

@@ -120,6 +120,22 @@ test("hostile questions: over-long, control characters, injection, other users' 
   // longer than the API accepts: 422 before anything runs
   const tooLong = await user.ctx.post('/api/agent/run', { data: { question: 'why '.repeat(6000) } });
   expect(tooLong.status()).toBe(422);
+  // not JSON, not declared as JSON, or larger than the body cap: refused before anything runs (nor counted)
+  const json = { 'content-type': 'application/json' };
+  const malformed = await user.ctx.post('/api/agent/run', { data: Buffer.from('{"question":'), headers: json });
+  expect(malformed.status()).toBe(400);
+  expect((await malformed.json()).error.code).toBe('invalid_json:request');
+  const asText = await user.ctx.post('/api/agent/run', {
+    data: Buffer.from('{"question":"hi"}'),
+    headers: { 'content-type': 'text/plain' },
+  });
+  expect(asText.status()).toBe(415);
+  const oversize = await user.ctx.post('/api/agent/run', {
+    data: Buffer.from(JSON.stringify({ question: 'why '.repeat(100_000) })),
+    headers: json,
+  });
+  expect(oversize.status()).toBe(413);
+  expect((await oversize.json()).error.code).toBe('payload_too_large:request');
   // longer than the agent accepts: refused by the guard with a flag, not an error
   const long = await runAgent(user.ctx, { question: `What is the locker code? ${'please '.repeat(400)}` });
   expect(long.status).toBe('complete');

@@ -53,6 +53,9 @@ const envSchema = z.object({
   EMBED_TIMEOUT_MS: intFrom(60_000, 100),
 
   UPLOAD_MAX_BYTES: intFrom(100 * 1024 * 1024, 1),
+  REQUEST_JSON_MAX_BYTES: intFrom(64 * 1024, 1024),
+  REQUEST_AGENT_MAX_BYTES: intFrom(256 * 1024, 1024),
+  REQUEST_AUTH_MAX_BYTES: intFrom(16 * 1024, 1024),
   INGEST_CONCURRENCY: intFrom(2, 1),
   PARSE_TIMEOUT_MS: intFrom(120_000, 1000),
   PARSE_MAX_MEMORY_MB: intFrom(1024, 64),
@@ -102,6 +105,13 @@ export interface AppConfig {
     timeouts: { planMs: number; decisionMs: number; synthesisMs: number; embedMs: number };
   };
   ingest: { maxUploadBytes: number; concurrency: number; parseTimeoutMs: number; parseMaxMemoryMb: number };
+  /**
+   * Caps on request bodies other than uploads, in bytes; a larger body is refused (413) before it is buffered.
+   * `json`: ordinary JSON bodies (renames, metadata, shares); `agent`: a question with its options (chat and the
+   * agent API: a 20,000-character question may take 4 bytes a character, or 6 escaped); `auth`: the signed-out
+   * Better Auth routes (sign-up, sign-in).
+   */
+  requestLimits: { jsonBytes: number; agentBytes: number; authBytes: number };
   agent: { maxToolCalls: number; maxIterations: number; maxReprompts: number; wallClockMs: number };
   rateLimits: {
     signInPerMinute: number;
@@ -173,6 +183,11 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
       concurrency: e.INGEST_CONCURRENCY,
       parseTimeoutMs: e.PARSE_TIMEOUT_MS,
       parseMaxMemoryMb: e.PARSE_MAX_MEMORY_MB,
+    },
+    requestLimits: {
+      jsonBytes: e.REQUEST_JSON_MAX_BYTES,
+      agentBytes: e.REQUEST_AGENT_MAX_BYTES,
+      authBytes: e.REQUEST_AUTH_MAX_BYTES,
     },
     agent: {
       maxToolCalls: e.AGENT_MAX_TOOL_CALLS,

@@ -6,6 +6,7 @@
 
 export const errorTypes = {
   bad_request: 400,
+  invalid_json: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
@@ -34,13 +35,15 @@ export type ErrorSurface =
   | 'agent'
   | 'index'
   | 'llm'
-  | 'database';
+  | 'database'
+  | 'request';
 
 export type ErrorCode = `${ErrorType}:${ErrorSurface}`;
 
 /** Default messages a user can read; specific messages override them. */
 const defaultMessages: Record<ErrorType, string> = {
   bad_request: 'The request could not be understood.',
+  invalid_json: 'The request body is not valid JSON.',
   unauthorized: 'Please sign in to continue.',
   forbidden: 'You are not allowed to do that.',
   not_found: 'Not found.',
@@ -53,10 +56,18 @@ const defaultMessages: Record<ErrorType, string> = {
   unavailable: 'A service this needs is not reachable right now.',
 };
 
+/** One invalid field of a request: its path (dot-joined, `_` for the body itself) and what is wrong. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
 export interface ErrorBody {
   error: {
     code: ErrorCode;
     message: string;
+    /** For 422: every invalid field, in the order found. */
+    fields?: FieldError[];
     details?: Record<string, unknown>;
   };
 }
@@ -66,13 +77,14 @@ export class AppError extends Error {
   readonly type: ErrorType;
   readonly status: number;
   readonly details: Record<string, unknown> | undefined;
+  readonly fields: FieldError[] | undefined;
   /** Seconds after which a rate-limited request may retry. */
   readonly retryAfter: number | undefined;
 
   constructor(
     code: ErrorCode,
     message?: string,
-    options: { details?: Record<string, unknown>; cause?: unknown; retryAfter?: number } = {},
+    options: { details?: Record<string, unknown>; fields?: FieldError[]; cause?: unknown; retryAfter?: number } = {},
   ) {
     const type = code.split(':')[0] as ErrorType;
     super(message ?? defaultMessages[type], { cause: options.cause });
@@ -81,11 +93,19 @@ export class AppError extends Error {
     this.type = type;
     this.status = errorTypes[type];
     this.details = options.details;
+    this.fields = options.fields;
     this.retryAfter = options.retryAfter;
   }
 
   toBody(): ErrorBody {
-    return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.fields ? { fields: this.fields } : {}),
+        ...(this.details ? { details: this.details } : {}),
+      },
+    };
   }
 }
 
@@ -101,13 +121,28 @@ export function errorFromBody(body: unknown, status?: number): AppError {
   if (body && typeof body === 'object' && 'error' in body) {
     const e = (body as { error: unknown }).error;
     if (e && typeof e === 'object' && 'code' in e && isErrorCode((e as { code: unknown }).code)) {
-      const { code, message, details } = e as { code: ErrorCode; message?: unknown; details?: unknown };
+      const { code, message, details, fields } = e as {
+        code: ErrorCode;
+        message?: unknown;
+        details?: unknown;
+        fields?: unknown;
+      };
       return new AppError(code, typeof message === 'string' ? message : undefined, {
         details: details && typeof details === 'object' ? (details as Record<string, unknown>) : undefined,
+        fields: Array.isArray(fields) ? fields.filter(isFieldError) : undefined,
       });
     }
   }
   if (status === 429) return new AppError('rate_limited:api');
   if (status === 401) return new AppError('unauthorized:auth');
   return new AppError('internal:api');
+}
+
+function isFieldError(value: unknown): value is FieldError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { path?: unknown }).path === 'string' &&
+    typeof (value as { message?: unknown }).message === 'string'
+  );
 }

@@ -1,5 +1,5 @@
 import { getConfig } from '@/lib/config';
-import { ensureDbReady, getDb, getDbHandle } from '@/lib/db/client';
+import { databaseProvider, pingDatabase } from '@/lib/db/lifecycle';
 
 export type ComponentStatus = 'ok' | 'unreachable' | 'error';
 
@@ -41,13 +41,10 @@ function errorText(error: unknown): string {
 /** Checks every backend the app uses; never throws. */
 export async function getHealthReport(): Promise<HealthReport> {
   const config = getConfig();
-  const { provider } = getDbHandle();
+  const provider = databaseProvider();
   let database: HealthReport['database'];
   try {
-    await timed(async () => {
-      await ensureDbReady();
-      await getDb().$queryRawUnsafe('SELECT 1');
-    }, 3000);
+    await timed(pingDatabase, 3000);
     database = { status: 'ok', provider, detail: provider === 'sqlite' ? 'embedded SQLite' : 'PostgreSQL' };
   } catch (error) {
     database = { status: 'error', provider, detail: errorText(error) };

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { getConfig } from '@/lib/config';
-import { ensureDbReady, getDb, getDbHandle } from '@/lib/db/client';
 import { createPrismaEmbeddingCache } from '@/lib/db/embedding-cache';
+import { ensureDbReady } from '@/lib/db/lifecycle';
 import type { ManageDeps } from '@/lib/documents/manage';
 import type { IngestWorker } from '@/lib/ingest/jobs';
 import type { DocumentEmbedder } from '@/lib/ingest/pipeline';
@@ -93,7 +93,7 @@ export function getEmbedder(): Embedder {
       modelName: registry.names.embedding,
       batchSize: 64,
       timeoutMs: registry.timeouts.embedMs,
-      cache: createPrismaEmbeddingCache(getDb()),
+      cache: createPrismaEmbeddingCache(),
     });
   }
   return state.embedder;
@@ -129,8 +129,6 @@ export async function startIngestWorkerOnce(): Promise<IngestWorker> {
     const { startIngestWorker } = await import('@/lib/ingest/jobs');
     const config = getConfig();
     state.worker = startIngestWorker({
-      db: getDb(),
-      provider: getDbHandle().provider,
       index: await getChunkIndex(),
       concurrency: config.ingest.concurrency,
       limits: { parseTimeoutMs: config.ingest.parseTimeoutMs, parseMaxMemoryMb: config.ingest.parseMaxMemoryMb },

@@ -7,9 +7,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { getConfig } from '@/lib/config';
-import { ensureDbReady, getDb, getDbHandle } from '@/lib/db/client';
+import { ensureBucketNamed } from '@/lib/db/buckets';
+import { countUnfinishedDocuments, findDocument, listDocumentOutcomes } from '@/lib/db/documents';
+import { claimNextJob } from '@/lib/db/jobs';
+import { disconnectDb, ensureDbReady } from '@/lib/db/lifecycle';
+import { findUserIdByEmail } from '@/lib/db/users';
 import { registerUpload } from '@/lib/ingest/intake';
-import { claimNextJob, recoverStaleJobs, runJob, type WorkerDeps } from '@/lib/ingest/jobs';
+import { recoverStaleJobs, runJob, type WorkerDeps } from '@/lib/ingest/jobs';
 import { saveUploadStream } from '@/lib/ingest/storage';
 import { getChunkIndex, resolveDocumentEmbedder } from '@/lib/services';
 
@@ -41,22 +45,15 @@ async function main(): Promise<number> {
   }
   const concurrency = Math.max(1, Math.min(16, Number(values.concurrency ?? 2) || 2));
   await ensureDbReady();
-  const db = getDb();
-  const user = await db.user.findUnique({ where: { email: values.user.trim().toLowerCase() }, select: { id: true } });
-  if (!user) {
+  const userId = await findUserIdByEmail(values.user.trim().toLowerCase());
+  if (!userId) {
     console.error(`No user with the email ${values.user}. Create one with: npm run user -- create ${values.user}`);
     return 2;
   }
   let bucketId: string | null = null;
   if (values.bucket) {
     const name = values.bucket.trim();
-    const bucket = await db.bucket.upsert({
-      where: { ownerId_name: { ownerId: user.id, name } },
-      create: { ownerId: user.id, name },
-      update: {},
-      select: { id: true },
-    });
-    bucketId = bucket.id;
+    bucketId = await ensureBucketNamed({ ownerId: userId, name });
   }
 
   const config = getConfig();
@@ -93,7 +90,7 @@ async function main(): Promise<number> {
         maxBytes: config.ingest.maxUploadBytes,
       });
       const result = await registerUpload({
-        ownerId: user.id,
+        ownerId: userId,
         stored,
         filename: path.basename(file),
         declaredMime: null,
@@ -108,17 +105,15 @@ async function main(): Promise<number> {
   }
 
   // 2. process every pending job of this user (new ones and those an interrupted run left)
-  await recoverStaleJobs(db);
+  await recoverStaleJobs();
   const index = await getChunkIndex();
   const deps: WorkerDeps = {
-    db,
     index,
-    provider: getDbHandle().provider,
     concurrency,
     limits: { parseTimeoutMs: config.ingest.parseTimeoutMs, parseMaxMemoryMb: config.ingest.parseMaxMemoryMb },
     resolveEmbedder: resolveDocumentEmbedder,
   };
-  const pending = await db.document.count({ where: { ownerId: user.id, status: { in: ['PENDING', 'PROCESSING'] } } });
+  const pending = await countUnfinishedDocuments({ ownerId: userId });
   const jobBar = bars.create(pending, 0, { phase: 'process', rate: '', detail: '' });
   const started = Date.now();
   let pages = 0;
@@ -127,10 +122,10 @@ async function main(): Promise<number> {
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (!stopping.value) {
-        const id = await claimNextJob(db, deps.provider, workerId);
+        const id = await claimNextJob(workerId);
         if (!id) return;
         await runJob(deps, id, () => stopping.value);
-        const row = await db.document.findUnique({ where: { id }, select: { pageCount: true } });
+        const row = await findDocument({ ownerId: userId, id });
         pages += row?.pageCount ?? 0;
         done++;
         const seconds = Math.max(0.001, (Date.now() - started) / 1000);
@@ -144,10 +139,7 @@ async function main(): Promise<number> {
   bars.stop();
 
   // 3. summary
-  const docs = await db.document.findMany({
-    where: { ownerId: user.id, ...(bucketId ? { bucketId } : {}) },
-    select: { filename: true, status: true, error: true, pageCount: true, chunkCount: true },
-  });
+  const docs = await listDocumentOutcomes({ ownerId: userId, bucketId });
   const indexed = docs.filter((d) => d.status === 'INDEXED');
   const failed = docs.filter((d) => d.status === 'FAILED');
   const unfinished = docs.filter((d) => d.status === 'PENDING' || d.status === 'PROCESSING');
@@ -169,11 +161,11 @@ async function main(): Promise<number> {
 
 main()
   .then(async (code) => {
-    await getDb().$disconnect();
+    await disconnectDb();
     process.exit(code);
   })
   .catch(async (error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
-    await getDb().$disconnect();
+    await disconnectDb();
     process.exit(1);
   });

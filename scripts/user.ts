@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createUser, resetPassword } from '@/lib/auth/users';
-import { ensureDbReady, getDb } from '@/lib/db/client';
+import { disconnectDb, ensureDbReady } from '@/lib/db/lifecycle';
 
 const usage =
   'usage: npm run user -- create <email> [--password <pw>] [--name <name>]\n       npm run user -- reset-password <email> [--password <pw>]';
@@ -42,11 +42,11 @@ async function main(): Promise<number> {
 
 main()
   .then(async (code) => {
-    await getDb().$disconnect();
+    await disconnectDb();
     process.exit(code);
   })
   .catch(async (error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
-    await getDb().$disconnect();
+    await disconnectDb();
     process.exit(1);
   });

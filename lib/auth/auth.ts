@@ -1,8 +1,7 @@
 import { betterAuth } from 'better-auth';
-import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { nextCookies } from 'better-auth/next-js';
 import { getConfig } from '@/lib/config';
-import { getDbHandle } from '@/lib/db/client';
+import { createAuthDatabaseAdapter } from '@/lib/db/auth-adapter';
 
 /**
  * Better Auth: email + password, sessions stored in the database, CSRF origin checks and login rate limits on.
@@ -10,7 +9,6 @@ import { getDbHandle } from '@/lib/db/client';
  */
 function createAuth() {
   const config = getConfig();
-  const { db, provider } = getDbHandle();
   const localAliases = config.trustedOrigins.flatMap((origin) =>
     origin.includes('://localhost') ? [origin, origin.replace('://localhost', '://127.0.0.1')] : [origin],
   );
@@ -19,7 +17,7 @@ function createAuth() {
     baseURL: config.appUrl,
     secret: config.authSecret,
     trustedOrigins: localAliases,
-    database: prismaAdapter(db, { provider }),
+    database: createAuthDatabaseAdapter(),
     emailAndPassword: {
       enabled: true,
       autoSignIn: true,

@@ -1,7 +1,7 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { getAuth } from '@/lib/auth/auth';
-import { ensureDbReady } from '@/lib/db/client';
+import { ensureDbReady } from '@/lib/db/lifecycle';
 
 export interface SessionUser {
   id: string;

@@ -1,7 +1,6 @@
 import type { AgentDeps } from '@/lib/agent/types';
 import { getConfig } from '@/lib/config';
 import { createPrismaCatalog } from '@/lib/db/catalog';
-import { getDb } from '@/lib/db/client';
 import { getChunkIndex, getEmbedder, getLlmProbe, getModelRegistry } from '@/lib/services';
 
 /**
@@ -15,7 +14,7 @@ export async function buildAgentDeps(): Promise<AgentDeps> {
   const embedder = reach.canEmbed ? getEmbedder() : null;
   return {
     index: await getChunkIndex(),
-    catalog: createPrismaCatalog(getDb()),
+    catalog: createPrismaCatalog(),
     embedder: embedder
       ? { model: embedder.modelName, embedQuery: (text, signal) => embedder.embedQuery(text, signal) }
       : null,

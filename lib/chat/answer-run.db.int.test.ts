@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent, TraceEvent } from '@/lib/agent/events';
 import { createMemoryChunkIndex } from '@/lib/agent/testing/memory-chunk-index';
 import type { AgentResult, RunAgentInput } from '@/lib/agent/types';
-import { markInterruptedAnswers, type RunAgentFn, runAnswer } from '@/lib/chat/answer-run';
+import { type RunAgentFn, runAnswer } from '@/lib/chat/answer-run';
+import { markInterruptedAnswers } from '@/lib/db/answers';
 import { createPrismaCatalog } from '@/lib/db/catalog';
 import { ensureDbReady, getDb } from '@/lib/db/client';
 import { createTestUser } from '@/test/factories';
@@ -81,13 +82,11 @@ function scriptedAgent(seen: RunAgentInput[], opts: { waitForAbort?: boolean } =
 }
 
 function deps(runAgent: RunAgentFn) {
-  const db = getDb();
   return {
-    db,
     runAgent,
     agentDeps: {
       index: createMemoryChunkIndex(),
-      catalog: createPrismaCatalog(db),
+      catalog: createPrismaCatalog(),
       embedder: null,
       models: { decision: null, synthesis: null, names: { decision: null, synthesis: null, embedding: null } },
     },
@@ -209,7 +208,7 @@ describe('runAnswer', () => {
         timings: {},
       },
     });
-    expect(await markInterruptedAnswers(getDb(), 0)).toBeGreaterThanOrEqual(1);
+    expect(await markInterruptedAnswers(0)).toBeGreaterThanOrEqual(1);
     const after = await getDb().answer.findUniqueOrThrow({ where: { id: row.id } });
     expect(after.status).toBe('interrupted');
     expect(after.trace).toEqual([{ type: 'plan' }]);

@@ -1,10 +1,17 @@
 import type { AgentEvent, TraceEvent } from '@/lib/agent/events';
 import type { AgentDeps, AgentResult, ChatTurn, RunAgentInput } from '@/lib/agent/types';
-import type { ChatMessage, ChatOptions, ChatResult } from '@/lib/chat/message';
-import type { Db } from '@/lib/db/client';
+import type { ChatMessage, ChatResult } from '@/lib/chat/message';
+import type { AnswerOptions } from '@/lib/chat/request';
+import {
+  appendAssistantMessage,
+  findConversationContext,
+  recordStartedAnswer,
+  saveFinishedAnswer,
+  saveRunningTrace,
+} from '@/lib/db/answers';
 import { titleFromQuestion } from '@/lib/db/conversations';
-import { isUuid } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
+import { isUuid } from '@/lib/validation/ids';
 
 /**
  * One question → one persisted answer. Creates (or continues) the conversation, stores the user message and a
@@ -17,7 +24,7 @@ export interface AnswerRunInput {
   ownerId: string;
   question: string;
   conversationId?: string | null;
-  options: ChatOptions;
+  options: AnswerOptions;
   signal?: AbortSignal;
   /** Persist a conversation (chat) or only an Answer row (API callers without a conversation). */
   persistConversation: boolean;
@@ -42,7 +49,6 @@ export type RunAgentFn = (
 ) => Promise<AgentResult>;
 
 export interface AnswerRunDeps {
-  db: Db;
   agentDeps: AgentDeps;
   runAgent: RunAgentFn;
 }
@@ -54,24 +60,20 @@ export async function runAnswer(
   deps: AnswerRunDeps,
   listeners: { onSession?: (s: AnswerSession) => void; onEvent?: (e: AgentEvent) => void } = {},
 ): Promise<AnswerRunOutput> {
-  const { db } = deps;
   let conversationId: string | null = null;
   let title = titleFromQuestion(input.question);
   let history: ChatTurn[] = [];
 
   if (input.persistConversation) {
     if (input.conversationId && isUuid(input.conversationId)) {
-      const existing = await db.conversation.findFirst({ where: { id: input.conversationId, ownerId: input.ownerId } });
+      const existing = await findConversationContext({
+        ownerId: input.ownerId,
+        conversationId: input.conversationId,
+      });
       if (existing) {
         conversationId = existing.id;
         title = existing.title;
-        const turns = await db.message.findMany({
-          where: { conversationId, ownerId: input.ownerId },
-          orderBy: { createdAt: 'desc' },
-          select: { role: true, content: true },
-          take: 6,
-        });
-        history = turns.reverse().map((t) => ({ role: t.role === 'user' ? 'user' : 'assistant', content: t.content }));
+        history = existing.history;
       }
     } else if (input.conversationId && !/^[A-Za-z0-9_-]{1,64}$/.test(input.conversationId)) {
       throw new AppError('bad_request:conversation', 'Invalid conversation id.');
@@ -83,41 +85,15 @@ export async function runAnswer(
   const isNewConversation = input.persistConversation && !conversationId;
   if (isNewConversation) conversationId = crypto.randomUUID();
   const answerId = crypto.randomUUID();
-  const answerRow = {
-    id: answerId,
+  const written = recordStartedAnswer({
     ownerId: input.ownerId,
-    conversationId,
+    answerId,
     question: input.question,
-    text: '',
-    status: 'running',
     mode: input.options.mode,
     style: input.options.style,
-    citations: [],
-    insufficiencies: [],
-    trace: [],
-    confidence: 'low',
-    safetyFlags: [],
-    models: {},
-    timings: {},
-  };
-  const userMessage = conversationId
-    ? db.message.create({
-        data: {
-          conversationId,
-          ownerId: input.ownerId,
-          role: 'user',
-          content: input.question,
-          parts: [{ type: 'text', text: input.question }],
-        },
-      })
-    : null;
-  const written = db.$transaction([
-    ...(isNewConversation && conversationId
-      ? [db.conversation.create({ data: { id: conversationId, ownerId: input.ownerId, title }, select: { id: true } })]
-      : []),
-    ...(userMessage ? [userMessage] : []),
-    db.answer.create({ data: answerRow, select: { id: true } }),
-  ]);
+    conversationId,
+    newConversationTitle: isNewConversation ? title : null,
+  });
   // Awaited below; never left unobserved.
   written.catch(() => {});
   const session: AnswerSession = { conversationId, answerId, title };
@@ -144,10 +120,10 @@ export async function runAnswer(
     clearTimeout(trailing);
     trailing = undefined;
     lastFlush = now;
-    const snapshot = JSON.parse(JSON.stringify(trace));
+    const snapshot: unknown[] = JSON.parse(JSON.stringify(trace));
     flushing = flushing
       .then(() => written)
-      .then(() => db.answer.updateMany({ where: { id: answerId, status: 'running' }, data: { trace: snapshot } }))
+      .then(() => saveRunningTrace({ ownerId: input.ownerId, answerId, trace: snapshot }))
       .catch(() => {});
   };
 
@@ -175,36 +151,29 @@ export async function runAnswer(
   await flushing;
 
   const chatResult = toChatResult(answerId, result);
-  await db.answer.update({
-    where: { id: answerId },
-    data: {
+  await saveFinishedAnswer({
+    ownerId: input.ownerId,
+    answerId,
+    result: {
       text: result.answer,
       status: result.status,
-      citations: JSON.parse(JSON.stringify(result.citations)),
-      insufficiencies: JSON.parse(JSON.stringify(result.insufficiencies)),
-      clarification: result.clarification ? JSON.parse(JSON.stringify(result.clarification)) : undefined,
-      trace: JSON.parse(JSON.stringify(result.trace)),
+      citations: result.citations,
+      insufficiencies: result.insufficiencies,
+      clarification: result.clarification,
+      trace: result.trace,
       confidence: result.confidence,
       safetyFlags: result.safetyFlags,
-      models: JSON.parse(JSON.stringify(result.models)),
-      timings: JSON.parse(JSON.stringify(result.timings)),
+      models: result.models,
+      timings: result.timings,
     },
   });
   if (conversationId) {
-    const parts = assistantParts(result, chatResult);
-    await db.message.create({
-      data: {
-        conversationId,
-        ownerId: input.ownerId,
-        role: 'assistant',
-        content: result.answer,
-        parts: JSON.parse(JSON.stringify(parts)),
-        answerId,
-      },
-    });
-    await db.conversation.updateMany({
-      where: { id: conversationId, ownerId: input.ownerId },
-      data: { updatedAt: new Date() },
+    await appendAssistantMessage({
+      ownerId: input.ownerId,
+      conversationId,
+      answerId,
+      content: result.answer,
+      parts: assistantParts(result, chatResult),
     });
   }
   return { session, result, chatResult };
@@ -238,14 +207,4 @@ export function assistantParts(result: AgentResult, chatResult: ChatResult): Cha
     { type: 'text' as const, text: result.answer, state: 'done' as const },
     { type: 'data-result' as const, id: `result-${chatResult.answerId}`, data: chatResult },
   ];
-}
-
-/** At start-up: answers a killed server left `running` are marked `interrupted` (their partial trace stays). */
-export async function markInterruptedAnswers(db: Db, olderThanMs = 0): Promise<number> {
-  const cutoff = new Date(Date.now() - olderThanMs);
-  const result = await db.answer.updateMany({
-    where: { status: 'running', updatedAt: { lte: cutoff } },
-    data: { status: 'interrupted', text: '' },
-  });
-  return result.count;
 }

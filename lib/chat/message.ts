@@ -1,5 +1,4 @@
 import type { UIMessage } from 'ai';
-import { z } from 'zod';
 import type { TraceEvent } from '@/lib/agent/events';
 import type {
   AgentCitation,
@@ -55,23 +54,4 @@ export interface ChatMetadata {
 
 export type ChatMessage = UIMessage<ChatMetadata, ChatDataTypes>;
 
-export const searchFiltersInputSchema = z
-  .object({
-    bucketIds: z.array(z.uuid()).max(50).optional(),
-    documentIds: z.array(z.uuid()).max(200).optional(),
-    mimeTypes: z.array(z.string().max(100)).max(20).optional(),
-    dateFrom: z.iso.date().optional(),
-    dateTo: z.iso.date().optional(),
-    tags: z.array(z.string().max(60)).max(20).optional(),
-    fields: z.record(z.string().max(60), z.string().max(500)).optional(),
-  })
-  .strict();
-
-/** Options the chat page sends with each question (besides the message itself). */
-export const chatOptionsSchema = z.object({
-  mode: z.enum(['agent', 'quick']).default('agent'),
-  style: z.enum(['concise', 'detailed', 'bullet']).default('concise'),
-  filters: searchFiltersInputSchema.optional(),
-});
-export type ChatOptions = z.infer<typeof chatOptionsSchema>;
 export type { AgentMode, AnswerStyle };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
-import { isUuid } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
+import { isUuid } from '@/lib/validation/ids';
 
 export const bucketNameSchema = z
   .string()
@@ -89,4 +89,15 @@ export async function deleteBucket({ ownerId, id }: { ownerId: string; id: strin
     await tx.bucket.deleteMany({ where: { id, ownerId } });
     return docs.map((d) => d.id);
   });
+}
+
+/** The id of the owner's bucket with exactly this name, created when missing (the bulk-ingest CLI's --bucket). */
+export async function ensureBucketNamed({ ownerId, name }: { ownerId: string; name: string }): Promise<string> {
+  const bucket = await getDb().bucket.upsert({
+    where: { ownerId_name: { ownerId, name } },
+    create: { ownerId, name },
+    update: {},
+    select: { id: true },
+  });
+  return bucket.id;
 }

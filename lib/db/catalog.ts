@@ -1,12 +1,13 @@
 import type { BucketRef, DocumentCatalog, DocumentMetadata, DocumentNameMatch } from '@/lib/agent/ports';
-import type { Db } from '@/lib/db/client';
-import { isUuid, readMetadata } from '@/lib/db/documents';
+import { type Db, getDb } from '@/lib/db/client';
+import { readMetadata } from '@/lib/db/documents';
+import { isUuid } from '@/lib/validation/ids';
 
 /**
  * The agent's view of a user's documents, over Prisma. Only INDEXED documents of the given owner exist for it;
  * anything else (another owner's id, a failed or deleted document) answers as absent.
  */
-export function createPrismaCatalog(db: Db): DocumentCatalog {
+export function createPrismaCatalog(db: Db = getDb()): DocumentCatalog {
   return {
     countIndexedDocuments(ownerId) {
       return db.document.count({ where: { ownerId, status: 'INDEXED' } });

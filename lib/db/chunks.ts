@@ -1,6 +1,7 @@
 import { getDb } from '@/lib/db/client';
-import { isUuid } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
+import type { IngestChunk, ParsedUnit } from '@/lib/ingest/types';
+import { isUuid } from '@/lib/validation/ids';
 
 export interface ChunkView {
   id: string;
@@ -71,5 +72,94 @@ export async function listDocumentUnits({ ownerId, documentId }: { ownerId: stri
     where: { documentId, ownerId },
     orderBy: { ordinal: 'asc' },
     select: { ordinal: true, page: true, sheet: true, text: true },
+  });
+}
+
+const WRITE_BATCH = 500;
+
+export type StoredPageInput = Pick<ParsedUnit, 'ordinal' | 'page' | 'sheet' | 'text'>;
+
+export type StoredChunkInput = Pick<
+  IngestChunk,
+  | 'index'
+  | 'text'
+  | 'page'
+  | 'sheet'
+  | 'rowStart'
+  | 'rowEnd'
+  | 'headingPath'
+  | 'unitOrdinal'
+  | 'charStart'
+  | 'charEnd'
+  | 'tokenCount'
+>;
+
+/**
+ * Replaces a document's stored pages and chunks (the relational source of truth) in one transaction. Used by
+ * the ingest worker for the document it claimed; `ownerId` is the document's owner, written onto every row.
+ */
+export async function replaceDocumentPagesAndChunks({
+  documentId,
+  ownerId,
+  pages,
+  chunks,
+}: {
+  documentId: string;
+  ownerId: string;
+  pages: readonly StoredPageInput[];
+  chunks: readonly StoredChunkInput[];
+}): Promise<void> {
+  await getDb().$transaction(
+    async (tx) => {
+      await tx.chunk.deleteMany({ where: { documentId } });
+      await tx.documentPage.deleteMany({ where: { documentId } });
+      for (let i = 0; i < pages.length; i += WRITE_BATCH) {
+        await tx.documentPage.createMany({
+          data: pages.slice(i, i + WRITE_BATCH).map((u) => ({
+            documentId,
+            ownerId,
+            ordinal: u.ordinal,
+            page: u.page,
+            sheet: u.sheet,
+            text: u.text,
+          })),
+        });
+      }
+      for (let i = 0; i < chunks.length; i += WRITE_BATCH) {
+        await tx.chunk.createMany({
+          data: chunks.slice(i, i + WRITE_BATCH).map((c) => ({
+            documentId,
+            ownerId,
+            index: c.index,
+            text: c.text,
+            page: c.page,
+            sheet: c.sheet,
+            rowStart: c.rowStart,
+            rowEnd: c.rowEnd,
+            headingPath: c.headingPath,
+            unitOrdinal: c.unitOrdinal,
+            charStart: c.charStart,
+            charEnd: c.charEnd,
+            tokenCount: c.tokenCount,
+          })),
+        });
+      }
+    },
+    { timeout: 120_000, maxWait: 30_000 },
+  );
+}
+
+/** The ids of a document's stored chunks in order (for the worker that indexes or back-fills it). */
+export async function listChunkIds({
+  ownerId,
+  documentId,
+}: {
+  ownerId: string;
+  documentId: string;
+}): Promise<{ id: string; index: number }[]> {
+  return getDb().chunk.findMany({
+    where: { documentId, ownerId },
+    orderBy: { index: 'asc' },
+    select: { id: true, index: true },
   });
 }

@@ -1,7 +1,7 @@
 import type { ChatMessage } from '@/lib/chat/message';
 import { getDb } from '@/lib/db/client';
-import { isUuid } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
+import { isUuid } from '@/lib/validation/ids';
 
 /** Conversations and their messages; every function takes the owner id. */
 

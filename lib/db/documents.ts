@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
+import { isUuid } from '@/lib/validation/ids';
 
 /** Document metadata the user edits; stored as JSON and used by search filters. */
 export const documentMetadataSchema = z.object({
@@ -137,8 +138,157 @@ export async function countIndexedDocuments({ ownerId }: { ownerId: string }): P
   return getDb().document.count({ where: { ownerId, status: 'INDEXED' } });
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How many of the owner's documents are queued or being processed. */
+export async function countUnfinishedDocuments({ ownerId }: { ownerId: string }): Promise<number> {
+  return getDb().document.count({ where: { ownerId, status: { in: ['PENDING', 'PROCESSING'] } } });
+}
 
-export function isUuid(value: string): boolean {
-  return UUID_RE.test(value);
+export interface DocumentOutcome {
+  filename: string;
+  status: DocumentStatus;
+  error: string | null;
+  pageCount: number | null;
+  chunkCount: number | null;
+}
+
+/** Every one of the owner's documents (optionally of one bucket) with how its processing ended; no limit. */
+export async function listDocumentOutcomes({
+  ownerId,
+  bucketId,
+}: {
+  ownerId: string;
+  bucketId?: string | null;
+}): Promise<DocumentOutcome[]> {
+  return getDb().document.findMany({
+    where: { ownerId, ...(bucketId ? { bucketId } : {}) },
+    select: { filename: true, status: true, error: true, pageCount: true, chunkCount: true },
+  });
+}
+
+/** Where the owner's document's file is stored and how to serve it, or null (missing or another owner's). */
+export async function findStoredFile({
+  ownerId,
+  id,
+}: {
+  ownerId: string;
+  id: string;
+}): Promise<{ storedName: string; mime: string; filename: string; size: number } | null> {
+  if (!isUuid(id)) return null;
+  return getDb().document.findFirst({
+    where: { id, ownerId },
+    select: { storedName: true, mime: true, filename: true, size: true },
+  });
+}
+
+/** The id of the owner's document with this content hash, or null. */
+export async function findDocumentIdBySha256({
+  ownerId,
+  sha256,
+}: {
+  ownerId: string;
+  sha256: string;
+}): Promise<string | null> {
+  const row = await getDb().document.findFirst({ where: { ownerId, sha256 }, select: { id: true } });
+  return row?.id ?? null;
+}
+
+/**
+ * Creates a PENDING document (queued for the ingest worker) with empty metadata; returns its id. Throws a
+ * unique-violation (see isUniqueViolation) when the owner already has the same content.
+ */
+export async function createPendingDocument(input: {
+  ownerId: string;
+  bucketId: string | null;
+  filename: string;
+  storedName: string;
+  mime: string;
+  size: number;
+  sha256: string;
+}): Promise<string> {
+  const created = await getDb().document.create({
+    data: {
+      ...input,
+      status: 'PENDING',
+      stage: 'queued',
+      progress: 0,
+      metadata: { title: null, documentDate: null, tags: [], fields: {} },
+    },
+    select: { id: true },
+  });
+  return created.id;
+}
+
+/** True when the error is the database refusing a duplicate of a unique key. */
+export function isUniqueViolation(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === 'P2002'
+  );
+}
+
+/**
+ * Removes the owner's document rows (pages and chunks cascade); returns the stored file name to remove, or null
+ * when there is no such document. The running job is asked to stop first (`beforeDelete` runs in between, e.g.
+ * to drop its indexed chunks so nothing can cite it).
+ */
+export async function deleteDocumentRecord(
+  { ownerId, id }: { ownerId: string; id: string },
+  beforeDelete: () => Promise<void>,
+): Promise<{ storedName: string } | null> {
+  if (!isUuid(id)) return null;
+  const db = getDb();
+  const doc = await db.document.findFirst({ where: { id, ownerId }, select: { id: true, storedName: true } });
+  if (!doc) return null;
+  // Stop a running job first: the worker sees the row vanish and removes anything it indexes afterwards.
+  await db.document.updateMany({ where: { id, ownerId }, data: { cancelRequested: true } });
+  await beforeDelete();
+  await db.document.deleteMany({ where: { id, ownerId } });
+  return { storedName: doc.storedName };
+}
+
+/** Queues the owner's INDEXED or FAILED document to run through the whole pipeline again. */
+export async function requeueDocument({ ownerId, id }: { ownerId: string; id: string }): Promise<void> {
+  await getDb().document.updateMany({
+    where: { id, ownerId, status: { in: ['INDEXED', 'FAILED'] } },
+    data: { status: 'PENDING', stage: 'queued', progress: 0, error: null, attempts: 0, cancelRequested: false },
+  });
+}
+
+/** Cancels the owner's queued document at once (it ends FAILED and can be retried). */
+export async function cancelQueuedDocument({ ownerId, id }: { ownerId: string; id: string }): Promise<void> {
+  await getDb().document.updateMany({
+    where: { id, ownerId, status: 'PENDING' },
+    data: { status: 'FAILED', stage: 'failed', error: 'Cancelled. Retry to process this file again.', progress: 0 },
+  });
+}
+
+/** Asks the worker processing the owner's document to stop. */
+export async function requestDocumentCancel({ ownerId, id }: { ownerId: string; id: string }): Promise<void> {
+  await getDb().document.updateMany({ where: { id, ownerId, status: 'PROCESSING' }, data: { cancelRequested: true } });
+}
+
+/** Moves the owner's document to a bucket (null = none) and/or replaces its metadata. */
+export async function updateDocumentRecord({
+  ownerId,
+  id,
+  bucketId,
+  metadata,
+}: {
+  ownerId: string;
+  id: string;
+  bucketId?: string | null;
+  metadata?: DocumentMetadata;
+}): Promise<void> {
+  await getDb().document.updateMany({
+    where: { id, ownerId },
+    data: {
+      ...(bucketId !== undefined ? { bucketId } : {}),
+      ...(metadata
+        ? {
+            metadata,
+            title: metadata.title,
+            documentDate: metadata.documentDate ? new Date(`${metadata.documentDate}T00:00:00Z`) : null,
+          }
+        : {}),
+    },
+  });
 }

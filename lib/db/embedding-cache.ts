@@ -1,8 +1,8 @@
-import type { Db } from '@/lib/db/client';
+import { type Db, getDb } from '@/lib/db/client';
 import type { EmbeddingCache } from '@/lib/llm/embedder';
 
 /** The embedder's cache over the EmbeddingCache table (float32 little-endian vectors keyed by model + text hash). */
-export function createPrismaEmbeddingCache(db: Db): EmbeddingCache {
+export function createPrismaEmbeddingCache(db: Db = getDb()): EmbeddingCache {
   return {
     async getMany(keys) {
       const out = new Map<string, Float32Array>();

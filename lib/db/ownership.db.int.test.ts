@@ -1,7 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { findConversationContext, recordStartedAnswer, saveFinishedAnswer, saveRunningTrace } from '@/lib/db/answers';
 import { createBucket, deleteBucket, findBucket, listBuckets, renameBucket } from '@/lib/db/buckets';
-import { ensureDbReady } from '@/lib/db/client';
-import { findDocument, listDocuments } from '@/lib/db/documents';
+import { ensureDbReady, getDb } from '@/lib/db/client';
+import {
+  cancelQueuedDocument,
+  deleteDocumentRecord,
+  findDocument,
+  findDocumentIdBySha256,
+  findStoredFile,
+  listDocuments,
+  requeueDocument,
+  updateDocumentRecord,
+} from '@/lib/db/documents';
+import { listShareSnapshots } from '@/lib/db/shares';
 import { AppError } from '@/lib/errors';
 import { enforceRateLimit } from '@/lib/rate-limit';
 import { createTestDocument, createTestUser } from '@/test/factories';
@@ -31,6 +42,93 @@ describe('documents and buckets belong to their owner', () => {
     expect(foreign).toEqual(missing);
     expect(await captureError(() => deleteBucket({ ownerId: bob.id, id: bucket.id }))).toEqual(missing);
     expect((await listBuckets({ ownerId: alice.id })).map((b) => b.name)).toEqual(['contracts']);
+  });
+
+  it("leaves another owner's documents untouched by every write, and reads them as missing", async () => {
+    const alice = await createTestUser('alice');
+    const bob = await createTestUser('bob');
+    const doc = await createTestDocument(alice.id, { status: 'FAILED' });
+    const missingId = '00000000-0000-4000-8000-000000000000';
+    const before = await findDocument({ ownerId: alice.id, id: doc.id });
+
+    expect(await findStoredFile({ ownerId: alice.id, id: doc.id })).toMatchObject({ storedName: doc.storedName });
+    expect(await findStoredFile({ ownerId: bob.id, id: doc.id })).toBeNull();
+    expect(await findStoredFile({ ownerId: bob.id, id: 'not-a-uuid' })).toBeNull();
+    expect(await findDocumentIdBySha256({ ownerId: bob.id, sha256: doc.sha256 })).toBeNull();
+    expect(await findDocumentIdBySha256({ ownerId: alice.id, sha256: doc.sha256 })).toBe(doc.id);
+
+    await requeueDocument({ ownerId: bob.id, id: doc.id });
+    await cancelQueuedDocument({ ownerId: bob.id, id: doc.id });
+    await updateDocumentRecord({
+      ownerId: bob.id,
+      id: doc.id,
+      bucketId: null,
+      metadata: {
+        title: 'stolen',
+        documentDate: null,
+        tags: [],
+        fields: {},
+      },
+    });
+    let called = false;
+    const mark = async () => {
+      called = true;
+    };
+    expect(await deleteDocumentRecord({ ownerId: bob.id, id: doc.id }, mark)).toBeNull();
+    expect(await deleteDocumentRecord({ ownerId: bob.id, id: missingId }, mark)).toBeNull();
+    expect(called).toBe(false);
+    expect(await findDocument({ ownerId: alice.id, id: doc.id })).toEqual(before);
+
+    expect(await deleteDocumentRecord({ ownerId: alice.id, id: doc.id }, mark)).toEqual({ storedName: doc.storedName });
+    expect(called).toBe(true);
+    expect(await findDocument({ ownerId: alice.id, id: doc.id })).toBeNull();
+  });
+
+  it('keeps answers and conversations to their owner', async () => {
+    const alice = await createTestUser('alice');
+    const bob = await createTestUser('bob');
+    const conversationId = crypto.randomUUID();
+    const answerId = crypto.randomUUID();
+    await recordStartedAnswer({
+      ownerId: alice.id,
+      answerId,
+      question: 'q',
+      mode: 'agent',
+      style: 'concise',
+      conversationId,
+      newConversationTitle: 'Alice asks',
+    });
+    expect(await findConversationContext({ ownerId: alice.id, conversationId })).toMatchObject({
+      title: 'Alice asks',
+      history: [{ role: 'user', content: 'q' }],
+    });
+    expect(await findConversationContext({ ownerId: bob.id, conversationId })).toBeNull();
+    await saveRunningTrace({ ownerId: bob.id, answerId, trace: [{ stolen: true }] });
+    await expect(
+      saveFinishedAnswer({
+        ownerId: bob.id,
+        answerId,
+        result: {
+          text: 'x',
+          status: 'complete',
+          citations: [],
+          insufficiencies: [],
+          trace: [],
+          confidence: 'high',
+          safetyFlags: [],
+          models: {},
+          timings: {},
+        },
+      }),
+    ).rejects.toThrow();
+    expect(await getDb().answer.findUniqueOrThrow({ where: { id: answerId } })).toMatchObject({
+      status: 'running',
+      trace: [],
+      text: '',
+    });
+    await saveRunningTrace({ ownerId: alice.id, answerId, trace: [{ step: 1 }] });
+    expect((await getDb().answer.findUniqueOrThrow({ where: { id: answerId } })).trace).toEqual([{ step: 1 }]);
+    expect(await listShareSnapshots({ ownerId: bob.id })).toEqual([]);
   });
 
   it('keeps bucket names unique per owner only, and documents survive their bucket', async () => {

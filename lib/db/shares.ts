@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
-import { isUuid } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
 import { buildShareSnapshot } from '@/lib/share/build-snapshot';
 import { generateShareSlug, isShareSlug } from '@/lib/share/slug';
 import { type ShareSnapshot, shareSnapshotSchema } from '@/lib/share/snapshot';
+import { isUuid } from '@/lib/validation/ids';
 
 export interface ShareSummary {
   id: string;
@@ -144,4 +144,26 @@ export async function findPublicSnapshot(slug: string, now = new Date()): Promis
   if (!share || !isActive(share, now)) return null;
   const parsed = shareSnapshotSchema.safeParse(share.snapshot);
   return parsed.success ? parsed.data : null;
+}
+
+/** Every share the owner created, with its stored snapshot (unparsed), for rewriting snapshots. */
+export async function listShareSnapshots({
+  ownerId,
+}: {
+  ownerId: string;
+}): Promise<{ id: string; snapshot: unknown }[]> {
+  return getDb().share.findMany({ where: { creatorId: ownerId }, select: { id: true, snapshot: true } });
+}
+
+/** Replaces the snapshot of one of the owner's shares (no effect on another owner's share id). */
+export async function replaceShareSnapshot({
+  ownerId,
+  id,
+  snapshot,
+}: {
+  ownerId: string;
+  id: string;
+  snapshot: ShareSnapshot;
+}): Promise<void> {
+  await getDb().share.updateMany({ where: { id, creatorId: ownerId }, data: { snapshot } });
 }

@@ -1,11 +1,14 @@
 import { findBucket } from '@/lib/db/buckets';
-import { getDb } from '@/lib/db/client';
 import {
+  cancelQueuedDocument,
   type DocumentMetadata,
   type DocumentSummary,
+  deleteDocumentRecord,
   getDocumentOrThrow,
-  isUuid,
   readMetadata,
+  requestDocumentCancel,
+  requeueDocument,
+  updateDocumentRecord,
 } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
 import { deleteStoredFile } from '@/lib/ingest/storage';
@@ -29,14 +32,8 @@ export async function deleteDocument(
   { ownerId, id }: { ownerId: string; id: string },
   deps: ManageDeps,
 ): Promise<void> {
-  const db = getDb();
-  if (!isUuid(id)) throw new AppError('not_found:document', 'Document not found.');
-  const doc = await db.document.findFirst({ where: { id, ownerId }, select: { id: true, storedName: true } });
+  const doc = await deleteDocumentRecord({ ownerId, id }, () => deps.index.deleteDocument(ownerId, id));
   if (!doc) throw new AppError('not_found:document', 'Document not found.');
-  // Stop a running job first: the worker sees the row vanish and removes anything it indexes afterwards.
-  await db.document.updateMany({ where: { id, ownerId }, data: { cancelRequested: true } });
-  await deps.index.deleteDocument(ownerId, id);
-  await db.document.deleteMany({ where: { id, ownerId } });
   await deleteStoredFile(doc.storedName).catch((error: unknown) =>
     console.warn('[documents] file removal failed', error),
   );
@@ -52,25 +49,18 @@ export async function reindexDocument(
   if (doc.status === 'PENDING' || doc.status === 'PROCESSING') {
     throw new AppError('conflict:document', 'This document is already being processed.');
   }
-  await getDb().document.updateMany({
-    where: { id, ownerId, status: { in: ['INDEXED', 'FAILED'] } },
-    data: { status: 'PENDING', stage: 'queued', progress: 0, error: null, attempts: 0, cancelRequested: false },
-  });
+  await requeueDocument({ ownerId, id });
   deps.kickWorker?.();
   return getDocumentOrThrow({ ownerId, id });
 }
 
 /** Asks a queued or running job to stop; it ends FAILED with a "Cancelled" reason and can be retried. */
 export async function cancelDocument({ ownerId, id }: { ownerId: string; id: string }): Promise<DocumentSummary> {
-  const db = getDb();
   const doc = await getDocumentOrThrow({ ownerId, id });
   if (doc.status === 'PENDING') {
-    await db.document.updateMany({
-      where: { id, ownerId, status: 'PENDING' },
-      data: { status: 'FAILED', stage: 'failed', error: 'Cancelled. Retry to process this file again.', progress: 0 },
-    });
+    await cancelQueuedDocument({ ownerId, id });
   } else if (doc.status === 'PROCESSING') {
-    await db.document.updateMany({ where: { id, ownerId, status: 'PROCESSING' }, data: { cancelRequested: true } });
+    await requestDocumentCancel({ ownerId, id });
   } else {
     throw new AppError('conflict:document', 'Only queued or running documents can be cancelled.');
   }
@@ -87,24 +77,16 @@ export async function updateDocument(
   }: { ownerId: string; id: string; bucketId?: string | null; metadata?: DocumentMetadata },
   deps: ManageDeps,
 ): Promise<DocumentSummary> {
-  const db = getDb();
   const current = await getDocumentOrThrow({ ownerId, id });
   if (bucketId !== undefined && bucketId !== null && !(await findBucket({ ownerId, id: bucketId }))) {
     throw new AppError('not_found:bucket', 'Bucket not found.');
   }
   const nextMetadata = metadata ?? current.metadata;
-  await db.document.updateMany({
-    where: { id, ownerId },
-    data: {
-      ...(bucketId !== undefined ? { bucketId } : {}),
-      ...(metadata
-        ? {
-            metadata,
-            title: metadata.title,
-            documentDate: metadata.documentDate ? new Date(`${metadata.documentDate}T00:00:00Z`) : null,
-          }
-        : {}),
-    },
+  await updateDocumentRecord({
+    ownerId,
+    id,
+    ...(bucketId !== undefined ? { bucketId } : {}),
+    ...(metadata ? { metadata } : {}),
   });
   const updated = await getDocumentOrThrow({ ownerId, id });
   if (updated.status === 'INDEXED') {

@@ -1,4 +1,5 @@
-import type { Db } from '@/lib/db/client';
+import { listChunkIds } from '@/lib/db/chunks';
+import { listDocumentsAwaitingVectors, markVectorsComplete, requeueIndexedDocument } from '@/lib/db/jobs';
 import { type DocumentEmbedder, embeddingText } from '@/lib/ingest/pipeline';
 import type { ChunkIndex } from '@/lib/retrieval/types';
 
@@ -10,14 +11,12 @@ const BATCH = 64;
  * Returns how many documents were completed.
  */
 export async function backfillVectors({
-  db,
   index,
   embedder,
   maxDocuments = 5,
   ownerId,
   signal,
 }: {
-  db: Db;
   index: ChunkIndex;
   embedder: DocumentEmbedder;
   maxDocuments?: number;
@@ -25,20 +24,11 @@ export async function backfillVectors({
   ownerId?: string;
   signal?: AbortSignal;
 }): Promise<number> {
-  const docs = await db.document.findMany({
-    where: { status: 'INDEXED', vectorsPending: true, ...(ownerId ? { ownerId } : {}) },
-    orderBy: { indexedAt: 'asc' },
-    select: { id: true, ownerId: true },
-    take: maxDocuments,
-  });
+  const docs = await listDocumentsAwaitingVectors({ limit: maxDocuments, ...(ownerId ? { ownerId } : {}) });
   let done = 0;
   for (const doc of docs) {
     if (signal?.aborted) break;
-    const ids = await db.chunk.findMany({
-      where: { documentId: doc.id, ownerId: doc.ownerId },
-      orderBy: { index: 'asc' },
-      select: { id: true },
-    });
+    const ids = await listChunkIds({ ownerId: doc.ownerId, documentId: doc.id });
     let found = 0;
     for (let i = 0; i < ids.length; i += BATCH) {
       // The index holds each chunk's exact text and context prefix: embed what ingestion would have embedded.
@@ -57,18 +47,11 @@ export async function backfillVectors({
     }
     if (found < ids.length) {
       // The index lost some of this document's chunks (e.g. its folder was replaced): index it again from scratch.
-      await db.document.updateMany({
-        where: { id: doc.id, status: 'INDEXED' },
-        data: { status: 'PENDING', stage: 'queued', progress: 0, attempts: 0 },
-      });
+      await requeueIndexedDocument(doc.id);
       continue;
     }
     // Only if the document was not re-queued or deleted meanwhile.
-    const marked = await db.document.updateMany({
-      where: { id: doc.id, status: 'INDEXED', vectorsPending: true },
-      data: { vectorsPending: false, embeddingModel: embedder.model },
-    });
-    if (marked.count === 1) done++;
+    if (await markVectorsComplete({ documentId: doc.id, embeddingModel: embedder.model })) done++;
   }
   return done;
 }

@@ -1,9 +1,15 @@
 import { findBucket } from '@/lib/db/buckets';
-import { getDb } from '@/lib/db/client';
-import { type DocumentSummary, findDocument, isUuid } from '@/lib/db/documents';
+import {
+  createPendingDocument,
+  type DocumentSummary,
+  findDocument,
+  findDocumentIdBySha256,
+  isUniqueViolation,
+} from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
 import { sniffFile } from '@/lib/ingest/sniff';
 import { cleanDisplayName, deleteStoredFile, type StoredUpload } from '@/lib/ingest/storage';
+import { isUuid } from '@/lib/validation/ids';
 
 export interface IntakeResult {
   document: DocumentSummary;
@@ -28,16 +34,15 @@ export async function registerUpload({
   declaredMime: string | null;
   bucketId: string | null;
 }): Promise<IntakeResult> {
-  const db = getDb();
   const displayName = cleanDisplayName(filename);
   try {
     if (bucketId !== null && !(await findBucket({ ownerId, id: bucketId }))) {
       throw new AppError('not_found:bucket', 'Bucket not found.');
     }
-    const existing = await db.document.findFirst({ where: { ownerId, sha256: stored.sha256 }, select: { id: true } });
-    if (existing) {
+    const existingId = await findDocumentIdBySha256({ ownerId, sha256: stored.sha256 });
+    if (existingId) {
       await deleteStoredFile(stored.storedName);
-      const document = await findDocument({ ownerId, id: existing.id });
+      const document = await findDocument({ ownerId, id: existingId });
       if (document) return { document, duplicate: true };
     }
     if (stored.size === 0) throw new AppError('unprocessable:upload', `“${displayName}” is empty (0 bytes).`);
@@ -45,41 +50,28 @@ export async function registerUpload({
     if ('error' in sniffed) {
       throw new AppError('unsupported_media_type:upload', `“${displayName}” cannot be indexed: ${sniffed.error}`);
     }
-    const created = await db.document.create({
-      data: {
-        ownerId,
-        bucketId,
-        filename: displayName,
-        storedName: stored.storedName,
-        mime: sniffed.mime,
-        size: stored.size,
-        sha256: stored.sha256,
-        status: 'PENDING',
-        stage: 'queued',
-        progress: 0,
-        metadata: { title: null, documentDate: null, tags: [], fields: {} },
-      },
-      select: { id: true },
+    const createdId = await createPendingDocument({
+      ownerId,
+      bucketId,
+      filename: displayName,
+      storedName: stored.storedName,
+      mime: sniffed.mime,
+      size: stored.size,
+      sha256: stored.sha256,
     });
-    const document = await findDocument({ ownerId, id: created.id });
+    const document = await findDocument({ ownerId, id: createdId });
     if (!document) throw new AppError('internal:upload');
     return { document, duplicate: false };
   } catch (error) {
     await deleteStoredFile(stored.storedName).catch(() => {});
     if (isUniqueViolation(error)) {
       // a concurrent upload of the same content won the race
-      const existing = await db.document.findFirst({ where: { ownerId, sha256: stored.sha256 }, select: { id: true } });
-      const document = existing ? await findDocument({ ownerId, id: existing.id }) : null;
+      const existingId = await findDocumentIdBySha256({ ownerId, sha256: stored.sha256 });
+      const document = existingId ? await findDocument({ ownerId, id: existingId }) : null;
       if (document) return { document, duplicate: true };
     }
     throw error;
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (
-    typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === 'P2002'
-  );
 }
 
 /** Validates an optional bucket id header/field: empty means no bucket. */

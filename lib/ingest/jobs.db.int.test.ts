@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDbReady, getDb, getDbHandle, openDb } from '@/lib/db/client';
-import { claimNextJob, HEARTBEAT_STALE_MS, MAX_ATTEMPTS, recoverStaleJobs } from '@/lib/ingest/jobs';
+import { claimNextJob } from '@/lib/db/jobs';
+import { HEARTBEAT_STALE_MS, MAX_ATTEMPTS, recoverStaleJobs } from '@/lib/ingest/jobs';
 import { createTestDocument, createTestUser } from '@/test/factories';
 
 beforeAll(async () => {
@@ -12,15 +13,14 @@ describe(`job claiming on ${process.env.DATABASE_URL?.startsWith('postgres') ? '
   it('hands every pending job to exactly one of many concurrent claimers', async () => {
     const user = await createTestUser('claims');
     const docs = await Promise.all(Array.from({ length: 12 }, () => createTestDocument(user.id)));
-    const { provider } = getDbHandle();
     // several clients = several "app instances" racing for the same rows
-    const clients = [getDb(), openDb(process.env.DATABASE_URL ?? '').db, openDb(process.env.DATABASE_URL ?? '').db];
+    const clients = [getDbHandle(), openDb(process.env.DATABASE_URL ?? ''), openDb(process.env.DATABASE_URL ?? '')];
     const claimed: string[] = [];
     await Promise.all(
       Array.from({ length: 6 }, async (_, worker) => {
-        const db = clients[worker % clients.length] ?? getDb();
+        const handle = clients[worker % clients.length] ?? getDbHandle();
         for (;;) {
-          const id = await claimNextJob(db, provider, `worker-${worker}`);
+          const id = await claimNextJob(`worker-${worker}`, handle);
           if (!id) break;
           claimed.push(id);
         }
@@ -30,17 +30,16 @@ describe(`job claiming on ${process.env.DATABASE_URL?.startsWith('postgres') ? '
     expect(new Set(claimed).size).toBe(claimed.length);
     const rows = await getDb().document.findMany({ where: { id: { in: claimed } } });
     expect(rows.every((r) => r.status === 'PROCESSING' && r.attempts === 1 && r.lockedBy !== null)).toBe(true);
-    for (const c of clients.slice(1)) await c.$disconnect();
+    for (const c of clients.slice(1)) await c.db.$disconnect();
   });
 
   it('claims the oldest job first', async () => {
     const user = await createTestUser('order');
     const newer = await createTestDocument(user.id, { createdAt: new Date(Date.now() + 1000) });
     const older = await createTestDocument(user.id, { createdAt: new Date(Date.now() - 60_000) });
-    const { provider } = getDbHandle();
-    expect(await claimNextJob(getDb(), provider, 'w')).toBe(older.id);
-    expect(await claimNextJob(getDb(), provider, 'w')).toBe(newer.id);
-    expect(await claimNextJob(getDb(), provider, 'w')).toBeNull();
+    expect(await claimNextJob('w')).toBe(older.id);
+    expect(await claimNextJob('w')).toBe(newer.id);
+    expect(await claimNextJob('w')).toBeNull();
   });
 });
 
@@ -55,7 +54,7 @@ describe('recovering jobs of a dead worker', () => {
       attempts: MAX_ATTEMPTS,
     });
     const live = await createTestDocument(user.id, { status: 'PROCESSING', lockedAt: new Date(), attempts: 1 });
-    const result = await recoverStaleJobs(getDb());
+    const result = await recoverStaleJobs();
     expect(result.requeued).toBeGreaterThanOrEqual(1);
     expect(result.failed).toBeGreaterThanOrEqual(1);
     const byId = new Map((await getDb().document.findMany({ where: { ownerId: user.id } })).map((d) => [d.id, d]));

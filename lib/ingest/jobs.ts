@@ -1,5 +1,16 @@
 import crypto from 'node:crypto';
-import type { Db } from '@/lib/db/client';
+import {
+  claimNextJob,
+  countDocumentsAwaitingVectors,
+  countQueuedJobs,
+  deferJob,
+  findJobOwner,
+  handBackJob,
+  heartbeatJob,
+  markJobFailed,
+  readJobControl,
+  recoverStaleJobs as recoverStaleJobRows,
+} from '@/lib/db/jobs';
 import { backfillVectors } from '@/lib/ingest/backfill';
 import { IngestError } from '@/lib/ingest/errors';
 import { JobStopped, type PipelineDeps, processDocument } from '@/lib/ingest/pipeline';
@@ -20,7 +31,6 @@ export const BACKFILL_EVERY_MS = 30_000;
 export const INDEX_RETRY_MS = 15_000;
 
 export interface WorkerDeps extends Omit<PipelineDeps, 'shouldStop' | 'embedder'> {
-  provider: 'sqlite' | 'postgresql';
   concurrency: number;
   /** Resolves the embedder for a job (probed when the job starts); null = keyword-only. */
   resolveEmbedder: () => Promise<PipelineDeps['embedder']>;
@@ -28,86 +38,17 @@ export interface WorkerDeps extends Omit<PipelineDeps, 'shouldStop' | 'embedder'
   log?: (message: string) => void;
 }
 
-/** Atomically claims the oldest PENDING document; null when none is waiting. */
-export async function claimNextJob(
-  db: Db,
-  provider: 'sqlite' | 'postgresql',
-  workerId: string,
-): Promise<string | null> {
-  const now = new Date();
-  if (provider === 'postgresql') {
-    const rows = await db.$queryRawUnsafe<{ id: string }[]>(
-      `UPDATE "Document" SET "status" = 'PROCESSING'::"DocumentStatus", "stage" = 'parsing', "lockedBy" = $1,
-         "lockedAt" = $2, "attempts" = "attempts" + 1, "updatedAt" = $2
-       WHERE "id" = (SELECT "id" FROM "Document" WHERE "status" = 'PENDING'::"DocumentStatus"
-                       AND ("retryAt" IS NULL OR "retryAt" <= $2)
-                     ORDER BY "createdAt" LIMIT 1 FOR UPDATE SKIP LOCKED)
-       RETURNING "id"`,
-      workerId,
-      now,
-    );
-    return rows[0]?.id ?? null;
-  }
-  // SQLite serialises writers, so a conditional update is atomic: exactly one claimer sees count = 1.
-  for (let tries = 0; tries < 5; tries++) {
-    const next = await db.document.findFirst({
-      where: { status: 'PENDING', OR: [{ retryAt: null }, { retryAt: { lte: now } }] },
-      orderBy: { createdAt: 'asc' },
-      select: { id: true },
-    });
-    if (!next) return null;
-    const claimed = await db.document.updateMany({
-      where: { id: next.id, status: 'PENDING' },
-      data: { status: 'PROCESSING', stage: 'parsing', lockedBy: workerId, lockedAt: now, attempts: { increment: 1 } },
-    });
-    if (claimed.count === 1) return next.id;
-  }
-  return null;
-}
-
 /** Returns stale PROCESSING jobs (dead worker) to PENDING, or FAILED once they have used their attempts. */
-export async function recoverStaleJobs(db: Db, now = new Date()): Promise<{ requeued: number; failed: number }> {
-  const staleBefore = new Date(now.getTime() - HEARTBEAT_STALE_MS);
-  const stale = { status: 'PROCESSING' as const, OR: [{ lockedAt: { lt: staleBefore } }, { lockedAt: null }] };
-  const failed = await db.document.updateMany({
-    where: { ...stale, attempts: { gte: MAX_ATTEMPTS } },
-    data: {
-      status: 'FAILED',
-      stage: 'failed',
-      error:
-        'Processing was interrupted repeatedly (the server stopped while working on this file). Retry to try again.',
-      lockedBy: null,
-      lockedAt: null,
-    },
-  });
-  const requeued = await db.document.updateMany({
-    where: { ...stale, attempts: { lt: MAX_ATTEMPTS } },
-    data: { status: 'PENDING', stage: 'queued', progress: 0, lockedBy: null, lockedAt: null },
-  });
-  return { requeued: requeued.count, failed: failed.count };
+export async function recoverStaleJobs(now = new Date()): Promise<{ requeued: number; failed: number }> {
+  return recoverStaleJobRows({ staleBefore: new Date(now.getTime() - HEARTBEAT_STALE_MS), maxAttempts: MAX_ATTEMPTS });
 }
 
 /** Marks a job failed with a reason the user can read, and removes whatever of it was stored or indexed. */
 async function failJob(deps: WorkerDeps, documentId: string, reason: string): Promise<void> {
-  const doc = await deps.db.document.findUnique({ where: { id: documentId }, select: { ownerId: true } });
-  if (!doc) return;
-  await deps.index.deleteDocument(doc.ownerId, documentId).catch(() => {});
-  await deps.db.$transaction([
-    deps.db.chunk.deleteMany({ where: { documentId } }),
-    deps.db.documentPage.deleteMany({ where: { documentId } }),
-    deps.db.document.updateMany({
-      where: { id: documentId },
-      data: {
-        status: 'FAILED',
-        stage: 'failed',
-        error: reason,
-        lockedBy: null,
-        lockedAt: null,
-        cancelRequested: false,
-        chunkCount: 0,
-      },
-    }),
-  ]);
+  const ownerId = await findJobOwner(documentId);
+  if (!ownerId) return;
+  await deps.index.deleteDocument(ownerId, documentId).catch(() => {});
+  await markJobFailed({ documentId, reason });
 }
 
 /** Runs one claimed job to its end state; never throws. */
@@ -119,10 +60,7 @@ export async function runJob(
   const log = deps.log ?? (() => {});
   const shouldStop = async () => {
     if (stopping()) return true;
-    const row = await deps.db.document.findUnique({
-      where: { id: documentId },
-      select: { cancelRequested: true, status: true },
-    });
+    const row = await readJobControl(documentId);
     return !row || row.cancelRequested || row.status !== 'PROCESSING';
   };
   try {
@@ -132,41 +70,23 @@ export async function runJob(
     return 'indexed';
   } catch (error) {
     if (error instanceof JobStopped) {
-      const row = await deps.db.document.findUnique({ where: { id: documentId }, select: { cancelRequested: true } });
+      const row = await readJobControl(documentId);
       if (row?.cancelRequested) {
         await failJob(deps, documentId, 'Cancelled. Retry to process this file again.');
         return 'failed';
       }
       if (row && stopping()) {
         // shutting down: hand the job back for the next start
-        await deps.db.document.updateMany({
-          where: { id: documentId, status: 'PROCESSING' },
-          data: {
-            status: 'PENDING',
-            stage: 'queued',
-            progress: 0,
-            lockedBy: null,
-            lockedAt: null,
-            attempts: { decrement: 1 },
-          },
-        });
+        await handBackJob(documentId);
       }
       return 'stopped';
     }
     if (isIndexUnavailable(error)) {
       // Keep the document: it waits (PENDING, not claimed before retryAt) and resumes when the index answers.
-      await deps.db.document.updateMany({
-        where: { id: documentId, status: 'PROCESSING' },
-        data: {
-          status: 'PENDING',
-          stage: 'waiting',
-          progress: 0,
-          error: 'Waiting for the search index to be reachable again; processing resumes automatically.',
-          retryAt: new Date(Date.now() + INDEX_RETRY_MS),
-          lockedBy: null,
-          lockedAt: null,
-          attempts: { decrement: 1 },
-        },
+      await deferJob({
+        documentId,
+        retryAt: new Date(Date.now() + INDEX_RETRY_MS),
+        message: 'Waiting for the search index to be reachable again; processing resumes automatically.',
       });
       log(`waiting for the index: ${documentId}`);
       return 'stopped';
@@ -205,7 +125,7 @@ export function startIngestWorker(deps: WorkerDeps): IngestWorker {
 
   const checkIdle = async () => {
     if (running > 0 || idleWaiters.length === 0) return;
-    const waiting = await deps.db.document.count({ where: { status: 'PENDING' } });
+    const waiting = await countQueuedJobs();
     if (waiting === 0 && running === 0) {
       const waiters = idleWaiters;
       idleWaiters = [];
@@ -217,11 +137,11 @@ export function startIngestWorker(deps: WorkerDeps): IngestWorker {
   const backfill = async () => {
     if (running > 0 || stopping || Date.now() - lastBackfill < BACKFILL_EVERY_MS) return;
     lastBackfill = Date.now();
-    const pendingVectors = await deps.db.document.count({ where: { status: 'INDEXED', vectorsPending: true } });
+    const pendingVectors = await countDocumentsAwaitingVectors();
     if (pendingVectors === 0) return;
     const embedder = await deps.resolveEmbedder().catch(() => null);
     if (!embedder) return;
-    const done = await backfillVectors({ db: deps.db, index: deps.index, embedder });
+    const done = await backfillVectors({ index: deps.index, embedder });
     if (done) deps.log?.(`back-filled vectors of ${done} document(s)`);
   };
 
@@ -231,16 +151,14 @@ export function startIngestWorker(deps: WorkerDeps): IngestWorker {
     try {
       if (Date.now() - lastRecovery > HEARTBEAT_STALE_MS / 3) {
         lastRecovery = Date.now();
-        await recoverStaleJobs(deps.db);
+        await recoverStaleJobs();
       }
       while (!stopping && running < deps.concurrency) {
-        const id = await claimNextJob(deps.db, deps.provider, workerId);
+        const id = await claimNextJob(workerId);
         if (!id) break;
         running++;
         const heartbeat = setInterval(() => {
-          void deps.db.document
-            .updateMany({ where: { id, status: 'PROCESSING' }, data: { lockedAt: new Date() } })
-            .catch(() => {});
+          void heartbeatJob(id).catch(() => {});
         }, HEARTBEAT_STALE_MS / 4);
         const job = runJob(deps, id, () => stopping).finally(() => {
           clearInterval(heartbeat);

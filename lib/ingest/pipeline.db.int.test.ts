@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDbReady, getDb, getDbHandle } from '@/lib/db/client';
+import { ensureDbReady, getDb } from '@/lib/db/client';
+import { claimNextJob } from '@/lib/db/jobs';
 import { deleteDocument } from '@/lib/documents/manage';
 import { backfillVectors } from '@/lib/ingest/backfill';
 import { registerUpload } from '@/lib/ingest/intake';
-import { claimNextJob, runJob, type WorkerDeps } from '@/lib/ingest/jobs';
+import { runJob, type WorkerDeps } from '@/lib/ingest/jobs';
 import type { DocumentEmbedder } from '@/lib/ingest/pipeline';
 import { shutdownParseWorkers } from '@/lib/ingest/sandbox';
 import { saveUploadStream, storedFileExists } from '@/lib/ingest/storage';
@@ -72,9 +73,7 @@ async function upload(ownerId: string, name: string, body: string) {
 
 function workerDeps(embedder: DocumentEmbedder | null): WorkerDeps {
   return {
-    db: getDb(),
     index,
-    provider: getDbHandle().provider,
     concurrency: 1,
     limits: { parseTimeoutMs: 30_000, parseMaxMemoryMb: 512 },
     resolveEmbedder: async () => embedder,
@@ -83,7 +82,7 @@ function workerDeps(embedder: DocumentEmbedder | null): WorkerDeps {
 
 async function processAll(embedder: DocumentEmbedder | null) {
   for (;;) {
-    const id = await claimNextJob(getDb(), getDbHandle().provider, 'test');
+    const id = await claimNextJob('test');
     if (!id) return;
     await runJob(workerDeps(embedder), id, () => false);
   }
@@ -116,7 +115,7 @@ describe('ingestion pipeline', () => {
     });
     expect(before).toEqual([]);
 
-    expect(await backfillVectors({ db: getDb(), index, embedder: fakeEmbedder, ownerId: user.id })).toBe(1);
+    expect(await backfillVectors({ index, embedder: fakeEmbedder, ownerId: user.id })).toBe(1);
     const after = await index.search({
       ownerId: user.id,
       query: 'x',

@@ -1,9 +1,10 @@
-import type { Db } from '@/lib/db/client';
+import { listChunkIds, replaceDocumentPagesAndChunks } from '@/lib/db/chunks';
 import { readMetadata } from '@/lib/db/documents';
+import { loadJobDocument, markJobIndexed, recordJobProgress, saveExtractedTitle } from '@/lib/db/jobs';
 import { IngestError } from '@/lib/ingest/errors';
 import { parseAndChunkFile } from '@/lib/ingest/sandbox';
 import { storedFilePath } from '@/lib/ingest/storage';
-import type { IngestChunk, ParsedDocument } from '@/lib/ingest/types';
+import type { IngestChunk } from '@/lib/ingest/types';
 import type { ChunkDocumentAttributes, ChunkIndex, IndexedChunk } from '@/lib/retrieval/types';
 
 /** Embeds chunk texts for indexing; null when no embedder answers (the document is then keyword-only). */
@@ -13,7 +14,6 @@ export interface DocumentEmbedder {
 }
 
 export interface PipelineDeps {
-  db: Db;
   index: ChunkIndex;
   /** Resolved per job: an embedder that answered its probe, or null. */
   embedder: DocumentEmbedder | null;
@@ -32,7 +32,6 @@ const STAGE_SPAN: Record<StageName, [number, number]> = {
   indexing: [0.85, 0.99],
 };
 
-const DB_BATCH = 500;
 const EMBED_BATCH = 64;
 const INDEX_BATCH = 500;
 
@@ -52,8 +51,8 @@ export async function processDocument(
   documentId: string,
   deps: PipelineDeps,
 ): Promise<{ pageCount: number; chunkCount: number }> {
-  const { db, index } = deps;
-  const doc = await db.document.findUnique({ where: { id: documentId } });
+  const { index } = deps;
+  const doc = await loadJobDocument(documentId);
   if (!doc) throw new JobStopped();
   const controller = new AbortController();
   let lastWrite = 0;
@@ -65,10 +64,7 @@ export async function processDocument(
     lastWrite = now;
     const [from, to] = STAGE_SPAN[stage];
     const overall = from + (to - from) * Math.min(1, Math.max(0, fraction));
-    await db.document.updateMany({
-      where: { id: documentId, status: 'PROCESSING' },
-      data: { stage, progress: overall, lockedAt: new Date() },
-    });
+    await recordJobProgress({ documentId, stage, progress: overall });
     if (deps.shouldStop && now - stopChecked > 400) {
       stopChecked = now;
       if (await deps.shouldStop()) {
@@ -95,15 +91,12 @@ export async function processDocument(
   if (chunks.length === 0) throw new IngestError('no-text', 'no extractable text (scanned?)');
 
   await progress('chunking', 1, true);
-  await replaceStoredChunks(db, doc.id, doc.ownerId, document, chunks);
+  await replaceDocumentPagesAndChunks({ documentId: doc.id, ownerId: doc.ownerId, pages: document.units, chunks });
 
   const metadata = readMetadata(doc.metadata);
   const title = metadata.title ?? document.title ?? null;
   if (!metadata.title && document.title) {
-    await db.document.update({
-      where: { id: doc.id },
-      data: { title: document.title, metadata: { ...metadata, title: document.title } },
-    });
+    await saveExtractedTitle({ documentId: doc.id, title: document.title, metadata });
   }
   const attributes: ChunkDocumentAttributes = {
     bucketId: doc.bucketId,
@@ -138,11 +131,7 @@ export async function processDocument(
   }
   await progress('embedding', 1, true);
 
-  const rows = await db.chunk.findMany({
-    where: { documentId: doc.id },
-    orderBy: { index: 'asc' },
-    select: { id: true, index: true },
-  });
+  const rows = await listChunkIds({ ownerId: doc.ownerId, documentId: doc.id });
   const idByIndex = new Map(rows.map((r) => [r.index, r.id]));
   await index.deleteDocument(doc.ownerId, doc.id);
   for (let i = 0; i < chunks.length; i += INDEX_BATCH) {
@@ -170,25 +159,13 @@ export async function processDocument(
   }
 
   // The document may have been deleted while we indexed: then nothing of it may stay searchable.
-  const finished = await db.document.updateMany({
-    where: { id: doc.id, status: 'PROCESSING' },
-    data: {
-      status: 'INDEXED',
-      stage: 'done',
-      progress: 1,
-      error: null,
-      retryAt: null,
-      pageCount: document.pageCount,
-      chunkCount: chunks.length,
-      embeddingModel,
-      vectorsPending: embeddingModel === null,
-      indexedAt: new Date(),
-      lockedBy: null,
-      lockedAt: null,
-      cancelRequested: false,
-    },
+  const finished = await markJobIndexed({
+    documentId: doc.id,
+    pageCount: document.pageCount,
+    chunkCount: chunks.length,
+    embeddingModel,
   });
-  if (finished.count === 0) {
+  if (!finished) {
     await index.deleteDocument(doc.ownerId, doc.id);
     throw new JobStopped();
   }
@@ -198,52 +175,4 @@ export async function processDocument(
 /** The text a chunk is embedded with: its short context prefix, then its text. */
 export function embeddingText(chunk: Pick<IngestChunk, 'contextPrefix' | 'text'>): string {
   return chunk.contextPrefix ? `${chunk.contextPrefix}\n\n${chunk.text}` : chunk.text;
-}
-
-/** Replaces a document's stored pages and chunks (the relational source of truth) in one transaction. */
-async function replaceStoredChunks(
-  db: Db,
-  documentId: string,
-  ownerId: string,
-  document: ParsedDocument,
-  chunks: IngestChunk[],
-) {
-  await db.$transaction(
-    async (tx) => {
-      await tx.chunk.deleteMany({ where: { documentId } });
-      await tx.documentPage.deleteMany({ where: { documentId } });
-      for (let i = 0; i < document.units.length; i += DB_BATCH) {
-        await tx.documentPage.createMany({
-          data: document.units.slice(i, i + DB_BATCH).map((u) => ({
-            documentId,
-            ownerId,
-            ordinal: u.ordinal,
-            page: u.page,
-            sheet: u.sheet,
-            text: u.text,
-          })),
-        });
-      }
-      for (let i = 0; i < chunks.length; i += DB_BATCH) {
-        await tx.chunk.createMany({
-          data: chunks.slice(i, i + DB_BATCH).map((c) => ({
-            documentId,
-            ownerId,
-            index: c.index,
-            text: c.text,
-            page: c.page,
-            sheet: c.sheet,
-            rowStart: c.rowStart,
-            rowEnd: c.rowEnd,
-            headingPath: c.headingPath,
-            unitOrdinal: c.unitOrdinal,
-            charStart: c.charStart,
-            charEnd: c.charEnd,
-            tokenCount: c.tokenCount,
-          })),
-        });
-      }
-    },
-    { timeout: 120_000, maxWait: 30_000 },
-  );
 }

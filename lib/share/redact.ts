@@ -1,4 +1,4 @@
-import { getDb } from '@/lib/db/client';
+import { listShareSnapshots, replaceShareSnapshot } from '@/lib/db/shares';
 import { shareSnapshotSchema } from '@/lib/share/snapshot';
 
 /**
@@ -12,8 +12,7 @@ export async function redactSharesForDocument({
   ownerId: string;
   documentId: string;
 }): Promise<number> {
-  const db = getDb();
-  const shares = await db.share.findMany({ where: { creatorId: ownerId }, select: { id: true, snapshot: true } });
+  const shares = await listShareSnapshots({ ownerId });
   let changed = 0;
   for (const share of shares) {
     const parsed = shareSnapshotSchema.safeParse(share.snapshot);
@@ -26,7 +25,7 @@ export async function redactSharesForDocument({
         c.documentId === documentId ? { ...c, quote: null, text: null, snippet: null, redacted: true } : c,
       ),
     };
-    await db.share.updateMany({ where: { id: share.id, creatorId: ownerId }, data: { snapshot: redacted } });
+    await replaceShareSnapshot({ ownerId, id: share.id, snapshot: redacted });
     changed++;
   }
   return changed;

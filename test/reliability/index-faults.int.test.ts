@@ -86,7 +86,6 @@ describe('Qdrant unreachable', () => {
           persistConversation: false,
         },
         {
-          db: getDb(),
           agentDeps: {
             index,
             catalog: createPrismaCatalog(getDb()),
@@ -123,7 +122,6 @@ describe('Qdrant unreachable', () => {
           persistConversation: false,
         },
         {
-          db: getDb(),
           agentDeps: {
             index,
             catalog: createPrismaCatalog(getDb()),

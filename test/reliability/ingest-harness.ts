@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureDbReady, getDb, getDbHandle } from '@/lib/db/client';
+import { ensureDbReady, getDb } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
 import { registerUpload } from '@/lib/ingest/intake';
 import { runJob, type WorkerDeps } from '@/lib/ingest/jobs';
@@ -29,8 +29,6 @@ export async function createHarness(
   const indexDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docuchat-rel-index-'));
   const index = await createEmbeddedChunkIndex({ dir: indexDir });
   const deps: WorkerDeps = {
-    db: getDb(),
-    provider: getDbHandle().provider,
     index: options.index ?? index,
     concurrency: 1,
     limits: { parseTimeoutMs: 60_000, parseMaxMemoryMb: 512, ...options.limits },

@@ -82,7 +82,7 @@ async function ask(baseURL: string, label: string) {
       options: { mode: 'agent', style: 'concise' },
       persistConversation: true,
     },
-    { db: getDb(), agentDeps: deps(baseURL), runAgent },
+    { agentDeps: deps(baseURL), runAgent },
     { onEvent: (e) => events.push(e) },
   );
   const ms = performance.now() - started;
@@ -164,7 +164,6 @@ describe('language model faults: clear error or fallback, partial trace saved, n
         persistConversation: false,
       },
       {
-        db: getDb(),
         agentDeps: {
           ...deps(fake.url),
           limits: { planMs: 10_000, decisionMs: 10_000, synthesisMs: 60_000, wallClockMs: 60_000 },
@@ -196,7 +195,6 @@ describe('language model faults: clear error or fallback, partial trace saved, n
         signal: controller.signal,
       },
       {
-        db: getDb(),
         agentDeps: {
           ...deps(fake.url),
           limits: { planMs: 10_000, decisionMs: 10_000, synthesisMs: 60_000, wallClockMs: 60_000 },
@@ -242,7 +240,6 @@ describe('language model faults: clear error or fallback, partial trace saved, n
         signal: controller.signal,
       },
       {
-        db: getDb(),
         agentDeps: {
           ...deps(fake.url),
           limits: { planMs: 10_000, decisionMs: 10_000, synthesisMs: 60_000, wallClockMs: 60_000 },

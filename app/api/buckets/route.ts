@@ -2,8 +2,9 @@
 import { z } from 'zod';
 import { withUser } from '@/lib/auth/with-user';
 import { createBucket, listBuckets } from '@/lib/db/buckets';
+import { readJson } from '@/lib/http/read-json';
 
-const createSchema = z.object({ name: z.string() }).strict();
+const createSchema = z.object({ name: z.string().max(1000) }).strict(); // bucketNameSchema gives the real rule
 
 export const GET = withUser(async (_request, { user }) => {
   return Response.json(
@@ -13,7 +14,7 @@ export const GET = withUser(async (_request, { user }) => {
 });
 
 export const POST = withUser(async (request, { user }) => {
-  const { name } = createSchema.parse(await request.json());
+  const { name } = await readJson(request, createSchema);
   const bucket = await createBucket({ ownerId: user.id, name });
   return Response.json({ bucket }, { status: 201 });
 });

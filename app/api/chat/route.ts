@@ -2,17 +2,18 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from 'ai';
 import { withUser } from '@/lib/auth/with-user';
 import type { ChatMessage } from '@/lib/chat/message';
-import { chatBodySchema, lastUserText } from '@/lib/chat/request';
-import { checkAgentRateLimit, runAnswerForUser } from '@/lib/chat/run-for-user';
+import { chatBodySchema } from '@/lib/chat/request';
+import { answerRunInputOf, checkAgentRateLimit, runAnswerForUser } from '@/lib/chat/run-for-user';
+import { getConfig } from '@/lib/config';
 import { AppError } from '@/lib/errors';
+import { readJson } from '@/lib/http/read-json';
 
 export const dynamic = 'force-dynamic';
 export const maxDuration = 600;
 
 export const POST = withUser(async (request, { user }) => {
-  const body = chatBodySchema.parse(await request.json());
+  const body = await readJson(request, chatBodySchema, { maxBytes: getConfig().requestLimits.agentBytes });
   await checkAgentRateLimit(user.id);
-  const question = lastUserText(body.messages);
   const abort = new AbortController();
   request.signal.addEventListener('abort', () => abort.abort(), { once: true });
 
@@ -25,14 +26,7 @@ export const POST = withUser(async (request, { user }) => {
       };
       writer.write({ type: 'start', messageMetadata: { createdAt: new Date().toISOString(), status: 'running' } });
       const { chatResult } = await runAnswerForUser(
-        {
-          ownerId: user.id,
-          question,
-          conversationId: body.id,
-          options: { mode: body.mode, style: body.style, ...(body.filters ? { filters: body.filters } : {}) },
-          signal: abort.signal,
-          persistConversation: true,
-        },
+        answerRunInputOf({ kind: 'chat', value: body }, { ownerId: user.id, signal: abort.signal }),
         {
           onSession: (s) =>
             writer.write({

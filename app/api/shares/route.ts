@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { withUser } from '@/lib/auth/with-user';
 import { getConfig } from '@/lib/config';
 import { createShare, listShares, type ShareSummary } from '@/lib/db/shares';
+import { readJson } from '@/lib/http/read-json';
 
 const createSchema = z
   .object({
@@ -21,7 +22,7 @@ export const GET = withUser(async (_request, { user }) => {
 });
 
 export const POST = withUser(async (request, { user }) => {
-  const body = createSchema.parse(await request.json());
+  const body = await readJson(request, createSchema);
   const expiresAt = body.expiresInDays ? new Date(Date.now() + body.expiresInDays * 86_400_000) : null;
   const share = await createShare({ ownerId: user.id, answerId: body.answerId, expiresAt });
   return Response.json({ share: withUrl(share) }, { status: 201 });

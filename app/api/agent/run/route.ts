@@ -1,22 +1,19 @@
 // POST /api/agent/run – run the agent and answer with the finished result as JSON (trace when asked)
 import { withUser } from '@/lib/auth/with-user';
 import { agentRunBodySchema } from '@/lib/chat/request';
-import { checkAgentRateLimit, runAnswerForUser } from '@/lib/chat/run-for-user';
+import { answerRunInputOf, checkAgentRateLimit, runAnswerForUser } from '@/lib/chat/run-for-user';
+import { getConfig } from '@/lib/config';
+import { readJson } from '@/lib/http/read-json';
 
 export const dynamic = 'force-dynamic';
 export const maxDuration = 600;
 
 export const POST = withUser(async (request, { user }) => {
-  const body = agentRunBodySchema.parse(await request.json());
+  const body = await readJson(request, agentRunBodySchema, { maxBytes: getConfig().requestLimits.agentBytes });
   await checkAgentRateLimit(user.id);
-  const { session, chatResult, result } = await runAnswerForUser({
-    ownerId: user.id,
-    question: body.question,
-    conversationId: body.conversationId ?? null,
-    options: { mode: body.mode, style: body.style, ...(body.filters ? { filters: body.filters } : {}) },
-    signal: request.signal,
-    persistConversation: Boolean(body.conversationId),
-  });
+  const { session, chatResult, result } = await runAnswerForUser(
+    answerRunInputOf({ kind: 'agent', value: body }, { ownerId: user.id, signal: request.signal }),
+  );
   return Response.json({
     ...chatResult,
     conversationId: session.conversationId,

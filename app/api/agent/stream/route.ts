@@ -2,14 +2,16 @@
 // complete | error), or NDJSON with `Accept: application/x-ndjson`
 import { withUser } from '@/lib/auth/with-user';
 import { agentRunBodySchema } from '@/lib/chat/request';
-import { checkAgentRateLimit, runAnswerForUser } from '@/lib/chat/run-for-user';
+import { answerRunInputOf, checkAgentRateLimit, runAnswerForUser } from '@/lib/chat/run-for-user';
+import { getConfig } from '@/lib/config';
 import { AppError } from '@/lib/errors';
+import { readJson } from '@/lib/http/read-json';
 
 export const dynamic = 'force-dynamic';
 export const maxDuration = 600;
 
 export const POST = withUser(async (request, { user }) => {
-  const body = agentRunBodySchema.parse(await request.json());
+  const body = await readJson(request, agentRunBodySchema, { maxBytes: getConfig().requestLimits.agentBytes });
   await checkAgentRateLimit(user.id);
   const ndjson = (request.headers.get('accept') ?? '').includes('application/x-ndjson');
   const encoder = new TextEncoder();
@@ -32,14 +34,7 @@ export const POST = withUser(async (request, { user }) => {
       };
       try {
         const { session, chatResult, result } = await runAnswerForUser(
-          {
-            ownerId: user.id,
-            question: body.question,
-            conversationId: body.conversationId ?? null,
-            options: { mode: body.mode, style: body.style, ...(body.filters ? { filters: body.filters } : {}) },
-            signal: abort.signal,
-            persistConversation: Boolean(body.conversationId),
-          },
+          answerRunInputOf({ kind: 'agent', value: body }, { ownerId: user.id, signal: abort.signal }),
           {
             onSession: (s) => send('session', s),
             onEvent: (e) => send(e.type === 'token' ? 'token' : 'trace', e),

@@ -1,6 +1,8 @@
 // GET|POST /api/auth/* – Better Auth (sign-up, sign-in, sign-out, session)
 import { getAuth } from '@/lib/auth/auth';
-import { ensureDbReady } from '@/lib/db/client';
+import { getConfig } from '@/lib/config';
+import { ensureDbReady } from '@/lib/db/lifecycle';
+import { withBodyLimit } from '@/lib/http/read-body';
 
 async function handle(request: Request): Promise<Response> {
   await ensureDbReady();
@@ -13,5 +15,8 @@ async function handle(request: Request): Promise<Response> {
   return response;
 }
 
-export const GET = handle;
-export const POST = handle;
+// Signed-out callers reach this route: their bodies are capped before Better Auth reads (and buffers) them.
+const limited = withBodyLimit(handle, () => getConfig().requestLimits.authBytes);
+
+export const GET = limited;
+export const POST = limited;

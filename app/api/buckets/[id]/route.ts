@@ -4,13 +4,14 @@ import { withUser } from '@/lib/auth/with-user';
 import { deleteBucket, getBucketOrThrow, listBuckets, renameBucket } from '@/lib/db/buckets';
 import { findDocument } from '@/lib/db/documents';
 import { syncIndexAttributes } from '@/lib/documents/manage';
+import { readJson } from '@/lib/http/read-json';
 import { getManageDeps } from '@/lib/services';
 
 type Params = { id: string };
-const renameSchema = z.object({ name: z.string() }).strict();
+const renameSchema = z.object({ name: z.string().max(1000) }).strict(); // bucketNameSchema gives the real rule
 
 export const PATCH = withUser<Params>(async (request, { user, params }) => {
-  const { name } = renameSchema.parse(await request.json());
+  const { name } = await readJson(request, renameSchema);
   await renameBucket({ ownerId: user.id, id: params.id, name });
   await getBucketOrThrow({ ownerId: user.id, id: params.id });
   const bucket = (await listBuckets({ ownerId: user.id })).find((b) => b.id === params.id);

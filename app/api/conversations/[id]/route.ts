@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { withUser } from '@/lib/auth/with-user';
 import { deleteConversation, getConversationOrThrow, listMessages, renameConversation } from '@/lib/db/conversations';
+import { readJson } from '@/lib/http/read-json';
 
 type Params = { id: string };
 const renameSchema = z.object({ title: z.string().trim().min(1, 'Give the conversation a title.').max(200) }).strict();
@@ -13,7 +14,7 @@ export const GET = withUser<Params>(async (_request, { user, params }) => {
 });
 
 export const PATCH = withUser<Params>(async (request, { user, params }) => {
-  const { title } = renameSchema.parse(await request.json());
+  const { title } = await readJson(request, renameSchema);
   return Response.json({ conversation: await renameConversation({ ownerId: user.id, id: params.id, title }) });
 });
 

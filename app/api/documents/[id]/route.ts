@@ -3,14 +3,23 @@ import { z } from 'zod';
 import { withUser } from '@/lib/auth/with-user';
 import { documentMetadataSchema, getDocumentOrThrow } from '@/lib/db/documents';
 import { deleteDocument, updateDocument } from '@/lib/documents/manage';
+import { readJson } from '@/lib/http/read-json';
 import { getManageDeps } from '@/lib/services';
 
 type Params = { id: string };
 
+/** Per document; each field's name and value are capped by documentMetadataSchema. */
+const MAX_METADATA_FIELDS = 100;
+
 const patchSchema = z
   .object({
     bucketId: z.uuid().nullable().optional(),
-    metadata: documentMetadataSchema.optional(),
+    metadata: documentMetadataSchema
+      .refine((m) => Object.keys(m.fields).length <= MAX_METADATA_FIELDS, {
+        message: `At most ${MAX_METADATA_FIELDS} fields.`,
+        path: ['fields'],
+      })
+      .optional(),
   })
   .strict();
 
@@ -20,7 +29,7 @@ export const GET = withUser<Params>(async (_request, { user, params }) => {
 });
 
 export const PATCH = withUser<Params>(async (request, { user, params }) => {
-  const body = patchSchema.parse(await request.json());
+  const body = await readJson(request, patchSchema);
   const document = await updateDocument({ ownerId: user.id, id: params.id, ...body }, await getManageDeps());
   return Response.json({ document });
 });

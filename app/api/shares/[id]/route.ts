@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { withUser } from '@/lib/auth/with-user';
 import { getConfig } from '@/lib/config';
 import { revokeShare, setShareExpiry } from '@/lib/db/shares';
+import { readJson } from '@/lib/http/read-json';
 
 type Params = { id: string };
-const patchSchema = z.object({ expiresAt: z.iso.datetime({ offset: true }).nullable() }).strict();
+const patchSchema = z.object({ expiresAt: z.iso.datetime({ offset: true }).max(64).nullable() }).strict();
 
 export const PATCH = withUser<Params>(async (request, { user, params }) => {
-  const { expiresAt } = patchSchema.parse(await request.json());
+  const { expiresAt } = await readJson(request, patchSchema);
   const share = await setShareExpiry({
     ownerId: user.id,
     id: params.id,

@@ -2,17 +2,12 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { withUser } from '@/lib/auth/with-user';
-import { getDb } from '@/lib/db/client';
-import { isUuid } from '@/lib/db/documents';
+import { findStoredFile } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
 import { storedFilePath } from '@/lib/ingest/storage';
 
 export const GET = withUser<{ id: string }>(async (_request, { user, params }) => {
-  if (!isUuid(params.id)) throw new AppError('not_found:document', 'Document not found.');
-  const doc = await getDb().document.findFirst({
-    where: { id: params.id, ownerId: user.id },
-    select: { storedName: true, mime: true, filename: true, size: true },
-  });
+  const doc = await findStoredFile({ ownerId: user.id, id: params.id });
   if (!doc) throw new AppError('not_found:document', 'Document not found.');
   const file = storedFilePath(doc.storedName);
   if (!fs.existsSync(file)) throw new AppError('not_found:document', 'The stored file is missing.');
