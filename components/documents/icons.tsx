@@ -140,16 +140,6 @@ export function PlusIcon({ className }: { className?: string }) {
   );
 }
 
-export function SlidersIcon({ className }: { className?: string }) {
-  return (
-    <Svg className={className}>
-      <path d="M4 7h10M18 7h2M4 17h4M12 17h8" />
-      <circle cx="16" cy="7" r="2" />
-      <circle cx="10" cy="17" r="2" />
-    </Svg>
-  );
-}
-
 const KIND_STYLE: Record<FileKind, { label: string; className: string }> = {
   pdf: { label: 'PDF', className: 'bg-red-50 text-red-700 ring-red-200' },
   docx: { label: 'DOC', className: 'bg-blue-50 text-blue-700 ring-blue-200' },

@@ -158,8 +158,3 @@ export function recordInjection(state: AgentState, spans: string[]): void {
 export function remainingToolCalls(state: AgentState): number {
   return Math.max(0, state.limits.maxToolCalls - state.toolCalls);
 }
-
-/** Searches that ran (with or without hits); calls rejected before running do not count. */
-export function searchCount(state: AgentState): number {
-  return state.searches.length;
-}

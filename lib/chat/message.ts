@@ -5,7 +5,6 @@ import type {
   AgentCitation,
   AgentMode,
   AgentStatus,
-  AnswerStyle,
   Clarification,
   Confidence,
   Insufficiency,
@@ -74,4 +73,4 @@ export const chatOptionsSchema = z.object({
   filters: searchFiltersInputSchema.optional(),
 });
 export type ChatOptions = z.infer<typeof chatOptionsSchema>;
-export type { AgentMode, AnswerStyle };
+export type { AgentMode };

@@ -15,7 +15,6 @@ export const agentRunBodySchema = z
     returnTrace: z.boolean().default(false),
   })
   .strict();
-export type AgentRunBody = z.infer<typeof agentRunBodySchema>;
 
 const messagePartSchema = z.object({ type: z.string(), text: z.string().max(MAX_QUESTION_CHARS).optional() }).loose();
 

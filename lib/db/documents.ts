@@ -133,10 +133,6 @@ export async function getDocumentOrThrow({ ownerId, id }: { ownerId: string; id:
   return doc;
 }
 
-export async function countIndexedDocuments({ ownerId }: { ownerId: string }): Promise<number> {
-  return getDb().document.count({ where: { ownerId, status: 'INDEXED' } });
-}
-
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: string): boolean {

@@ -144,8 +144,6 @@ export async function buildFixture(options: { withPlanted?: boolean } = {}) {
   return { index, catalog, docs, chunks };
 }
 
-export type Fixture = Awaited<ReturnType<typeof buildFixture>>;
-
 export const NO_MODELS: AgentModels = {
   decision: null,
   synthesis: null,

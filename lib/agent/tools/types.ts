@@ -78,5 +78,4 @@ export function toolError(code: string, message: string, suggestion: string, hit
   };
 }
 
-export type ToolFactory = (ctx: ToolContext) => AgentTool;
 export type { ToolName };
