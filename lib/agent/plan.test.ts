@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { scriptedModel } from '../../test/support/agent/mock-models';
 import { analyzeConstraints } from './constraints';
 import { defaultPlan, explicitDateFilter, parseStepList, planWithModel, reconcilePlan } from './plan';
-import { scriptedModel } from './testing/mock-models';
 
 const buckets = [
   { id: 'b1', name: 'contracts' },

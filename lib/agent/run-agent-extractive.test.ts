@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { buildFixture, NO_MODELS, OTHER_OWNER, OWNER, TEXT } from '../../test/support/agent/fixtures';
 import { type AgentEvent, agentEventSchema, traceEventSchema } from './events';
 import { runAgent } from './run-agent';
-import { buildFixture, NO_MODELS, OTHER_OWNER, OWNER, TEXT } from './testing/fixtures';
 import type { AgentDeps, RunAgentInput } from './types';
 
 async function run(

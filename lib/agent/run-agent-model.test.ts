@@ -1,10 +1,10 @@
 import type { LanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { buildFixture, OWNER } from '../../test/support/agent/fixtures';
+import { failingModel, hangingModel, scriptedModel } from '../../test/support/agent/mock-models';
 import type { AgentEvent } from './events';
 import type { AgentLimits } from './limits';
 import { runAgent } from './run-agent';
-import { buildFixture, OWNER } from './testing/fixtures';
-import { failingModel, hangingModel, scriptedModel } from './testing/mock-models';
 import type { AgentResult, RunAgentInput } from './types';
 
 /** The constraint pass and the plan, as a well-behaved model answers them. */

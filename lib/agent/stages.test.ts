@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { buildFixture } from '../../test/support/agent/fixtures';
+import { stateWith } from '../../test/support/agent/state';
 import { coerceAction, parseAction } from './actions';
 import { fitEvidence, markIrrelevant } from './evidence';
 import { extractiveAnswer } from './extractive';
@@ -6,8 +8,6 @@ import { groundAnswer } from './grounding';
 import { guardQuestion } from './guard';
 import { copiesPlantedText, findInjectedSpans, isInjectedQuestion } from './injection';
 import { bestGroundedVersion } from './repair';
-import { buildFixture } from './testing/fixtures';
-import { stateWith } from './testing/state';
 import { detectReferences, parseReference } from './tools/references';
 import { validateDraft } from './validate';
 

@@ -2,7 +2,7 @@ import type { IndexedChunk, SearchFilters, SearchHit } from '@/lib/retrieval/typ
 import type { PromptConstraints } from './constraints';
 import type { AgentLimits } from './limits';
 import type { AgentPlan } from './plan';
-import type { DocumentMetadata } from './ports';
+import type { CatalogDocument } from './ports';
 
 /**
  * The run's shared environment (seed 004): results by short handle, opened citations, counters and feedback.
@@ -68,7 +68,7 @@ export interface AgentState {
   /** One-line summaries of evidence pruned from the model's view. */
   prunedNotes: string[];
   follow: { visited: Set<string>; tokens: number; docCounts: Map<string, number> };
-  metadata: Map<string, DocumentMetadata | null>;
+  metadata: Map<string, CatalogDocument | null>;
 }
 
 export function createAgentState(args: {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildFixture } from './testing/fixtures';
-import { stateWith } from './testing/state';
+import { buildFixture } from '../../test/support/agent/fixtures';
+import { stateWith } from '../../test/support/agent/state';
 import { extractQuotes, technicalTerms, validateDraft, validateProcess } from './validate';
 
 const RUNBOOK_Q =

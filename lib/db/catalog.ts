@@ -1,6 +1,7 @@
-import type { BucketRef, DocumentCatalog, DocumentMetadata, DocumentNameMatch } from '@/lib/agent/ports';
+import type { BucketRef, CatalogDocument, DocumentCatalog, DocumentNameMatch } from '@/lib/agent/ports';
 import type { Db } from '@/lib/db/client';
-import { isUuid, readMetadata } from '@/lib/db/documents';
+import { isUuid } from '@/lib/db/documents';
+import { readMetadata } from '@/lib/domain/document';
 
 /**
  * The agent's view of a user's documents, over Prisma. Only INDEXED documents of the given owner exist for it;
@@ -22,7 +23,7 @@ export function createPrismaCatalog(db: Db): DocumentCatalog {
       return new Set(rows.map((r) => r.id));
     },
 
-    async getDocument(ownerId, documentId): Promise<DocumentMetadata | null> {
+    async getDocument(ownerId, documentId): Promise<CatalogDocument | null> {
       if (!isUuid(documentId)) return null;
       const row = await db.document.findFirst({
         where: { id: documentId, ownerId, status: 'INDEXED' },

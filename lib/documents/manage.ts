@@ -1,12 +1,7 @@
 import { findBucket } from '@/lib/db/buckets';
 import { getDb } from '@/lib/db/client';
-import {
-  type DocumentMetadata,
-  type DocumentSummary,
-  getDocumentOrThrow,
-  isUuid,
-  readMetadata,
-} from '@/lib/db/documents';
+import { type DocumentSummary, getDocumentOrThrow, isUuid } from '@/lib/db/documents';
+import { type DocumentMetadata, readMetadata } from '@/lib/domain/document';
 import { AppError } from '@/lib/errors';
 import { deleteStoredFile } from '@/lib/ingest/storage';
 import type { ChunkIndex } from '@/lib/retrieval/types';

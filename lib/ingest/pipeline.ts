@@ -1,5 +1,5 @@
 import type { Db } from '@/lib/db/client';
-import { readMetadata } from '@/lib/db/documents';
+import { readMetadata } from '@/lib/domain/document';
 import { IngestError } from '@/lib/ingest/errors';
 import { parseAndChunkFile } from '@/lib/ingest/sandbox';
 import { storedFilePath } from '@/lib/ingest/storage';

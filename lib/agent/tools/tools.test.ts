@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildFixture, OWNER } from '../testing/fixtures';
-import { stateWith } from '../testing/state';
+import { buildFixture, OWNER } from '../../../test/support/agent/fixtures';
+import { stateWith } from '../../../test/support/agent/state';
 import { createTools } from './registry';
 import type { ToolContext } from './types';
 

@@ -1,5 +1,5 @@
+import type { AgentModels } from '@/lib/agent/ports';
 import type { IndexedChunk } from '@/lib/retrieval/types';
-import type { AgentModels } from '../ports';
 import { createMemoryCatalog, type MemoryDocument } from './memory-catalog';
 import { createMemoryChunkIndex } from './memory-chunk-index';
 
