@@ -4,6 +4,7 @@ import type { ChatMessage, ChatOptions, ChatResult } from '@/lib/chat/message';
 import type { Db } from '@/lib/db/client';
 import { titleFromQuestion } from '@/lib/db/conversations';
 import { isUuid } from '@/lib/db/documents';
+import { toJsonColumn } from '@/lib/db/json-column';
 import { AppError } from '@/lib/errors';
 
 /**
@@ -144,7 +145,7 @@ export async function runAnswer(
     clearTimeout(trailing);
     trailing = undefined;
     lastFlush = now;
-    const snapshot = JSON.parse(JSON.stringify(trace));
+    const snapshot = toJsonColumn(trace);
     flushing = flushing
       .then(() => written)
       .then(() => db.answer.updateMany({ where: { id: answerId, status: 'running' }, data: { trace: snapshot } }))
@@ -180,14 +181,14 @@ export async function runAnswer(
     data: {
       text: result.answer,
       status: result.status,
-      citations: JSON.parse(JSON.stringify(result.citations)),
-      insufficiencies: JSON.parse(JSON.stringify(result.insufficiencies)),
-      clarification: result.clarification ? JSON.parse(JSON.stringify(result.clarification)) : undefined,
-      trace: JSON.parse(JSON.stringify(result.trace)),
+      citations: toJsonColumn(result.citations),
+      insufficiencies: toJsonColumn(result.insufficiencies),
+      clarification: result.clarification ? toJsonColumn(result.clarification) : undefined,
+      trace: toJsonColumn(result.trace),
       confidence: result.confidence,
       safetyFlags: result.safetyFlags,
-      models: JSON.parse(JSON.stringify(result.models)),
-      timings: JSON.parse(JSON.stringify(result.timings)),
+      models: toJsonColumn(result.models),
+      timings: toJsonColumn(result.timings),
     },
   });
   if (conversationId) {
@@ -198,7 +199,7 @@ export async function runAnswer(
         ownerId: input.ownerId,
         role: 'assistant',
         content: result.answer,
-        parts: JSON.parse(JSON.stringify(parts)),
+        parts: toJsonColumn(parts),
         answerId,
       },
     });
