@@ -48,7 +48,7 @@ describe('plan', () => {
     expect(plan.subQueries).toEqual(['termination', 'termination notice', 'renewal terms']);
   });
 
-  it('parses the seed step formats', () => {
+  it('parses steps given as a JSON array, a numbered list or a bulleted list', () => {
     expect(parseStepList('["Search X", "Answer"]')).toEqual(['Search X', 'Answer']);
     expect(parseStepList('1. Search X\n2. Open r1\n3. Answer')).toEqual(['Search X', 'Open r1', 'Answer']);
     expect(parseStepList('- a\n- b')).toEqual(['a', 'b']);

@@ -2,7 +2,7 @@ import type { LanguageModel } from 'ai';
 import type { DocumentMetadata } from '@/lib/domain/document';
 
 /**
- * The agent's outside world, as interfaces. The lead implements the catalog over Prisma; the chunk index
+ * The agent's outside world, as interfaces. lib/db/catalog.ts implements the catalog over Prisma; the chunk index
  * comes from lib/retrieval; models and the embedder from lib/llm. Every method takes the owner id, which the
  * agent takes from its caller and never from a model.
  */

@@ -5,7 +5,7 @@ import type { AgentPlan } from './plan';
 import type { CatalogDocument } from './ports';
 
 /**
- * The run's shared environment (seed 004): results by short handle, opened citations, counters and feedback.
+ * The run's shared environment: results by short handle, opened citations, counters and feedback.
  * The model sees handles (r3, d2), never ids; the maps here turn them back into real ids.
  */
 

@@ -11,7 +11,7 @@ const RUNBOOK_Q =
 const codes = (r: { errors: { code: string }[] }) => r.errors.map((e) => e.code);
 
 describe('validateProcess', () => {
-  it('rejects an early final: too few searches, topics not searched, too few opened (seed 000 failure case)', async () => {
+  it('rejects an early final: too few searches, topics not searched, too few opened', async () => {
     const f = await buildFixture();
     const state = stateWith({ question: RUNBOOK_Q, opened: [], queries: ['runbook'] });
     const r = validateProcess(state);

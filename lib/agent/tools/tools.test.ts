@@ -24,7 +24,7 @@ async function setup(embedder: ToolContext['embedder'] = null) {
 }
 
 describe('tools', () => {
-  it('search_semantic is offered only with an embedder (seed 004)', async () => {
+  it('search_semantic is offered only with an embedder', async () => {
     const without = await setup();
     expect(without.tools.get('search_semantic')?.isAvailable(without.state)).toBe(false);
     const withEmbedder = await setup({ model: 'm', embedQuery: async () => [1, 0] });
