@@ -29,7 +29,7 @@ const embeddingDimensions = Number(process.env.FAKE_OLLAMA_DIMS ?? process.env.E
 
 const fake = await startFakeOllama({ port, models, embeddingDimensions });
 process.stdout.write(
-  `fake-ollama listening on ${fake.url} (models: ${models.join(', ')}; ${embeddingDimensions} dims)\n`,
+  `fake-ollama listening on ${fake.url} (models: ${[...new Set(models)].join(', ')}; ${embeddingDimensions} dims)\n`,
 );
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
