@@ -1,7 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 
 // Two production servers from the same build: one with no language model (extractive mode, most specs) and one
-// talking to the deterministic fake Ollama server in e2e/fake-ollama.mjs (the *.llm.spec.ts files).
+// talking to the deterministic fake Ollama server in test/support/llm/fake-ollama.ts (the *.llm.spec.ts files).
 const port = Number(process.env.E2E_PORT ?? 3210);
 const llmPort = port + 2;
 const fakeOllamaPort = Number(process.env.FAKE_OLLAMA_PORT ?? 11999);
@@ -48,7 +48,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `node e2e/fake-ollama.mjs --port ${fakeOllamaPort}`,
+      command: `npx tsx test/support/llm/fake-ollama-server.ts --port ${fakeOllamaPort}`,
       url: `http://127.0.0.1:${fakeOllamaPort}/__health`,
       reuseExistingServer: true,
       timeout: 30_000,

@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
+import { type FakeOllama, type FakeRequest, type FakeScript, startFakeOllama } from '../test/support/llm/fake-ollama';
 import { ask, lastAnswer, openTrace, uploadDocument } from './chat-helpers';
 import { expect, test } from './fixtures';
 
 // These specs run in the `chromium-llm` project, whose app server talks to the fake model (playwright.config.ts
-// starts e2e/fake-ollama.mjs on FAKE_OLLAMA_PORT, default 11999). The fake server is started here unless one answers.
+// starts test/support/llm/fake-ollama-server.ts on FAKE_OLLAMA_PORT, default 11999). The fake server is started here,
+// in this process, unless one answers.
 
 const FAKE_PORT = Number(process.env.FAKE_OLLAMA_PORT ?? 11999);
 const FAKE = `http://127.0.0.1:${FAKE_PORT}`;
@@ -19,16 +19,6 @@ Refunds are paid to the original payment method within 5 business days after the
 Standard shipping takes 4 to 6 business days. Express shipping takes 1 to 2 business days and costs 12 euros.
 `;
 
-interface FakeRequest {
-  at: number;
-  kind: string | null;
-  stream: boolean;
-  options: { num_ctx?: number } | null;
-  messages: Array<{ role: string; content: string }>;
-  aborted: boolean;
-  tokensSent?: number;
-}
-
 async function fakeUp(): Promise<boolean> {
   try {
     const res = await fetch(`${FAKE}/__health`);
@@ -38,7 +28,7 @@ async function fakeUp(): Promise<boolean> {
   }
 }
 
-async function script(body: unknown): Promise<void> {
+async function script(body: FakeScript): Promise<void> {
   const res = await fetch(`${FAKE}/__script`, { method: 'POST', body: JSON.stringify(body) });
   expect(res.ok).toBe(true);
 }
@@ -62,18 +52,15 @@ const OPEN = { action: 'tool_call', calls: [{ tool: 'open_citation', handle: 'r1
 const FINAL = { action: 'final', reason: 'the opened source answers the question' };
 
 test.describe('chat with a (fake) language model', () => {
-  let fake: ChildProcess | null = null;
+  let fake: FakeOllama | null = null;
 
   test.beforeAll(async () => {
     if (await fakeUp()) return;
-    fake = spawn(process.execPath, [path.join(import.meta.dirname, 'fake-ollama.mjs'), '--port', String(FAKE_PORT)], {
-      stdio: 'ignore',
-    });
-    await expect.poll(fakeUp, { timeout: 10_000 }).toBe(true);
+    fake = await startFakeOllama({ port: FAKE_PORT });
   });
 
-  test.afterAll(() => {
-    if (fake?.pid) process.kill(fake.pid, 'SIGTERM');
+  test.afterAll(async () => {
+    await fake?.close();
   });
 
   test('trace events and tokens stream in order; a misquote is rejected and rewritten', async ({ page, user }) => {
@@ -233,7 +220,7 @@ test.describe('chat with a (fake) language model', () => {
     for (const r of chats) expect(r.options?.num_ctx ?? 0).toBeGreaterThan(2048);
     const drafts = chats.filter((r) => r.kind === 'text');
     expect(drafts.length).toBeGreaterThanOrEqual(2);
-    expect(drafts[1]?.messages.map((m) => m.content).join('\n')).toContain('YOUR PREVIOUS DRAFT WAS REJECTED');
+    expect(drafts[1]?.messages?.map((m) => m.content).join('\n')).toContain('YOUR PREVIOUS DRAFT WAS REJECTED');
 
     await answer.getByRole('button', { name: 'Show source 1' }).first().click();
     await expect(page.getByTestId('citation-panel').getByTestId('quoted-span')).toBeVisible();

@@ -1,4 +1,4 @@
-import { buildTextPdf } from '../lib/ingest/minimal-pdf';
+import { buildTextPdf } from '../test/support/ingest/minimal-pdf';
 import { ask, guardAgainstInjection, lastAnswer, openTrace, uploadDocument } from './chat-helpers';
 import { expect, test } from './fixtures';
 

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgentModels } from '@/lib/agent/ports';
 import { runAgent } from '@/lib/agent/run-agent';
-import { clapnqCorpus, loadClapnq, openEvalIndex } from '@/lib/agent/testing/corpus';
-import { NO_MODELS } from '@/lib/agent/testing/fixtures';
-import { createMemoryCatalog } from '@/lib/agent/testing/memory-catalog';
-import { scriptedModel } from '@/lib/agent/testing/mock-models';
 import type { AgentMode } from '@/lib/agent/types';
+import { clapnqCorpus, loadClapnq, openEvalIndex } from '@/test/support/agent/corpus';
+import { NO_MODELS } from '@/test/support/agent/fixtures';
+import { createMemoryCatalog } from '@/test/support/agent/memory-catalog';
+import { scriptedModel } from '@/test/support/agent/mock-models';
 import { recordSection } from './agent-report';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

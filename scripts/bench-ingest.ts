@@ -8,8 +8,8 @@
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildTextPdf } from '@/lib/ingest/minimal-pdf';
 import { parseAndChunkFile, shutdownParseWorkers } from '@/lib/ingest/sandbox';
+import { buildTextPdf } from '@/test/support/ingest/minimal-pdf';
 
 function arg(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);

@@ -16,7 +16,7 @@ const env = {
   APP_URL: `http://localhost:${port}`,
   NEXT_TELEMETRY_DISABLED: '1',
   NODE_ENV: 'production',
-  // By default no LLM answers (extractive mode); the LLM project points this at e2e/fake-ollama.mjs.
+  // By default no LLM answers (extractive mode); the LLM project points this at the fake Ollama server (test/support/llm/fake-ollama-server.ts).
   OLLAMA_BASE_URL: process.env.E2E_OLLAMA_BASE_URL ?? 'http://127.0.0.1:9',
   RATE_LIMIT_SIGN_IN_PER_MINUTE: '5',
 };

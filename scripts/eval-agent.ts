@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { copiesPlantedText } from '@/lib/agent/injection';
 import { runAgent } from '@/lib/agent/run-agent';
-import { chunkFor, chunkText, clapnqCorpus, documentFor, loadClapnq, openEvalIndex } from '@/lib/agent/testing/corpus';
-import { NO_MODELS } from '@/lib/agent/testing/fixtures';
-import { createMemoryCatalog, type MemoryDocument } from '@/lib/agent/testing/memory-catalog';
 import { normalizeForQuote } from '@/lib/agent/text';
 import type { AgentMode, AgentResult } from '@/lib/agent/types';
 import { admitsMissing } from '@/lib/agent/validate';
 import type { ChunkIndex, IndexedChunk } from '@/lib/retrieval/types';
+import { chunkFor, chunkText, clapnqCorpus, documentFor, loadClapnq, openEvalIndex } from '@/test/support/agent/corpus';
+import { NO_MODELS } from '@/test/support/agent/fixtures';
+import { createMemoryCatalog, type MemoryDocument } from '@/test/support/agent/memory-catalog';
 import { recordSection } from './agent-report';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -17,8 +17,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { buildTextPdf } from '@/lib/ingest/minimal-pdf';
-import { startFakeOllama } from '@/test/reliability/fake-ollama';
 import {
   ensureBuild,
   migrateData,
@@ -27,6 +25,8 @@ import {
   signUp,
   startServer,
 } from '@/test/reliability/server-process';
+import { buildTextPdf } from '@/test/support/ingest/minimal-pdf';
+import { startFakeOllama } from '@/test/support/llm/fake-ollama';
 
 const distDir = process.env.NEXT_DIST_DIR || '.next-rel';
 const port = Number(process.env.FAULT_PORT ?? 3295);

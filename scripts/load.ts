@@ -1,6 +1,6 @@
 /**
  * `npm run load`: the production build under load on loopback, with the deterministic fake model server
- * (test/reliability/fake-ollama.ts, started and stopped here). By default 50 concurrent agent streams
+ * (test/support/llm/fake-ollama.ts, started and stopped here). By default 50 concurrent agent streams
  * (POST /api/agent/stream, NDJSON) and 10 concurrent uploaders for 2 minutes, then every upload is waited for
  * until it is INDEXED or FAILED. Prints requests completed, errors, p50/p95/p99 time to first event and to
  * completion, upload latency, the server's resident memory, and the final state of every upload.
@@ -18,10 +18,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildTextPdf } from '@/lib/ingest/minimal-pdf';
 import { percentile } from '@/test/reliability/api-client';
-import { startFakeOllama } from '@/test/reliability/fake-ollama';
 import { ensureBuild, migrateData, type ServerOptions, signUp, startServer } from '@/test/reliability/server-process';
+import { buildTextPdf } from '@/test/support/ingest/minimal-pdf';
+import { startFakeOllama } from '@/test/support/llm/fake-ollama';
 
 const { values: args } = parseArgs({
   options: {

@@ -1,6 +1,6 @@
 // npm test: install what tests need (dependencies; Debian's Chromium when no browser is found and apt exists),
-// then lint, typecheck, unit tests, integration tests against SQLite and against a throwaway PostgreSQL cluster
-// started on loopback (and removed after), then the Playwright suite against the production build.
+// then lint, typecheck, dead code (knip), unit tests, integration tests against SQLite and against a throwaway
+// PostgreSQL cluster started on loopback (and removed after), then the Playwright suite against the production build.
 // Ends with one line "N passed, N failed" (test counts over every suite).
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -125,6 +125,8 @@ try {
   });
   await stage('lint (biome)', async () => (await runCode('npx', ['biome', 'check', '.'])) === 0);
   await stage('typecheck (tsc)', async () => (await runCode('npx', ['tsc', '--noEmit', '-p', 'tsconfig.json'])) === 0);
+  // dead files, exports and dependencies (knip.jsonc): any finding fails the run
+  await stage('dead code (knip)', async () => (await runCode('npx', ['knip', '--no-progress'])) === 0);
   await stage('unit tests', () => vitest('unit', 'unit', {}));
   await stage('integration tests (SQLite)', () =>
     vitest('integration-sqlite', 'integration', {

@@ -2,9 +2,9 @@
 
 import clsx from 'clsx';
 import { useId, useState } from 'react';
+import { AlertIcon, InfoIcon, SearchIcon, ShieldIcon } from '@/components/icons';
 import type { Confidence } from '@/lib/agent/types';
 import type { ChatResult } from '@/lib/chat/message';
-import { AlertIcon, InfoIcon, SearchIcon, ShieldIcon } from './icons';
 import { keyed } from './keyed';
 import { confidenceExplanation, safetyFlagExplanation } from './trace-format';
 

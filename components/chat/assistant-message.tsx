@@ -2,11 +2,11 @@
 
 import clsx from 'clsx';
 import { useMemo } from 'react';
+import { AlertIcon, FileIcon, Spinner } from '@/components/icons';
 import { SafeMarkdown } from '@/components/markdown/safe-markdown';
 import type { AgentCitation } from '@/lib/agent/types';
 import type { ChatMessage } from '@/lib/chat/message';
 import { AnswerNotes, ConfidenceBadge } from './answer-notes';
-import { AlertIcon, FileIcon, Spinner } from './icons';
 import { readAnswer, visibleAnswerText } from './message-view';
 import { ShareButton } from './share-button';
 import { locationLabel } from './trace-format';

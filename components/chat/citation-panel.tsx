@@ -2,12 +2,12 @@
 
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
+import { ExternalIcon, Spinner, XIcon } from '@/components/icons';
 import type { AgentCitation } from '@/lib/agent/types';
 import { fetchJson } from '@/lib/client/fetch-json';
 import type { ChunkView } from '@/lib/db/chunks';
 import { AppError } from '@/lib/errors';
 import { locatePassage } from './highlight';
-import { ExternalIcon, Spinner, XIcon } from './icons';
 import { PassageText } from './passage-text';
 import { locationLabel } from './trace-format';
 import { viewerHref } from './viewer-href';

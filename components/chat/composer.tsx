@@ -11,9 +11,9 @@ import {
   useRef,
   useState,
 } from 'react';
+import { SendIcon, StopIcon } from '@/components/icons';
 import type { AgentMode, AnswerStyle } from '@/lib/agent/types';
 import { type BucketOption, type ChatFilters, type DocumentOption, FilterChips, FilterPicker } from './filter-picker';
-import { SendIcon, StopIcon } from './icons';
 
 export interface ComposerHandle {
   setText: (text: string) => void;

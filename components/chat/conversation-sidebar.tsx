@@ -6,10 +6,10 @@ import { useRouter } from 'next/navigation';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ConfirmDialog, type ConfirmRequest } from '@/components/documents/confirm-dialog';
 import { useReportError } from '@/components/error-toaster';
+import { PencilIcon, PlusIcon, TrashIcon, XIcon } from '@/components/icons';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { type ConversationItem, useChatShell } from './chat-shell-context';
 import { groupConversations } from './conversation-groups';
-import { PencilIcon, PlusIcon, TrashIcon, XIcon } from './icons';
 
 function ConversationRow({
   item,

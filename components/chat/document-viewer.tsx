@@ -2,8 +2,8 @@
 
 import dynamic from 'next/dynamic';
 import Link from 'next/link';
+import { ChevronIcon } from '@/components/icons';
 import { locatePassage } from './highlight';
-import { ChevronIcon } from './icons';
 import { PassageText } from './passage-text';
 
 // pdf.js and its worker only ever run in the browser.

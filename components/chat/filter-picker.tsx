@@ -2,7 +2,7 @@
 
 import clsx from 'clsx';
 import { useEffect, useId, useRef, useState } from 'react';
-import { FilterIcon, XIcon } from './icons';
+import { FilterIcon, XIcon } from '@/components/icons';
 
 export interface BucketOption {
   id: string;

@@ -1,8 +1,8 @@
 'use client';
 
 import { useEffect, useState } from 'react';
+import { AlertIcon, XIcon } from '@/components/icons';
 import { type HealthSummary, loadHealth, pullCommands } from './health';
-import { AlertIcon, XIcon } from './icons';
 
 function Code({ children }: { children: string }) {
   return <code className="rounded bg-amber-100 px-1 py-0.5 font-mono text-[0.8em] text-amber-950">{children}</code>;

@@ -2,8 +2,8 @@
 
 import './pdf-text-layer.css';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { ChevronIcon, Spinner } from '@/components/icons';
 import { findLoose, type Range, rangeOverPieces, segmentText } from './highlight';
-import { ChevronIcon, Spinner } from './icons';
 
 type PdfJs = typeof import('pdfjs-dist');
 type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;

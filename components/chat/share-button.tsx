@@ -2,8 +2,8 @@
 
 import { useRef, useState } from 'react';
 import { useReportError } from '@/components/error-toaster';
+import { CheckIcon, CopyIcon, ShareIcon, XIcon } from '@/components/icons';
 import { fetchJson } from '@/lib/client/fetch-json';
-import { CheckIcon, CopyIcon, ShareIcon, XIcon } from './icons';
 
 /** Creates (or returns the existing) public link of an answer, then shows it with a Copy button. */
 export function ShareButton({ answerId }: { answerId: string }) {

@@ -2,7 +2,6 @@
 
 import clsx from 'clsx';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import type { TraceEvent } from '@/lib/agent/events';
 import {
   AlertIcon,
   CheckIcon,
@@ -15,7 +14,8 @@ import {
   SparkIcon,
   Spinner,
   XIcon,
-} from './icons';
+} from '@/components/icons';
+import type { TraceEvent } from '@/lib/agent/events';
 import { keyed } from './keyed';
 import { traceSummary } from './message-view';
 import {

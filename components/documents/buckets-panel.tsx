@@ -2,11 +2,11 @@
 
 import clsx from 'clsx';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { FolderIcon, InboxIcon, PencilIcon, PlusIcon, StackIcon, TrashIcon } from '@/components/icons';
 import { Button } from '@/components/ui/button';
 import type { BucketSummary } from '@/lib/db/buckets';
 import { BUCKET_NAME_MAX, validateBucketName } from './bucket-names';
 import type { BucketFilter } from './document-view';
-import { FolderIcon, InboxIcon, PencilIcon, PlusIcon, StackIcon, TrashIcon } from './icons';
 
 /** The result of a create or rename: null on success, or a message to show beside the name field. */
 export type BucketSaveResult = string | null;

@@ -2,9 +2,9 @@
 
 import clsx from 'clsx';
 import { useId } from 'react';
+import { SearchIcon, XIcon } from '@/components/icons';
 import type { DocumentStatus } from '@/lib/db/documents';
 import { DOCUMENT_STATUSES, type StatusCounts, type StatusFilter, statusLabel } from './document-view';
-import { SearchIcon, XIcon } from './icons';
 
 const DOT: Record<DocumentStatus, string> = {
   PENDING: 'bg-slate-400',
@@ -72,7 +72,7 @@ export function DocumentFilters({
         <label htmlFor={searchId} className="sr-only">
           Search by name
         </label>
-        <SearchIcon className="pointer-events-none absolute top-1/2 left-3 -translate-y-1/2 text-slate-400" />
+        <SearchIcon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400" />
         <input
           id={searchId}
           type="search"

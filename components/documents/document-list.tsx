@@ -1,12 +1,12 @@
 'use client';
 
 import { useEffect, useId, useRef, useState } from 'react';
+import { SearchIcon } from '@/components/icons';
 import { Button } from '@/components/ui/button';
 import type { BucketSummary } from '@/lib/db/buckets';
 import type { DocumentSummary } from '@/lib/db/documents';
 import { DocumentRow, type DocumentRowActions } from './document-row';
 import { plural } from './document-view';
-import { SearchIcon } from './icons';
 
 /**
  * The document list: a header with select-all and, while something is selected, the bulk bar (move to a

@@ -2,6 +2,15 @@
 
 import clsx from 'clsx';
 import { memo, type ReactNode, useId } from 'react';
+import {
+  AlertIcon,
+  CheckIcon,
+  FolderIcon,
+  PencilIcon,
+  RefreshIcon,
+  StopCircleIcon,
+  TrashIcon,
+} from '@/components/icons';
 import { Button } from '@/components/ui/button';
 import type { BucketSummary } from '@/lib/db/buckets';
 import type { DocumentSummary } from '@/lib/db/documents';
@@ -16,7 +25,7 @@ import {
   stageLabel,
   trackPosition,
 } from './document-view';
-import { AlertIcon, CheckIcon, FileKindTile, FolderIcon, PencilIcon, RefreshIcon, StopIcon, TrashIcon } from './icons';
+import { FileKindTile } from './file-kind-tile';
 import { StageTrack } from './stage-track';
 
 export interface DocumentRowActions {
@@ -230,7 +239,7 @@ export const DocumentRow = memo(function DocumentRow({
               disabled={busy}
               className="mr-1"
             >
-              <StopIcon className="h-3.5 w-3.5" />
+              <StopCircleIcon className="h-3.5 w-3.5" />
               Cancel
             </Button>
           ) : doc.status === 'FAILED' ? (

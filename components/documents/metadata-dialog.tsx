@@ -3,13 +3,13 @@
 import clsx from 'clsx';
 import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
 import { useReportError } from '@/components/error-toaster';
+import { PlusIcon, XIcon } from '@/components/icons';
 import { Button } from '@/components/ui/button';
 import { fetchJson } from '@/lib/client/fetch-json';
 import type { BucketSummary } from '@/lib/db/buckets';
 import type { DocumentSummary } from '@/lib/db/documents';
 import { AppError } from '@/lib/errors';
 import { describeIndexed, fileKind, fileKindLabel, formatBytes, formatDate, statusLabel } from './document-view';
-import { PlusIcon, XIcon } from './icons';
 import {
   addTags,
   draftFromMetadata,

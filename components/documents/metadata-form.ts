@@ -1,4 +1,4 @@
-import type { DocumentMetadata } from '@/lib/db/documents';
+import type { DocumentMetadata } from '@/lib/domain/document';
 
 /**
  * The metadata editor's draft and its validation. The limits mirror `documentMetadataSchema` on the server

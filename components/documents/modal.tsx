@@ -1,7 +1,7 @@
 'use client';
 
 import { type ReactNode, useEffect, useId, useRef } from 'react';
-import { XIcon } from './icons';
+import { XIcon } from '@/components/icons';
 
 /**
  * A modal on the native <dialog>: focus is trapped and restored by the browser, Escape and a click on the

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import { z } from 'zod';
-import { InfoIcon } from './icons';
+import { InfoIcon } from '@/components/icons';
 
 const RECHECK_MS = 60_000;
 

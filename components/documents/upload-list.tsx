@@ -1,9 +1,10 @@
 'use client';
 
 import clsx from 'clsx';
+import { AlertIcon, InfoIcon, RefreshIcon, XIcon } from '@/components/icons';
 import { Button } from '@/components/ui/button';
 import { fileKind, formatBytes } from './document-view';
-import { AlertIcon, FileKindTile, InfoIcon, RefreshIcon, XIcon } from './icons';
+import { FileKindTile } from './file-kind-tile';
 import { StageTrack } from './stage-track';
 import type { UploadItem } from './use-upload-queue';
 

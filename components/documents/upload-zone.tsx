@@ -2,9 +2,9 @@
 
 import clsx from 'clsx';
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
+import { FolderIcon, UploadIcon } from '@/components/icons';
 import type { BucketSummary } from '@/lib/db/buckets';
 import { ACCEPTED_FILE_TYPES } from './document-view';
-import { FolderIcon, UploadIcon } from './icons';
 
 const FORMATS = ['PDF', 'Word (DOCX)', 'Excel (XLSX)', 'CSV', 'HTML', 'Markdown', 'Text'];
 
@@ -193,7 +193,7 @@ export function UploadZone({
 
   const noticeLine = notice ? (
     <p role="status" className="mt-3 flex items-center gap-2 text-sm text-amber-800">
-      <FolderIcon className="text-amber-600" />
+      <FolderIcon className="h-4 w-4 text-amber-600" />
       {notice}
     </p>
   ) : null;

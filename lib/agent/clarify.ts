@@ -3,7 +3,7 @@ import { keyTerms, termCoverage } from './text';
 import type { Clarification } from './types';
 
 /**
- * Clarification requests (seed 003): "no_results" says what was tried and relaxed, "overload" how to narrow.
+ * Clarification requests: "no_results" says what was tried and relaxed, "overload" how to narrow.
  * A model's clarify is accepted only when the evidence supports it, so it cannot be used to dodge answering.
  */
 

@@ -6,8 +6,8 @@ const RUNBOOK =
   'reindex SQL, delete order verification, rate limit retry policy. Use open_citation for at least two citations. ' +
   "Quote one exact SQL line. If documents conflict, the newest dated document wins. If anything is missing, explicitly say 'Insufficient documentation'.";
 
-describe('analyzeConstraints (seed 000 patterns)', () => {
-  it('reads the seed runbook prompt completely', () => {
+describe('analyzeConstraints (patterns)', () => {
+  it('reads every demand of a multi-part runbook question', () => {
     const c = analyzeConstraints(RUNBOOK);
     expect(c.minSearches).toBe(3);
     expect(c.requiredTopics).toEqual(['reindex SQL', 'delete order verification', 'rate limit retry policy']);

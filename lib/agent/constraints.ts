@@ -3,8 +3,8 @@ import type { AgentLimits } from './limits';
 import { keyTerms } from './text';
 
 /**
- * Stage 2 (seed 000): what the question demands of the process and the answer, found by patterns (the seed's
- * examples are the tests) and optionally widened by a model pass whose additions must be grounded in the question.
+ * Stage 2: what the question demands of the process and the answer, found by patterns (constraints.test.ts
+ * lists the phrasings they cover) and optionally widened by a model pass whose additions must be grounded in the question.
  */
 
 export type ConflictRule = 'newest' | 'oldest' | 'flag';

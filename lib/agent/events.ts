@@ -212,7 +212,6 @@ export const agentEventSchema = z.discriminatedUnion('type', [...traceVariants, 
 
 export type TraceEvent = z.infer<typeof traceEventSchema>;
 export type AgentEvent = z.infer<typeof agentEventSchema>;
-export type TokenEvent = z.infer<typeof tokenEventSchema>;
 
 /** Distributive Omit so each variant keeps its own fields. */
 export type TraceEventInput = TraceEvent extends infer E ? (E extends TraceEvent ? Omit<E, 'id'> : never) : never;

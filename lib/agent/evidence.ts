@@ -3,7 +3,7 @@ import { estimateTokens } from './text';
 import { describeEntry } from './tools/search-common';
 
 /**
- * Stage 5 (seeds 003, 004): keeps the evidence shown to the model inside its token budget. Order of sacrifice:
+ * Stage 5: keeps the evidence shown to the model inside its token budget. Order of sacrifice:
  * results the model marked irrelevant, then unopened results from the weakest hits, each summarised into a
  * one-line note; opened sources (which may be cited) are only shortened, never dropped.
  */

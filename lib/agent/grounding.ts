@@ -157,7 +157,7 @@ export function buildInsufficiencies(state: AgentState, extra: Insufficiency[]):
 const UNCERTAIN = /\b(?:might|possibly|perhaps|unclear|not\s+sure|may\s+not)\b/i;
 
 /**
- * Confidence (seed 002, adapted): high when the gate passed, every claim is supported, nothing is missing and no
+ * Confidence: high when the gate passed, every claim is supported, nothing is missing and no
  * hedging; low when the gate failed, nothing is cited or support is weak; medium otherwise. Planted instructions
  * in the evidence cap it at medium.
  */

@@ -2,7 +2,7 @@ import { isInjectedQuestion } from './injection';
 import type { AgentLimits } from './limits';
 
 /**
- * Stage 1 (seed 002): decide whether a question may go on. A refusal carries the user-facing answer and one
+ * Stage 1: decide whether a question may go on. A refusal carries the user-facing answer and one
  * safety flag; it costs no model call and no search.
  */
 

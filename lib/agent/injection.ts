@@ -2,12 +2,15 @@ import { analyze } from '@/lib/retrieval/analyzer';
 import { keyTerms, splitSentences } from './text';
 
 /**
- * Prompt-injection patterns, for questions (seed 002) and for retrieved text (indirect injection, BIPIA).
+ * Prompt-injection patterns, for questions and for retrieved text (indirect injection, BIPIA).
  * Retrieved text is never obeyed: matching chunks are flagged, and their instruction-like sentences are kept so
  * validation can catch an answer or a tool call that repeats them.
  */
 
-/** Patterns that make a question unsafe to process (seed 002's list, plus common variants). */
+/**
+ * Patterns that make a question unsafe to process: instruction overrides, injected "system:" or "new instructions:"
+ * turns, script and data URLs, prompt extraction, role and mode switches.
+ */
 export const QUESTION_INJECTION_PATTERNS: readonly RegExp[] = [
   /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|my\s+)*(?:previous|prior|above|earlier|preceding|system)\s+(?:instructions?|prompts?|rules?|messages?|context)/i,
   /\bdisregard\s+(?:the\s+|everything\s+|all\s+)?above\b/i,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Every bound of a run in one object (seed 000 defaults). A limit that bites emits a `limit` event.
+ * Every bound of a run in one object, each with its default. A limit that bites emits a `limit` event.
  */
 export const agentLimitsSchema = z.object({
   maxToolCalls: z.number().int().min(1).default(5),

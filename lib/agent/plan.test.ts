@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { scriptedModel } from '../../test/support/agent/mock-models';
 import { analyzeConstraints } from './constraints';
 import { defaultPlan, explicitDateFilter, parseStepList, planWithModel, reconcilePlan } from './plan';
-import { scriptedModel } from './testing/mock-models';
 
 const buckets = [
   { id: 'b1', name: 'contracts' },
@@ -48,7 +48,7 @@ describe('plan', () => {
     expect(plan.subQueries).toEqual(['termination', 'termination notice', 'renewal terms']);
   });
 
-  it('parses the seed step formats', () => {
+  it('parses steps given as a JSON array, a numbered list or a bulleted list', () => {
     expect(parseStepList('["Search X", "Answer"]')).toEqual(['Search X', 'Answer']);
     expect(parseStepList('1. Search X\n2. Open r1\n3. Answer')).toEqual(['Search X', 'Open r1', 'Answer']);
     expect(parseStepList('- a\n- b')).toEqual(['a', 'b']);

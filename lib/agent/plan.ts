@@ -7,7 +7,7 @@ import type { BucketRef } from './ports';
 import { keyTerms } from './text';
 
 /**
- * Stage 3 (seeds 000, 003): decomposition (intent, buckets, filters, sub-queries, output format) and 2-5 steps.
+ * Stage 3: decomposition (intent, buckets, filters, sub-queries, output format) and 2-5 steps.
  * The model's plan is checked against what exists (bucket names, ISO dates); a plan that does not parse falls
  * back to the default plan, which is also the extractive policy's plan.
  */
@@ -188,7 +188,7 @@ export function reconcilePlan(
   };
 }
 
-/** Seed 000's plan parsing strategies for text that is not the JSON object: JSON array, numbered or bulleted list. */
+/** Steps from text that is not the JSON object: a JSON array of strings, a numbered list or a bulleted list. */
 export function parseStepList(text: string): string[] | null {
   const json = parseLooseJson(text);
   if (Array.isArray(json) && json.every((s) => typeof s === 'string')) {

@@ -1,23 +1,19 @@
 import type { LanguageModel } from 'ai';
+import type { DocumentMetadata } from '@/lib/domain/document';
 
 /**
- * The agent's outside world, as interfaces. The lead implements the catalog over Prisma; the chunk index
+ * The agent's outside world, as interfaces. lib/db/catalog.ts implements the catalog over Prisma; the chunk index
  * comes from lib/retrieval; models and the embedder from lib/llm. Every method takes the owner id, which the
  * agent takes from its caller and never from a model.
  */
 
-/** Metadata of one of the owner's documents, as the catalog stores it. */
-export interface DocumentMetadata {
+/** One of the owner's documents as the catalog describes it: its metadata plus file and bucket facts. */
+export interface CatalogDocument extends DocumentMetadata {
   documentId: string;
   filename: string;
-  title: string | null;
   mime: string;
   bucketId: string | null;
   bucketName: string | null;
-  /** ISO date (YYYY-MM-DD) or null. */
-  documentDate: string | null;
-  tags: string[];
-  fields: Record<string, string>;
   pageCount: number | null;
   chunkCount: number | null;
   sha256: string;
@@ -40,7 +36,7 @@ export interface DocumentCatalog {
   /** The subset of `documentIds` that are the owner's INDEXED documents (others answer as absent). */
   filterIndexed(ownerId: string, documentIds: string[]): Promise<Set<string>>;
   /** One of the owner's documents, or null (also for another owner's id). */
-  getDocument(ownerId: string, documentId: string): Promise<DocumentMetadata | null>;
+  getDocument(ownerId: string, documentId: string): Promise<CatalogDocument | null>;
   /** The owner's INDEXED documents whose filename or title contains `nameLike` (case-insensitive), best first. */
   findDocumentsByName(ownerId: string, nameLike: string, limit: number): Promise<DocumentNameMatch[]>;
   listBuckets(ownerId: string): Promise<BucketRef[]>;

@@ -6,7 +6,7 @@ import type { AnswerStyle } from './types';
 import { admitsMissing, type ValidationResult } from './validate';
 
 /**
- * Stage 8 (seed 001): scores an accepted answer on five 0-100 dimensions (grounding, citations, relevance,
+ * Stage 8: scores an accepted answer on five 0-100 dimensions (grounding, citations, relevance,
  * structure, completeness). Below the threshold the run tries one remediation and keeps the better answer.
  */
 

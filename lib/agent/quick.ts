@@ -10,7 +10,7 @@ import { citationMarkers } from './text';
 import { validateDraft } from './validate';
 
 /**
- * Quick mode (seed 002's fixed pipeline): one hybrid retrieval, the best chunks opened, one synthesis, the same
+ * Quick mode, a fixed pipeline: one hybrid retrieval, the best chunks opened, one synthesis, the same
  * validation gate and grounding; a failing draft is repaired to its best grounded version instead of looping.
  */
 export async function runQuick(rc: RunContext): Promise<LoopOutcome> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { buildFixture, NO_MODELS, OTHER_OWNER, OWNER, TEXT } from '../../test/support/agent/fixtures';
 import { type AgentEvent, agentEventSchema, traceEventSchema } from './events';
 import { runAgent } from './run-agent';
-import { buildFixture, NO_MODELS, OTHER_OWNER, OWNER, TEXT } from './testing/fixtures';
 import type { AgentDeps, RunAgentInput } from './types';
 
 async function run(
@@ -49,7 +49,7 @@ describe('runAgent in extractive mode (no LLM)', () => {
     expect(result.trace.some((e) => (e as { type: string }).type === 'token')).toBe(false);
   });
 
-  it('runs the seed 000 runbook prompt to a valid answer with sections, exact SQL and insufficiencies', async () => {
+  it('runs a multi-part runbook question to a valid answer with sections, exact SQL and insufficiencies', async () => {
     const { result } = await run(RUNBOOK);
     const searches = result.trace.filter((e) => e.type === 'tool_call' && e.tool === 'search_docs');
     expect(searches.length).toBeGreaterThanOrEqual(3);
@@ -91,7 +91,7 @@ describe('runAgent in extractive mode (no LLM)', () => {
     expect(bob.result.answer).toContain('hunter2');
   });
 
-  it('follows "see Section 4.2" with a scoped search (seed 001)', async () => {
+  it('follows "see Section 4.2" with a scoped search', async () => {
     const { result } = await run('How do I verify an order before deleting it?');
     const follow = result.trace.find((e) => e.type === 'tool_call' && e.tool === 'follow_reference');
     expect(follow).toBeDefined();

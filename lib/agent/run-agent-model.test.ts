@@ -1,10 +1,10 @@
 import type { LanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { buildFixture, OWNER } from '../../test/support/agent/fixtures';
+import { failingModel, hangingModel, scriptedModel } from '../../test/support/agent/mock-models';
 import type { AgentEvent } from './events';
 import type { AgentLimits } from './limits';
 import { runAgent } from './run-agent';
-import { buildFixture, OWNER } from './testing/fixtures';
-import { failingModel, hangingModel, scriptedModel } from './testing/mock-models';
 import type { AgentResult, RunAgentInput } from './types';
 
 /** The constraint pass and the plan, as a well-behaved model answers them. */
@@ -108,7 +108,7 @@ describe('runAgent with a decision model (scripted mock models)', () => {
     expect(result.confidence).toBe('high');
   });
 
-  it('a model that finalises before meeting constraints is rejected, reprompted, and ends valid (seed 000)', async () => {
+  it('a model that finalises before meeting constraints is rejected, reprompted, and ends valid', async () => {
     const { result, events } = await run({
       question: RUNBOOK,
       json: [
@@ -237,7 +237,7 @@ describe('runAgent with a decision model (scripted mock models)', () => {
     expect(result.citations[0]?.filename).toBe('rate-limits.md');
   });
 
-  it('accepts the seed 000 action shape and a retry that fixes malformed output', async () => {
+  it('accepts the older {type, tool, input} action shape and a retry that fixes malformed output', async () => {
     const { result, events } = await run({
       question: 'What are the API rate limits per token?',
       json: [

@@ -2,10 +2,10 @@ import type { IndexedChunk, SearchFilters, SearchHit } from '@/lib/retrieval/typ
 import type { PromptConstraints } from './constraints';
 import type { AgentLimits } from './limits';
 import type { AgentPlan } from './plan';
-import type { DocumentMetadata } from './ports';
+import type { CatalogDocument } from './ports';
 
 /**
- * The run's shared environment (seed 004): results by short handle, opened citations, counters and feedback.
+ * The run's shared environment: results by short handle, opened citations, counters and feedback.
  * The model sees handles (r3, d2), never ids; the maps here turn them back into real ids.
  */
 
@@ -68,7 +68,7 @@ export interface AgentState {
   /** One-line summaries of evidence pruned from the model's view. */
   prunedNotes: string[];
   follow: { visited: Set<string>; tokens: number; docCounts: Map<string, number> };
-  metadata: Map<string, DocumentMetadata | null>;
+  metadata: Map<string, CatalogDocument | null>;
 }
 
 export function createAgentState(args: {
@@ -157,9 +157,4 @@ export function recordInjection(state: AgentState, spans: string[]): void {
 
 export function remainingToolCalls(state: AgentState): number {
   return Math.max(0, state.limits.maxToolCalls - state.toolCalls);
-}
-
-/** Searches that ran (with or without hits); calls rejected before running do not count. */
-export function searchCount(state: AgentState): number {
-  return state.searches.length;
 }

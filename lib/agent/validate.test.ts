@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildFixture } from './testing/fixtures';
-import { stateWith } from './testing/state';
+import { buildFixture } from '../../test/support/agent/fixtures';
+import { stateWith } from '../../test/support/agent/state';
 import { extractQuotes, technicalTerms, validateDraft, validateProcess } from './validate';
 
 const RUNBOOK_Q =
@@ -11,7 +11,7 @@ const RUNBOOK_Q =
 const codes = (r: { errors: { code: string }[] }) => r.errors.map((e) => e.code);
 
 describe('validateProcess', () => {
-  it('rejects an early final: too few searches, topics not searched, too few opened (seed 000 failure case)', async () => {
+  it('rejects an early final: too few searches, topics not searched, too few opened', async () => {
     const f = await buildFixture();
     const state = stateWith({ question: RUNBOOK_Q, opened: [], queries: ['runbook'] });
     const r = validateProcess(state);

@@ -3,7 +3,7 @@ import type { AgentState, OpenedChunk } from './state';
 import { citationMarkers, findNormalized, keyTerms, normalizeForQuote, splitSentences, termCoverage } from './text';
 
 /**
- * Stage 7, the validation gate (seed 000). Process checks (searches, topics, opened sources) and draft checks
+ * Stage 7, the validation gate. Process checks (searches, topics, opened sources) and draft checks
  * (citations map to opened sources, quotes verbatim in the cited chunk, numbers and technical terms present in
  * the evidence, required sections and insufficiency phrase, no planted instruction repeated). Pure.
  */

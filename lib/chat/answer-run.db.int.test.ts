@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent, TraceEvent } from '@/lib/agent/events';
-import { createMemoryChunkIndex } from '@/lib/agent/testing/memory-chunk-index';
 import type { AgentResult, RunAgentInput } from '@/lib/agent/types';
 import { type RunAgentFn, runAnswer } from '@/lib/chat/answer-run';
 import { markInterruptedAnswers } from '@/lib/db/answers';
 import { createPrismaCatalog } from '@/lib/db/catalog';
 import { ensureDbReady, getDb } from '@/lib/db/client';
 import { createTestUser } from '@/test/factories';
+import { createMemoryChunkIndex } from '@/test/support/agent/memory-chunk-index';
 
 beforeAll(async () => {
   await ensureDbReady();

@@ -120,7 +120,7 @@ export async function runAnswer(
     clearTimeout(trailing);
     trailing = undefined;
     lastFlush = now;
-    const snapshot: unknown[] = JSON.parse(JSON.stringify(trace));
+    const snapshot: unknown[] = structuredClone(trace);
     flushing = flushing
       .then(() => written)
       .then(() => saveRunningTrace({ ownerId: input.ownerId, answerId, trace: snapshot }))

@@ -4,7 +4,6 @@ import type {
   AgentCitation,
   AgentMode,
   AgentStatus,
-  AnswerStyle,
   Clarification,
   Confidence,
   Insufficiency,
@@ -54,4 +53,4 @@ export interface ChatMetadata {
 
 export type ChatMessage = UIMessage<ChatMetadata, ChatDataTypes>;
 
-export type { AgentMode, AnswerStyle };
+export type { AgentMode };

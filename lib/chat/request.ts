@@ -25,7 +25,6 @@ export const searchFiltersSchema = z
       .optional(),
   })
   .strict();
-export type SearchFilters = z.infer<typeof searchFiltersSchema>;
 
 /** How to answer: agent or quick mode, the answer's style, and the search filters. */
 export const answerOptionsSchema = z.object({

@@ -1,5 +1,5 @@
 import { getDb } from '@/lib/db/client';
-import type { Prisma } from '@/lib/generated/sqlite/client';
+import { toJsonColumn } from '@/lib/db/json-column';
 
 /**
  * Answer rows and the messages a persisted answer adds to its conversation. Every function takes the owner id;
@@ -114,21 +114,21 @@ export async function saveRunningTrace({
 }): Promise<void> {
   await getDb().answer.updateMany({
     where: { id: answerId, ownerId, status: 'running' },
-    data: { trace: toJson(trace) },
+    data: { trace: toJsonColumn(trace) },
   });
 }
 
 export interface FinishedAnswer {
   text: string;
   status: string;
-  citations: unknown;
-  insufficiencies: unknown;
-  clarification?: unknown;
-  trace: unknown;
+  citations: object;
+  insufficiencies: object;
+  clarification?: object | null;
+  trace: object;
   confidence: string;
   safetyFlags: string[];
-  models: unknown;
-  timings: unknown;
+  models: object;
+  timings: object;
 }
 
 /** Stores the final result of an answer. */
@@ -146,14 +146,14 @@ export async function saveFinishedAnswer({
     data: {
       text: result.text,
       status: result.status,
-      citations: toJson(result.citations),
-      insufficiencies: toJson(result.insufficiencies),
-      clarification: result.clarification ? toJson(result.clarification) : undefined,
-      trace: toJson(result.trace),
+      citations: toJsonColumn(result.citations),
+      insufficiencies: toJsonColumn(result.insufficiencies),
+      clarification: result.clarification ? toJsonColumn(result.clarification) : undefined,
+      trace: toJsonColumn(result.trace),
       confidence: result.confidence,
       safetyFlags: result.safetyFlags,
-      models: toJson(result.models),
-      timings: toJson(result.timings),
+      models: toJsonColumn(result.models),
+      timings: toJsonColumn(result.timings),
     },
   });
 }
@@ -174,7 +174,7 @@ export async function appendAssistantMessage({
 }): Promise<void> {
   const db = getDb();
   await db.message.create({
-    data: { conversationId, ownerId, role: 'assistant', content, parts: toJson(parts), answerId },
+    data: { conversationId, ownerId, role: 'assistant', content, parts: toJsonColumn(parts), answerId },
   });
   await db.conversation.updateMany({ where: { id: conversationId, ownerId }, data: { updatedAt: new Date() } });
 }
@@ -190,9 +190,4 @@ export async function markInterruptedAnswers(olderThanMs = 0): Promise<number> {
     data: { status: 'interrupted', text: '' },
   });
   return result.count;
-}
-
-/** A plain JSON copy (drops undefined and class instances), as the JSON columns store it. */
-function toJson(value: unknown): Prisma.InputJsonValue {
-  return JSON.parse(JSON.stringify(value));
 }

@@ -1,6 +1,6 @@
-import type { BucketRef, DocumentCatalog, DocumentMetadata, DocumentNameMatch } from '@/lib/agent/ports';
+import type { BucketRef, CatalogDocument, DocumentCatalog, DocumentNameMatch } from '@/lib/agent/ports';
 import { type Db, getDb } from '@/lib/db/client';
-import { readMetadata } from '@/lib/db/documents';
+import { readMetadata } from '@/lib/domain/document';
 import { isUuid } from '@/lib/validation/ids';
 
 /**
@@ -23,7 +23,7 @@ export function createPrismaCatalog(db: Db = getDb()): DocumentCatalog {
       return new Set(rows.map((r) => r.id));
     },
 
-    async getDocument(ownerId, documentId): Promise<DocumentMetadata | null> {
+    async getDocument(ownerId, documentId): Promise<CatalogDocument | null> {
       if (!isUuid(documentId)) return null;
       const row = await db.document.findFirst({
         where: { id: documentId, ownerId, status: 'INDEXED' },

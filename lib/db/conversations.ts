@@ -59,20 +59,6 @@ export function titleFromQuestion(question: string): string {
   return line.length > 80 ? `${line.slice(0, 77)}…` : line || 'New conversation';
 }
 
-export async function createConversation({
-  ownerId,
-  title,
-}: {
-  ownerId: string;
-  title: string;
-}): Promise<ConversationSummary> {
-  const row = await getDb().conversation.create({
-    data: { ownerId, title },
-    select: { id: true, title: true, createdAt: true, updatedAt: true },
-  });
-  return toSummary(row);
-}
-
 export async function renameConversation({ ownerId, id, title }: { ownerId: string; id: string; title: string }) {
   if (!isUuid(id)) throw new AppError('not_found:conversation', 'Conversation not found.');
   const result = await getDb().conversation.updateMany({ where: { id, ownerId }, data: { title } });
@@ -118,25 +104,4 @@ export async function listMessages({
       ...(r.answer ? { status: r.answer.status as 'running' | 'complete' | 'stopped' | 'error' | 'interrupted' } : {}),
     },
   }));
-}
-
-/** The last turns of a conversation as plain text, oldest first (for the agent's follow-up context). */
-export async function conversationHistory({
-  ownerId,
-  conversationId,
-  limit = 6,
-}: {
-  ownerId: string;
-  conversationId: string;
-  limit?: number;
-}) {
-  const rows = await getDb().message.findMany({
-    where: { conversationId, ownerId },
-    orderBy: { createdAt: 'desc' },
-    select: { role: true, content: true },
-    take: limit,
-  });
-  return rows
-    .reverse()
-    .map((r) => ({ role: r.role === 'user' ? ('user' as const) : ('assistant' as const), content: r.content }));
 }

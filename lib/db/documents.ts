@@ -1,16 +1,7 @@
-import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
+import { type DocumentMetadata, readMetadata } from '@/lib/domain/document';
 import { AppError } from '@/lib/errors';
 import { isUuid } from '@/lib/validation/ids';
-
-/** Document metadata the user edits; stored as JSON and used by search filters. */
-export const documentMetadataSchema = z.object({
-  title: z.string().trim().max(300).nullable().default(null),
-  documentDate: z.iso.date().nullable().default(null),
-  tags: z.array(z.string().trim().min(1).max(60)).max(50).default([]),
-  fields: z.record(z.string().trim().min(1).max(60), z.string().max(500)).default({}),
-});
-export type DocumentMetadata = z.infer<typeof documentMetadataSchema>;
 
 export type DocumentStatus = 'PENDING' | 'PROCESSING' | 'INDEXED' | 'FAILED';
 
@@ -77,12 +68,6 @@ type SummaryRow = {
   indexedAt: Date | null;
 };
 
-/** Parses stored metadata JSON; anything malformed reads as empty metadata rather than failing the page. */
-export function readMetadata(value: unknown): DocumentMetadata {
-  const parsed = documentMetadataSchema.safeParse(value ?? {});
-  return parsed.success ? parsed.data : documentMetadataSchema.parse({});
-}
-
 function toSummary(row: SummaryRow): DocumentSummary {
   return {
     ...row,
@@ -132,10 +117,6 @@ export async function getDocumentOrThrow({ ownerId, id }: { ownerId: string; id:
   const doc = await findDocument({ ownerId, id });
   if (!doc) throw new AppError('not_found:document', 'Document not found.');
   return doc;
-}
-
-export async function countIndexedDocuments({ ownerId }: { ownerId: string }): Promise<number> {
-  return getDb().document.count({ where: { ownerId, status: 'INDEXED' } });
 }
 
 /** How many of the owner's documents are queued or being processed. */

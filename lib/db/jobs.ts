@@ -7,8 +7,6 @@ import { type DbHandle, getDbHandle } from '@/lib/db/client';
  * (when to retry, how often to beat) lives in lib/ingest/jobs.ts.
  */
 
-export type DbProvider = DbHandle['provider'];
-
 /**
  * Atomically claims the oldest PENDING document whose retry time has come; null when none is waiting.
  * PostgreSQL: one UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED), so concurrent workers in several app

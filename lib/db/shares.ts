@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
+import { toJsonColumn } from '@/lib/db/json-column';
 import { AppError } from '@/lib/errors';
 import { buildShareSnapshot } from '@/lib/share/build-snapshot';
 import { generateShareSlug, isShareSlug } from '@/lib/share/slug';
@@ -83,7 +84,7 @@ export async function createShare({
       slug: generateShareSlug(),
       answerId,
       creatorId: ownerId,
-      snapshot: JSON.parse(JSON.stringify(snapshot)),
+      snapshot: toJsonColumn(snapshot),
       expiresAt: expiresAt ?? null,
     },
   });

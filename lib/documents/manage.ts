@@ -1,15 +1,14 @@
 import { findBucket } from '@/lib/db/buckets';
 import {
   cancelQueuedDocument,
-  type DocumentMetadata,
   type DocumentSummary,
   deleteDocumentRecord,
   getDocumentOrThrow,
-  readMetadata,
   requestDocumentCancel,
   requeueDocument,
   updateDocumentRecord,
 } from '@/lib/db/documents';
+import { type DocumentMetadata, readMetadata } from '@/lib/domain/document';
 import { AppError } from '@/lib/errors';
 import { deleteStoredFile } from '@/lib/ingest/storage';
 import type { ChunkIndex } from '@/lib/retrieval/types';

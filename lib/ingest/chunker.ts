@@ -1,5 +1,5 @@
 /**
- * Token-aware chunking (seed 002: about 500 tokens, 50 overlap) that keeps location. Chunks never cross a unit
+ * Token-aware chunking (by default about 500 tokens with 50 of overlap) that keeps location. Chunks never cross a unit
  * (page, sheet, section). Text is cut at paragraph boundaries when one is near the budget, else at sentence ends,
  * else at line breaks, and only an over-long run without any of those is cut at a word (or, failing that,
  * character) boundary. Every text chunk is an exact slice of its unit's text; sheet chunks are whole rows with

@@ -24,10 +24,3 @@ export class IngestError extends Error {
     this.code = code;
   }
 }
-
-/** Turns anything thrown into an IngestError, keeping IngestErrors as they are and the original as `cause`. */
-export function toIngestError(error: unknown, fallbackPrefix: string): IngestError {
-  if (error instanceof IngestError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new IngestError('malformed', `${fallbackPrefix}: ${message.slice(0, 300)}`, { cause: error });
-}

@@ -1,6 +1,6 @@
 import { listChunkIds, replaceDocumentPagesAndChunks } from '@/lib/db/chunks';
-import { readMetadata } from '@/lib/db/documents';
 import { loadJobDocument, markJobIndexed, recordJobProgress, saveExtractedTitle } from '@/lib/db/jobs';
+import { readMetadata } from '@/lib/domain/document';
 import { IngestError } from '@/lib/ingest/errors';
 import { parseAndChunkFile } from '@/lib/ingest/sandbox';
 import { storedFilePath } from '@/lib/ingest/storage';

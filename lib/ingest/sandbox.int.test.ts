@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildTextPdf } from './minimal-pdf';
+import { buildTextPdf } from '@/test/support/ingest/minimal-pdf';
 import { parseAndChunkFile, shutdownParseWorkers } from './sandbox';
 import type { IngestProgress } from './types';
 

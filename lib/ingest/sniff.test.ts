@@ -1,8 +1,8 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { buildTextPdf } from './minimal-pdf';
+import { buildTextPdf } from '@/test/support/ingest/minimal-pdf';
+import { buildDocx, buildZip } from '@/test/support/ingest/test-zip';
 import { sniffFile } from './sniff';
-import { buildDocx, buildZip } from './test-zip';
 
 /** Deterministic pseudo-random bytes (xorshift), so a failure is reproducible. */
 function noise(length: number, seed = 0x9e3779b9): Uint8Array {

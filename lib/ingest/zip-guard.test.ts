@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { buildDocx, buildZip } from '@/test/support/ingest/test-zip';
 import { parseDocx } from './parsers/docx';
 import { parseXlsx } from './parsers/xlsx';
-import { buildDocx, buildZip } from './test-zip';
 import { inspectZip, titleFromCoreProperties } from './zip-guard';
 
 describe('inspectZip', () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLlmProbe, modelListURL, probeLlm } from '@/lib/llm/reachability';
 import type { LlmConfig } from '@/lib/llm/registry';
-import { type FakeServer, sendJson, startFakeServer } from '@/lib/llm/testing/fake-llm-server';
+import { type FakeServer, sendJson, startFakeServer } from '@/test/support/llm/fake-llm-server';
 
 const timeouts = { planMs: 1000, decisionMs: 1000, synthesisMs: 1000, embedMs: 1000 };
 

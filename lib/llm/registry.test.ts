@@ -9,7 +9,7 @@ import {
   ollamaOptionsMiddleware,
   ollamaRootURL,
 } from '@/lib/llm/registry';
-import { type FakeServer, type RecordedRequest, sendJson, startFakeServer } from '@/lib/llm/testing/fake-llm-server';
+import { type FakeServer, type RecordedRequest, sendJson, startFakeServer } from '@/test/support/llm/fake-llm-server';
 
 const timeouts = { planMs: 1000, decisionMs: 1000, synthesisMs: 1000, embedMs: 1000 };
 

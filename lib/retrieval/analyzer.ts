@@ -19,9 +19,6 @@ import { stemmer } from 'stemmer';
  * - Letters-only tokens are Porter-stemmed; tokens with digits or `_` are kept verbatim.
  * - Tokens longer than 64 characters are dropped (hashes, base64 blobs).
  */
-/** Bumped whenever the rules change, so persisted analyses can be detected as stale. */
-export const ANALYZER_VERSION = 1;
-
 const MAX_TOKEN_LENGTH = 64;
 
 /** Lucene/Anserini-style English stop list, extended with frequent function words. */

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeChunkIndexContract, makeContractChunk } from '@/lib/retrieval/contract';
 import { createEmbeddedChunkIndex } from '@/lib/retrieval/embedded-chunk-index';
+import { describeChunkIndexContract, makeContractChunk } from '@/test/support/retrieval/contract';
 
 async function tempDir(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'docuchat-embedded-index-'));

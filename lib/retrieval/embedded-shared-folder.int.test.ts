@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeContractChunk } from '@/lib/retrieval/contract';
 import { createEmbeddedChunkIndex } from '@/lib/retrieval/embedded-chunk-index';
+import { makeContractChunk } from '@/test/support/retrieval/contract';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docuchat-shared-index-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

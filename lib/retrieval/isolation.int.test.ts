@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeContractChunk } from '@/lib/retrieval/contract';
 import { createEmbeddedChunkIndex } from '@/lib/retrieval/embedded-chunk-index';
 import type { ChunkIndex, IndexedChunk, SearchFilters, SearchMode } from '@/lib/retrieval/types';
+import { makeContractChunk } from '@/test/support/retrieval/contract';
 
 // Small vocabularies so that owners collide on everything they can: words, document ids, buckets, tags, fields.
 const WORDS = ['invoice', 'contract', 'secret', 'salary', 'merger', 'report', 'alpha', 'beta'];

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { describe, it } from 'vitest';
-import { describeChunkIndexContract } from '@/lib/retrieval/contract';
 import { createQdrantChunkIndex } from '@/lib/retrieval/qdrant-chunk-index';
 import { collectionNameFor } from '@/lib/retrieval/qdrant-requests';
+import { describeChunkIndexContract } from '@/test/support/retrieval/contract';
 
 /**
  * The shared ChunkIndex contract against a real Qdrant (>= 1.15). Runs only when QDRANT_URL is set, e.g.

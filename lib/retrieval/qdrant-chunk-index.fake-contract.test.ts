@@ -1,6 +1,6 @@
-import { describeChunkIndexContract } from '@/lib/retrieval/contract';
 import { createQdrantChunkIndex } from '@/lib/retrieval/qdrant-chunk-index';
-import { startFakeQdrant } from '@/lib/retrieval/qdrant-fake-server';
+import { describeChunkIndexContract } from '@/test/support/retrieval/contract';
+import { startFakeQdrant } from '@/test/support/retrieval/qdrant-fake-server';
 
 /**
  * The shared ChunkIndex contract, run through the Qdrant adapter against the in-memory fake of Qdrant's REST

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors';
 import { createQdrantChunkIndex, type QdrantChunkIndexOptions } from '@/lib/retrieval/qdrant-chunk-index';
-import { type FakeQdrant, startFakeQdrant } from '@/lib/retrieval/qdrant-fake-server';
 import {
   chunkPointId,
   collectionNameFor,
@@ -9,6 +8,7 @@ import {
   PAYLOAD_INDEXES,
 } from '@/lib/retrieval/qdrant-requests';
 import type { ChunkIndex, IndexedChunk } from '@/lib/retrieval/types';
+import { type FakeQdrant, startFakeQdrant } from '@/test/support/retrieval/qdrant-fake-server';
 
 /**
  * The adapter's HTTP conversation, checked against an in-memory fake of Qdrant's REST API (qdrant-fake-server.ts).

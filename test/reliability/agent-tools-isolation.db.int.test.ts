@@ -6,12 +6,12 @@ import { resolveLimits } from '@/lib/agent/limits';
 import { defaultPlan } from '@/lib/agent/plan';
 import { runAgent } from '@/lib/agent/run-agent';
 import { createAgentState } from '@/lib/agent/state';
-import { scriptedModel } from '@/lib/agent/testing/mock-models';
 import { createTools } from '@/lib/agent/tools/registry';
 import type { ToolCall, ToolOutcome } from '@/lib/agent/tools/types';
 import { createPrismaCatalog } from '@/lib/db/catalog';
 import { getDb } from '@/lib/db/client';
 import { createTestUser } from '@/test/factories';
+import { scriptedModel } from '@/test/support/agent/mock-models';
 import { createHarness, type Harness, ingest } from './ingest-harness';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { buildTextPdf } from '@/lib/ingest/minimal-pdf';
-import { buildZip } from '@/lib/ingest/test-zip';
+import { buildTextPdf } from '@/test/support/ingest/minimal-pdf';
+import { buildZip } from '@/test/support/ingest/test-zip';
 
 /**
  * Hostile files for issue 8, built in memory (nothing downloaded, nothing stored in the repository): compression

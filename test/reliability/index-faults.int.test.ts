@@ -6,9 +6,9 @@ import { createPrismaCatalog } from '@/lib/db/catalog';
 import { getDb } from '@/lib/db/client';
 import { shutdownParseWorkers } from '@/lib/ingest/sandbox';
 import { createQdrantChunkIndex } from '@/lib/retrieval/qdrant-chunk-index';
-import { type FakeQdrant, startFakeQdrant } from '@/lib/retrieval/qdrant-fake-server';
 import type { ChunkIndex } from '@/lib/retrieval/types';
 import { createTestUser } from '@/test/factories';
+import { type FakeQdrant, startFakeQdrant } from '@/test/support/retrieval/qdrant-fake-server';
 import { createHarness, type Harness, ingest, intake, processOne } from './ingest-harness';
 import { type SwitchProxy, startSwitchProxy } from './switch-proxy';
 

@@ -8,7 +8,7 @@ import { getDb } from '@/lib/db/client';
 import { shutdownParseWorkers } from '@/lib/ingest/sandbox';
 import { createModelRegistry } from '@/lib/llm/registry';
 import { createTestUser } from '@/test/factories';
-import { type FakeFault, type FakeOllama, startFakeOllama } from './fake-ollama';
+import { type FakeFault, type FakeOllama, startFakeOllama } from '@/test/support/llm/fake-ollama';
 import { createHarness, type Harness, ingest } from './ingest-harness';
 
 /**

@@ -7,7 +7,7 @@ import { describeEntry } from './search-common';
 import { type AgentTool, type ToolContext, type ToolOutcome, toolError } from './types';
 
 /**
- * follow_reference (seed 001): resolves "see Section 4.2" / "as described in the Deployment Guide" found in a
+ * follow_reference: resolves "see Section 4.2" / "as described in the Deployment Guide" found in a
  * result by a scoped search (same document for sections, the named document for document mentions, then broad).
  * Guards: depth limit, visited set, token budget, and a stop when the same document keeps coming back.
  */

@@ -1,5 +1,5 @@
 /**
- * Reference detection (seed 001): "see Section 4.2", "as described in the Deployment Guide", German variants.
+ * Reference detection: "see Section 4.2", "as described in the Deployment Guide", German variants.
  * Pure regexes; what they find is resolved by follow_reference with a scoped search.
  */
 

@@ -1,7 +1,7 @@
 import { runSearch } from './search-common';
 import type { AgentTool, ToolContext } from './types';
 
-/** search_semantic: dense-vector search for conceptual questions; offered only when an embedder exists (seed 004). */
+/** search_semantic: dense-vector search for conceptual questions; offered only when an embedder exists. */
 export function createSearchSemanticTool(ctx: ToolContext): AgentTool {
   return {
     name: 'search_semantic',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildFixture, OWNER } from '../testing/fixtures';
-import { stateWith } from '../testing/state';
+import { buildFixture, OWNER } from '../../../test/support/agent/fixtures';
+import { stateWith } from '../../../test/support/agent/state';
 import { createTools } from './registry';
 import type { ToolContext } from './types';
 
@@ -24,7 +24,7 @@ async function setup(embedder: ToolContext['embedder'] = null) {
 }
 
 describe('tools', () => {
-  it('search_semantic is offered only with an embedder (seed 004)', async () => {
+  it('search_semantic is offered only with an embedder', async () => {
     const without = await setup();
     expect(without.tools.get('search_semantic')?.isAvailable(without.state)).toBe(false);
     const withEmbedder = await setup({ model: 'm', embedQuery: async () => [1, 0] });

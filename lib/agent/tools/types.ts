@@ -62,7 +62,7 @@ export interface AgentTool {
   kind: 'search' | 'open' | 'inspect';
   /** One line for the model: what it does and its input. */
   description: string;
-  /** Availability rule (seed 004): a tool not available is not offered and a call to it is refused. */
+  /** Availability rule: a tool not available is not offered and a call to it is refused. */
   isAvailable(state: AgentState): boolean;
   run(call: ToolCall, callId: string): Promise<ToolOutcome>;
 }
@@ -78,5 +78,4 @@ export function toolError(code: string, message: string, suggestion: string, hit
   };
 }
 
-export type ToolFactory = (ctx: ToolContext) => AgentTool;
 export type { ToolName };

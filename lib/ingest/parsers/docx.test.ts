@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildDocx } from '../test-zip';
+import { buildDocx } from '@/test/support/ingest/test-zip';
 import { parseDocx } from './docx';
 
 describe('parseDocx', () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { buildTextPdf } from '../minimal-pdf';
+import { buildTextPdf } from '@/test/support/ingest/minimal-pdf';
 import { parsePdf } from './pdf';
 
 const DOCS = '/work/shared/data/documents';

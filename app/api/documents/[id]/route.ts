@@ -1,8 +1,9 @@
 // GET|PATCH|DELETE /api/documents/:id – one of the user's documents
 import { z } from 'zod';
 import { withUser } from '@/lib/auth/with-user';
-import { documentMetadataSchema, getDocumentOrThrow } from '@/lib/db/documents';
+import { getDocumentOrThrow } from '@/lib/db/documents';
 import { deleteDocument, updateDocument } from '@/lib/documents/manage';
+import { documentMetadataSchema } from '@/lib/domain/document';
 import { readJson } from '@/lib/http/read-json';
 import { getManageDeps } from '@/lib/services';
 

@@ -1,6 +1,6 @@
-import type { BucketRef, DocumentCatalog, DocumentMetadata } from '../ports';
+import type { BucketRef, CatalogDocument, DocumentCatalog } from '@/lib/agent/ports';
 
-export interface MemoryDocument extends DocumentMetadata {
+export interface MemoryDocument extends CatalogDocument {
   ownerId: string;
   status: 'PENDING' | 'PROCESSING' | 'INDEXED' | 'FAILED';
 }

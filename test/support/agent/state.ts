@@ -1,9 +1,9 @@
+import { analyzeConstraints } from '@/lib/agent/constraints';
+import { findInjectedSpans } from '@/lib/agent/injection';
+import { resolveLimits } from '@/lib/agent/limits';
+import { defaultPlan } from '@/lib/agent/plan';
+import { type AgentState, createAgentState, recordInjection, registerHit } from '@/lib/agent/state';
 import type { IndexedChunk } from '@/lib/retrieval/types';
-import { analyzeConstraints } from '../constraints';
-import { findInjectedSpans } from '../injection';
-import { resolveLimits } from '../limits';
-import { defaultPlan } from '../plan';
-import { type AgentState, createAgentState, recordInjection, registerHit } from '../state';
 
 /** A run state with the given chunks already searched and opened as [1], [2]… (for stage tests). */
 export function stateWith(args: { question: string; opened: IndexedChunk[]; queries?: string[] }): AgentState {

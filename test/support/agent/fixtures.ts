@@ -1,5 +1,5 @@
+import type { AgentModels } from '@/lib/agent/ports';
 import type { IndexedChunk } from '@/lib/retrieval/types';
-import type { AgentModels } from '../ports';
 import { createMemoryCatalog, type MemoryDocument } from './memory-catalog';
 import { createMemoryChunkIndex } from './memory-chunk-index';
 
@@ -143,8 +143,6 @@ export async function buildFixture(options: { withPlanted?: boolean } = {}) {
   await index.upsert(Object.values(chunks).filter((c) => options.withPlanted || c !== chunks.planted));
   return { index, catalog, docs, chunks };
 }
-
-export type Fixture = Awaited<ReturnType<typeof buildFixture>>;
 
 export const NO_MODELS: AgentModels = {
   decision: null,

@@ -1,11 +1,15 @@
+import clsx from 'clsx';
 import type { ReactNode } from 'react';
 
-/** Stroke icons for the chat (24×24 grid, currentColor); decorative, hidden from assistive tech. */
-function Icon({ className = 'h-4 w-4', children }: { className?: string | undefined; children: ReactNode }) {
+/**
+ * Stroke icons of the app (24×24 grid, currentColor); decorative, hidden from assistive tech. A `className` replaces
+ * the default size (h-4 w-4), so it must carry its own size; icons never shrink in a flex row.
+ */
+function Icon({ className, children }: { className?: string | undefined; children: ReactNode }) {
   return (
     <svg
       viewBox="0 0 24 24"
-      className={className}
+      className={clsx('flex-none', className ?? 'h-4 w-4')}
       fill="none"
       stroke="currentColor"
       strokeWidth="1.8"
@@ -126,6 +130,42 @@ export const SparkIcon = ({ className }: P) => (
 export const ExternalIcon = ({ className }: P) => (
   <Icon className={className}>
     <path d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
+  </Icon>
+);
+
+export const UploadIcon = ({ className }: P) => (
+  <Icon className={className}>
+    <path d="M12 16V4M7 9l5-5 5 5" />
+    <path d="M4 15v4a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-4" />
+  </Icon>
+);
+export const FolderIcon = ({ className }: P) => (
+  <Icon className={className}>
+    <path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" />
+  </Icon>
+);
+export const InboxIcon = ({ className }: P) => (
+  <Icon className={className}>
+    <path d="M4 13l2-8h12l2 8M4 13v6h16v-6M4 13h5l1 2h4l1-2h5" />
+  </Icon>
+);
+export const StackIcon = ({ className }: P) => (
+  <Icon className={className}>
+    <path d="M12 3l9 5-9 5-9-5 9-5z" />
+    <path d="M3 13l9 5 9-5" />
+  </Icon>
+);
+export const RefreshIcon = ({ className }: P) => (
+  <Icon className={className}>
+    <path d="M20 11a8 8 0 0 0-14.9-3.5M4 4v4h4" />
+    <path d="M4 13a8 8 0 0 0 14.9 3.5M20 20v-4h-4" />
+  </Icon>
+);
+/** Cancel a running job (StopIcon stops a streaming answer). */
+export const StopCircleIcon = ({ className }: P) => (
+  <Icon className={className}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M9 9h6v6H9z" />
   </Icon>
 );
 
