@@ -6,7 +6,9 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { startIngestWorkerOnce } = await import('@/lib/services');
   const { markInterruptedAnswers } = await import('@/lib/chat/answer-run');
-  const { getConfig } = await import('@/lib/config');
+  const { appUrlPortWarning, getConfig } = await import('@/lib/config');
+  const portWarning = appUrlPortWarning(getConfig());
+  if (portWarning) console.warn(`[docuchat] warning: ${portWarning}`);
   const { ensureDbReady, getDb, getDbHandle } = await import('@/lib/db/client');
   try {
     await ensureDbReady();

@@ -26,9 +26,18 @@ const envSchema = z.object({
     .refine((v) => v === undefined || v === '' || /^(file:|postgres(ql)?:\/\/)/.test(v), {
       message: 'DATABASE_URL must start with file: or postgresql://',
     }),
-  APP_URL: z.url().default('http://localhost:3000'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Unset: `http://localhost:$PORT`, so `PORT=3920 npm start` needs nothing else. */
+  APP_URL: z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(z.url().optional())
+    .optional(),
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
   TRUSTED_ORIGINS: z.string().default(''),
+  /** Comma-separated IPs/CIDRs of reverse proxies whose forwarding headers are believed; empty: none. */
+  TRUSTED_PROXIES: z.string().default(''),
 
   QDRANT_URL: optionalUrl,
   QDRANT_API_KEY: z.string().optional(),
@@ -36,7 +45,7 @@ const envSchema = z.object({
   QDRANT_SHARDS: z.coerce.number().int().min(1).optional(),
   QDRANT_REPLICATION_FACTOR: z.coerce.number().int().min(1).optional(),
   QDRANT_WRITE_CONSISTENCY_FACTOR: z.coerce.number().int().min(1).optional(),
-  QDRANT_TENANT_IDF: z.enum(['true', 'false']).default('false'),
+  QDRANT_TENANT_IDF: z.enum(['true', 'false']).default('true'),
 
   LLM_PROVIDER: z.enum(['ollama', 'openai-compatible']).default('ollama'),
   OLLAMA_BASE_URL: z.url().default('http://127.0.0.1:11434'),
@@ -77,10 +86,13 @@ export interface AppConfig {
   uploadsDir: string;
   indexDir: string;
   database: { url: string; provider: 'sqlite' | 'postgresql' };
+  port: number;
   appUrl: string;
   secureCookies: boolean;
   authSecret: string;
   trustedOrigins: string[];
+  /** Raw TRUSTED_PROXIES entries (validated by lib/auth/client-ip.ts). */
+  trustedProxies: string[];
   qdrant: {
     url: string;
     apiKey: string | undefined;
@@ -122,7 +134,7 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
   const dataDir = path.resolve(rootDir, e.DATA_DIR);
   const dbUrl = e.DATABASE_URL ? e.DATABASE_URL : `file:${path.join(dataDir, 'docuchat.db')}`;
   const provider = /^postgres(ql)?:/.test(dbUrl) ? 'postgresql' : 'sqlite';
-  const appUrl = e.APP_URL.replace(/\/$/, '');
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const llmBase =
     e.LLM_PROVIDER === 'ollama' ? e.OLLAMA_BASE_URL : (e.OPENAI_COMPATIBLE_BASE_URL ?? 'http://127.0.0.1:8000/v1');
   return {
@@ -132,6 +144,7 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
     uploadsDir: path.join(dataDir, 'uploads'),
     indexDir: path.join(dataDir, 'index'),
     database: { url: dbUrl, provider },
+    port: e.PORT,
     appUrl,
     secureCookies: appUrl.startsWith('https://'),
     authSecret: e.BETTER_AUTH_SECRET ?? readOrCreateSecret(dataDir),
@@ -141,6 +154,9 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
         .map((s) => s.trim())
         .filter(Boolean),
     ],
+    trustedProxies: e.TRUSTED_PROXIES.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     qdrant: e.QDRANT_URL
       ? {
           url: e.QDRANT_URL,
@@ -202,6 +218,21 @@ function readOrCreateSecret(dataDir: string): string {
   const secret = crypto.randomBytes(32).toString('base64url');
   fs.writeFileSync(file, secret, { mode: 0o600, flag: 'w' });
   return secret;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * A start-up warning when APP_URL names a port the server does not listen on: the browser's Origin then differs
+ * from APP_URL and Better Auth refuses every sign-up and sign-in with "Invalid origin". Behind a reverse proxy the
+ * ports legitimately differ, so only a loopback host or an explicit port in APP_URL is checked.
+ */
+export function appUrlPortWarning(config: Pick<AppConfig, 'appUrl' | 'port'>): string | null {
+  const url = new URL(config.appUrl);
+  if (!url.port && !LOOPBACK_HOSTS.has(url.hostname)) return null;
+  const appPort = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (appPort === config.port) return null;
+  return `APP_URL (${config.appUrl}) names port ${appPort} but the server listens on ${config.port}: sign-up and sign-in will fail with "Invalid origin" unless a proxy forwards ${appPort} to ${config.port}. Unset APP_URL or set it to http://localhost:${config.port}.`;
 }
 
 let cached: AppConfig | undefined;

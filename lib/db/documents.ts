@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
+import { containsPattern } from '@/lib/db/like';
 import { AppError } from '@/lib/errors';
 
 /** Document metadata the user edits; stored as JSON and used by search filters. */
@@ -106,18 +107,34 @@ export async function listDocuments({
   ownerId: string;
   filter?: DocumentListFilter;
 }): Promise<DocumentSummary[]> {
+  const named = filter.name ? await documentIdsWithNameContaining({ ownerId, name: filter.name }) : null;
   const rows = await getDb().document.findMany({
     where: {
       ownerId,
       ...(filter.bucketId !== undefined ? { bucketId: filter.bucketId } : {}),
       ...(filter.status ? { status: filter.status } : {}),
-      ...(filter.name ? { filename: { contains: filter.name } } : {}),
+      ...(named ? { id: { in: named } } : {}),
     },
     orderBy: { createdAt: 'desc' },
     select: summarySelect,
     take: 5000,
   });
   return rows.map(toSummary);
+}
+
+const NAME_MATCH_LIMIT = 5000;
+
+/**
+ * Ids of the owner's documents whose file name contains `name` literally (`%`, `_` and `\` are not wildcards; see
+ * lib/db/like.ts). Case follows the database's LIKE: ASCII case-insensitive on SQLite, case-sensitive on PostgreSQL.
+ */
+async function documentIdsWithNameContaining({ ownerId, name }: { ownerId: string; name: string }): Promise<string[]> {
+  const rows = await getDb().$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "Document"
+    WHERE "ownerId" = ${ownerId} AND "filename" LIKE ${containsPattern(name)} ESCAPE '\\'
+    ORDER BY "createdAt" DESC
+    LIMIT ${NAME_MATCH_LIMIT}`;
+  return rows.map((r) => r.id);
 }
 
 /** One of the owner's documents, or null; another owner's id answers exactly like a missing one. */
