@@ -13,13 +13,13 @@ const root = path.resolve(import.meta.dirname, '..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 
 function cli(script: string, args: string[], dataDir: string) {
-  const env: Record<string, string | undefined> = {
-    ...process.env,
+  const { DATABASE_URL: _unused, ...inherited } = process.env;
+  const env: NodeJS.ProcessEnv = {
+    ...inherited,
     DATA_DIR: dataDir,
     OLLAMA_BASE_URL: 'http://127.0.0.1:9',
     NODE_ENV: 'production',
   };
-  delete env.DATABASE_URL;
   const result = spawnSync(tsx, [path.join(root, 'scripts', script), ...args], {
     cwd: root,
     env,
