@@ -6,6 +6,8 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { startIngestWorkerOnce } = await import('@/lib/services');
   const { markInterruptedAnswers } = await import('@/lib/chat/answer-run');
+  const { startEventLoopMonitor } = await import('@/lib/event-loop');
+  startEventLoopMonitor();
   const { appUrlPortWarning, getConfig } = await import('@/lib/config');
   const portWarning = appUrlPortWarning(getConfig());
   if (portWarning) console.warn(`[docuchat] warning: ${portWarning}`);

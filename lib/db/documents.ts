@@ -154,6 +154,26 @@ export async function countIndexedDocuments({ ownerId }: { ownerId: string }): P
   return getDb().document.count({ where: { ownerId, status: 'INDEXED' } });
 }
 
+export interface OwnerDocumentCounts {
+  documents: Record<DocumentStatus, number> & { total: number };
+  chunks: number;
+}
+
+/** How many documents (by status) and indexed chunks the owner has; the health details show them to their owner. */
+export async function countOwnerDocuments({ ownerId }: { ownerId: string }): Promise<OwnerDocumentCounts> {
+  const db = getDb();
+  const [groups, chunks] = await Promise.all([
+    db.document.groupBy({ by: ['status'], where: { ownerId }, _count: { _all: true } }),
+    db.chunk.count({ where: { ownerId } }),
+  ]);
+  const documents = { PENDING: 0, PROCESSING: 0, INDEXED: 0, FAILED: 0, total: 0 };
+  for (const group of groups) {
+    documents[group.status] = group._count._all;
+    documents.total += group._count._all;
+  }
+  return { documents, chunks };
+}
+
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: string): boolean {
