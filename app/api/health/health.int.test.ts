@@ -37,7 +37,8 @@ beforeAll(async () => {
 
 describe('GET /api/health', () => {
   it('signed out: only { status }, no paths, URLs, models or counts', async () => {
-    for (const headers of [{}, { cookie: 'better-auth.session_token=forged.value' }]) {
+    const variants: Record<string, string>[] = [{}, { cookie: 'better-auth.session_token=forged.value' }];
+    for (const headers of variants) {
       const response = await GET(new Request(`${APP}/api/health`, { headers }));
       expect(response.status).toBe(200);
       const text = await response.text();
