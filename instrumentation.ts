@@ -1,9 +1,12 @@
 /**
- * Runs once when the Node.js server starts: marks answers a stopped server left running as interrupted, and
+ * Runs once when the Node.js server starts: stamps requests with their socket address, marks answers a stopped server left running as interrupted, and
  * resumes ingestion (jobs left by a stopped server included).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // first: the socket's address for rate limits, before any request is handled (lib/net/peer-address.ts)
+  const { installPeerAddressStamp } = await import('@/lib/net/peer-address');
+  installPeerAddressStamp();
   const { startIngestWorkerOnce } = await import('@/lib/services');
   const { markInterruptedAnswers } = await import('@/lib/chat/answer-run');
   const { startEventLoopMonitor } = await import('@/lib/event-loop');

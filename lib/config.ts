@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustedProxies } from '@/lib/net/client-ip';
 
 /**
  * The one place that reads the environment. Every variable is optional: with none set the app runs on its
@@ -73,6 +74,8 @@ const envSchema = z.object({
 
   RATE_LIMIT_SIGN_IN_PER_MINUTE: intFrom(5, 1),
   RATE_LIMIT_SIGN_UP_PER_MINUTE: intFrom(5, 1),
+  SIGN_IN_ACCOUNT_FREE_ATTEMPTS: intFrom(5, 1),
+  SIGN_IN_ACCOUNT_MAX_DELAY_SECONDS: intFrom(900, 1),
   RATE_LIMIT_UPLOADS_PER_MINUTE: intFrom(120, 1),
   RATE_LIMIT_AGENT_RUNS_PER_MINUTE: intFrom(30, 1),
 });
@@ -118,6 +121,9 @@ export interface AppConfig {
   rateLimits: {
     signInPerMinute: number;
     signUpPerMinute: number;
+    /** Per-account sign-in attempts before exponential backoff (lib/auth/account-throttle.ts). */
+    signInFreeAttemptsPerAccount: number;
+    signInMaxDelaySeconds: number;
     uploadsPerMinute: number;
     agentRunsPerMinute: number;
   };
@@ -131,6 +137,14 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
     throw new Error(`Invalid configuration:\n${lines}`);
   }
   const e = parsed.data;
+  const trustedProxies = e.TRUSTED_PROXIES.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  try {
+    parseTrustedProxies(trustedProxies);
+  } catch (error) {
+    throw new Error(`Invalid configuration:\n  ${error instanceof Error ? error.message : String(error)}`);
+  }
   const dataDir = path.resolve(rootDir, e.DATA_DIR);
   const dbUrl = e.DATABASE_URL ? e.DATABASE_URL : `file:${path.join(dataDir, 'docuchat.db')}`;
   const provider = /^postgres(ql)?:/.test(dbUrl) ? 'postgresql' : 'sqlite';
@@ -154,9 +168,7 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
         .map((s) => s.trim())
         .filter(Boolean),
     ],
-    trustedProxies: e.TRUSTED_PROXIES.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    trustedProxies,
     qdrant: e.QDRANT_URL
       ? {
           url: e.QDRANT_URL,
@@ -199,6 +211,8 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
     rateLimits: {
       signInPerMinute: e.RATE_LIMIT_SIGN_IN_PER_MINUTE,
       signUpPerMinute: e.RATE_LIMIT_SIGN_UP_PER_MINUTE,
+      signInFreeAttemptsPerAccount: e.SIGN_IN_ACCOUNT_FREE_ATTEMPTS,
+      signInMaxDelaySeconds: e.SIGN_IN_ACCOUNT_MAX_DELAY_SECONDS,
       uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
       agentRunsPerMinute: e.RATE_LIMIT_AGENT_RUNS_PER_MINUTE,
     },

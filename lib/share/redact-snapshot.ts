@@ -32,7 +32,7 @@ export function redactAnswerText(answer: string, gone: ReadonlySet<number>): str
     const prefix = LIST_PREFIX.exec(sentence.text)?.[0] ?? '';
     if (sentence.text.slice(prefix.length).startsWith(REMOVED_SENTENCE)) continue;
     const numbers = [...new Set(markers.map((m) => m.n))].sort((a, b) => a - b);
-    out += answer.slice(cursor, sentence.start) + `${prefix}${REMOVED_SENTENCE} [${numbers.join(', ')}]`;
+    out += `${answer.slice(cursor, sentence.start)}${prefix}${REMOVED_SENTENCE} [${numbers.join(', ')}]`;
     cursor = sentence.end;
   }
   return out + answer.slice(cursor);
