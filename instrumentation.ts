@@ -1,6 +1,7 @@
 /**
- * Runs once when the Node.js server starts: stamps requests with their socket address, marks answers a stopped server left running as interrupted, and
- * resumes ingestion (jobs left by a stopped server included).
+ * Runs once when the Node.js server starts: stamps requests with their socket address, starts the event-loop delay
+ * monitor, warns when APP_URL's port is not the server's, marks answers a stopped server left running as
+ * interrupted, and resumes ingestion (jobs left by a stopped server included).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
