@@ -24,9 +24,11 @@ export function signInGuardHooks({ secret, policy }: { secret: string; policy: A
       if (ctx.path !== SIGN_IN_PATH) return;
       const key = keyOf(ctx.body);
       if (!key) return;
+      const now = new Date();
       const decision = await reserveSignInAttempt({
         key,
-        now: new Date(),
+        now,
+        forgetBefore: new Date(now.getTime() - policy.quietResetMs),
         lockedForMs: (failures) => lockDelayMs(failures, policy),
         effectiveFailures: (state, now) => effectiveFailures(state, now, policy),
       });

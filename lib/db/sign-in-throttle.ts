@@ -23,16 +23,20 @@ export async function reserveSignInAttempt({
   now,
   lockedForMs,
   effectiveFailures,
+  forgetBefore,
 }: {
   key: string;
   now: Date;
   lockedForMs: (failures: number) => number;
   effectiveFailures: (state: ThrottleState, now: Date) => number;
+  /** Rows whose latest attempt is older than this are forgotten whenever a new key appears (bounds the table). */
+  forgetBefore: Date;
 }): Promise<ThrottleDecision> {
   const db = getDb();
   for (let attempt = 0; attempt < 8; attempt++) {
     const row = await db.signInThrottle.findUnique({ where: { key } });
     if (!row) {
+      await db.signInThrottle.deleteMany({ where: { lastFailureAt: { lt: forgetBefore } } });
       try {
         await db.signInThrottle.create({ data: { key, failures: 1, lastFailureAt: now } });
         return { allowed: true, attempt: 1 };

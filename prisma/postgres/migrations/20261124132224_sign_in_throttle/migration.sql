@@ -6,3 +6,6 @@ CREATE TABLE "signInThrottle" (
 
     CONSTRAINT "signInThrottle_pkey" PRIMARY KEY ("key")
 );
+
+-- CreateIndex
+CREATE INDEX "signInThrottle_lastFailureAt_idx" ON "signInThrottle"("lastFailureAt");

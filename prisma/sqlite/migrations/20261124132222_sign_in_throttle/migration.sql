@@ -4,3 +4,6 @@ CREATE TABLE "signInThrottle" (
     "failures" INTEGER NOT NULL,
     "lastFailureAt" DATETIME NOT NULL
 );
+
+-- CreateIndex
+CREATE INDEX "signInThrottle_lastFailureAt_idx" ON "signInThrottle"("lastFailureAt");
