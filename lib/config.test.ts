@@ -95,4 +95,11 @@ describe('TRUSTED_PROXIES', () => {
       '::1',
     ]);
   });
+
+  it('refuses an entry that is not an IP or CIDR, naming it', () => {
+    const secret = { BETTER_AUTH_SECRET: 'x'.repeat(40) };
+    expect(() => parseConfig({ ...secret, TRUSTED_PROXIES: '10.0.0.0/8, proxy.local' }, root)).toThrow(
+      /TRUSTED_PROXIES.*proxy\.local/,
+    );
+  });
 });
