@@ -1,12 +1,20 @@
 /**
- * Runs once when the Node.js server starts: marks answers a stopped server left running as interrupted, and
- * resumes ingestion (jobs left by a stopped server included).
+ * Runs once when the Node.js server starts: stamps requests with their socket address, starts the event-loop delay
+ * monitor, warns when APP_URL's port is not the server's, marks answers a stopped server left running as
+ * interrupted, and resumes ingestion (jobs left by a stopped server included).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // first: the socket's address for rate limits, before any request is handled (lib/net/peer-address.ts)
+  const { installPeerAddressStamp } = await import('@/lib/net/peer-address');
+  installPeerAddressStamp();
   const { startIngestWorkerOnce } = await import('@/lib/services');
   const { markInterruptedAnswers } = await import('@/lib/db/answers');
-  const { getConfig } = await import('@/lib/config');
+  const { startEventLoopMonitor } = await import('@/lib/event-loop');
+  startEventLoopMonitor();
+  const { appUrlPortWarning, getConfig } = await import('@/lib/config');
+  const portWarning = appUrlPortWarning(getConfig());
+  if (portWarning) console.warn(`[docuchat] warning: ${portWarning}`);
   const { databaseProvider, ensureDbReady } = await import('@/lib/db/lifecycle');
   try {
     await ensureDbReady();

@@ -11,8 +11,6 @@ function messageFor(error: { status?: number; message?: string; code?: string } 
   if (!error) return 'Something went wrong. Please try again.';
   if (error.status === 429) return 'Too many attempts. Please wait a minute before trying again.';
   if (error.code === 'INVALID_EMAIL_OR_PASSWORD') return 'Wrong email or password.';
-  if (error.code === 'USER_ALREADY_EXISTS' || error.code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
-    return 'An account with this email already exists. Sign in instead.';
   if (error.code === 'PASSWORD_TOO_SHORT') return 'The password must have at least 8 characters.';
   return error.message ?? 'Something went wrong. Please try again.';
 }
@@ -31,12 +29,26 @@ export function AuthForm({ mode, next }: { mode: 'sign-in' | 'sign-up'; next: st
     setPending(true);
     setError(null);
     try {
-      const result =
-        mode === 'sign-in'
-          ? await authClient.signIn.email({ email, password })
-          : await authClient.signUp.email({ email, password, name: String(form.get('name') ?? '').trim() || email });
+      if (mode === 'sign-up') {
+        // Sign-up answers alike whether or not the email is taken and opens no session (lib/auth/auth.ts):
+        // signing in next succeeds only with the account's own password.
+        const created = await authClient.signUp.email({
+          email,
+          password,
+          name: String(form.get('name') ?? '').trim() || email,
+        });
+        if (created.error) {
+          setError(messageFor(created.error));
+          return;
+        }
+      }
+      const result = await authClient.signIn.email({ email, password });
       if (result.error) {
-        setError(messageFor(result.error));
+        setError(
+          mode === 'sign-up' && result.error.code === 'INVALID_EMAIL_OR_PASSWORD'
+            ? 'Could not create this account. If you already have one, sign in instead.'
+            : messageFor(result.error),
+        );
         return;
       }
       router.replace(next);

@@ -187,8 +187,14 @@ async function signedInPage(browser: Browser): Promise<{ page: Page; close: () =
   const context = await browser.newContext({ baseURL: BASE, extraHTTPHeaders: { 'x-forwarded-for': fakeIp() } });
   const page = await context.newPage();
   const email = `markup-${randomUUID().slice(0, 8)}@example.test`;
-  const r = await page.request.post('/api/auth/sign-up/email', {
+  const created = await page.request.post('/api/auth/sign-up/email', {
     data: { email, password: 'a-long-password-1', name: 'Markup' },
+    headers: { origin: BASE },
+  });
+  expect(created.status()).toBe(200);
+  // sign-up opens no session (it answers alike for a taken email): sign in next
+  const r = await page.request.post('/api/auth/sign-in/email', {
+    data: { email, password: 'a-long-password-1' },
     headers: { origin: BASE },
   });
   expect(r.status()).toBe(200);

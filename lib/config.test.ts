@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '@/lib/config';
+import { appUrlPortWarning, parseConfig } from '@/lib/config';
 
 const root = path.join(os.tmpdir(), 'docuchat-config-test');
 
@@ -49,5 +49,57 @@ describe('parseConfig', () => {
 
   it('treats an empty QDRANT_URL as unset', () => {
     expect(parseConfig({ BETTER_AUTH_SECRET: 'x'.repeat(40), QDRANT_URL: '' }, root).qdrant).toBeNull();
+  });
+});
+
+describe('APP_URL and PORT', () => {
+  const secret = { BETTER_AUTH_SECRET: 'x'.repeat(40) };
+
+  it('APP_URL follows PORT when unset', () => {
+    expect(parseConfig({ ...secret, PORT: '3920' }, root).appUrl).toBe('http://localhost:3920');
+    expect(parseConfig({ ...secret, PORT: '3920', APP_URL: '' }, root).appUrl).toBe('http://localhost:3920');
+    expect(parseConfig(secret, root).appUrl).toBe('http://localhost:3000');
+    expect(parseConfig({ ...secret, PORT: '3920' }, root).trustedOrigins).toContain('http://localhost:3920');
+  });
+
+  it('warns when APP_URL names another port than the server listens on', () => {
+    const warn = (env: Record<string, string>) => appUrlPortWarning(parseConfig({ ...secret, ...env }, root));
+    expect(warn({ PORT: '3920', APP_URL: 'http://localhost:3000' })).toMatch(/3000.*3920/);
+    expect(warn({ PORT: '3920', APP_URL: 'http://127.0.0.1' })).toMatch(/port 80/);
+    expect(warn({ PORT: '3920', APP_URL: 'http://docs.example.org:8080' })).toMatch(/8080/);
+    expect(warn({ PORT: '3920' })).toBeNull();
+    expect(warn({ PORT: '3920', APP_URL: 'http://localhost:3920/' })).toBeNull();
+    // behind a reverse proxy on the default port: nothing to warn about
+    expect(warn({ PORT: '3000', APP_URL: 'https://docs.example.org' })).toBeNull();
+  });
+
+  it('rejects a PORT that is not a port', () => {
+    expect(() => parseConfig({ ...secret, PORT: '70000' }, root)).toThrow('PORT');
+  });
+});
+
+describe('Qdrant defaults', () => {
+  it('scopes IDF to each tenant unless QDRANT_TENANT_IDF=false', () => {
+    const base = { BETTER_AUTH_SECRET: 'x'.repeat(40), QDRANT_URL: 'http://127.0.0.1:6333' };
+    expect(parseConfig(base, root).qdrant?.tenantIdf).toBe(true);
+    expect(parseConfig({ ...base, QDRANT_TENANT_IDF: 'false' }, root).qdrant?.tenantIdf).toBe(false);
+  });
+});
+
+describe('TRUSTED_PROXIES', () => {
+  it('is off by default and a comma list otherwise', () => {
+    const secret = { BETTER_AUTH_SECRET: 'x'.repeat(40) };
+    expect(parseConfig(secret, root).trustedProxies).toEqual([]);
+    expect(parseConfig({ ...secret, TRUSTED_PROXIES: ' 10.0.0.0/8, ::1 ,' }, root).trustedProxies).toEqual([
+      '10.0.0.0/8',
+      '::1',
+    ]);
+  });
+
+  it('refuses an entry that is not an IP or CIDR, naming it', () => {
+    const secret = { BETTER_AUTH_SECRET: 'x'.repeat(40) };
+    expect(() => parseConfig({ ...secret, TRUSTED_PROXIES: '10.0.0.0/8, proxy.local' }, root)).toThrow(
+      /TRUSTED_PROXIES.*proxy\.local/,
+    );
   });
 });

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustedProxies } from '@/lib/net/client-ip';
 
 /**
  * The one place that reads the environment. Every variable is optional: with none set the app runs on its
@@ -26,9 +27,18 @@ const envSchema = z.object({
     .refine((v) => v === undefined || v === '' || /^(file:|postgres(ql)?:\/\/)/.test(v), {
       message: 'DATABASE_URL must start with file: or postgresql://',
     }),
-  APP_URL: z.url().default('http://localhost:3000'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Unset: `http://localhost:$PORT`, so `PORT=3920 npm start` needs nothing else. */
+  APP_URL: z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(z.url().optional())
+    .optional(),
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
   TRUSTED_ORIGINS: z.string().default(''),
+  /** Comma-separated IPs/CIDRs of reverse proxies whose forwarding headers are believed; empty: none. */
+  TRUSTED_PROXIES: z.string().default(''),
 
   QDRANT_URL: optionalUrl,
   QDRANT_API_KEY: z.string().optional(),
@@ -36,7 +46,7 @@ const envSchema = z.object({
   QDRANT_SHARDS: z.coerce.number().int().min(1).optional(),
   QDRANT_REPLICATION_FACTOR: z.coerce.number().int().min(1).optional(),
   QDRANT_WRITE_CONSISTENCY_FACTOR: z.coerce.number().int().min(1).optional(),
-  QDRANT_TENANT_IDF: z.enum(['true', 'false']).default('false'),
+  QDRANT_TENANT_IDF: z.enum(['true', 'false']).default('true'),
 
   LLM_PROVIDER: z.enum(['ollama', 'openai-compatible']).default('ollama'),
   OLLAMA_BASE_URL: z.url().default('http://127.0.0.1:11434'),
@@ -67,6 +77,8 @@ const envSchema = z.object({
 
   RATE_LIMIT_SIGN_IN_PER_MINUTE: intFrom(5, 1),
   RATE_LIMIT_SIGN_UP_PER_MINUTE: intFrom(5, 1),
+  SIGN_IN_ACCOUNT_FREE_ATTEMPTS: intFrom(5, 1),
+  SIGN_IN_ACCOUNT_MAX_DELAY_SECONDS: intFrom(900, 1),
   RATE_LIMIT_UPLOADS_PER_MINUTE: intFrom(120, 1),
   RATE_LIMIT_AGENT_RUNS_PER_MINUTE: intFrom(30, 1),
 });
@@ -80,10 +92,13 @@ export interface AppConfig {
   uploadsDir: string;
   indexDir: string;
   database: { url: string; provider: 'sqlite' | 'postgresql' };
+  port: number;
   appUrl: string;
   secureCookies: boolean;
   authSecret: string;
   trustedOrigins: string[];
+  /** Raw TRUSTED_PROXIES entries (validated by lib/auth/client-ip.ts). */
+  trustedProxies: string[];
   qdrant: {
     url: string;
     apiKey: string | undefined;
@@ -116,6 +131,9 @@ export interface AppConfig {
   rateLimits: {
     signInPerMinute: number;
     signUpPerMinute: number;
+    /** Per-account sign-in attempts before exponential backoff (lib/auth/account-throttle.ts). */
+    signInFreeAttemptsPerAccount: number;
+    signInMaxDelaySeconds: number;
     uploadsPerMinute: number;
     agentRunsPerMinute: number;
   };
@@ -129,10 +147,18 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
     throw new Error(`Invalid configuration:\n${lines}`);
   }
   const e = parsed.data;
+  const trustedProxies = e.TRUSTED_PROXIES.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  try {
+    parseTrustedProxies(trustedProxies);
+  } catch (error) {
+    throw new Error(`Invalid configuration:\n  ${error instanceof Error ? error.message : String(error)}`);
+  }
   const dataDir = path.resolve(rootDir, e.DATA_DIR);
   const dbUrl = e.DATABASE_URL ? e.DATABASE_URL : `file:${path.join(dataDir, 'docuchat.db')}`;
   const provider = /^postgres(ql)?:/.test(dbUrl) ? 'postgresql' : 'sqlite';
-  const appUrl = e.APP_URL.replace(/\/$/, '');
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const llmBase =
     e.LLM_PROVIDER === 'ollama' ? e.OLLAMA_BASE_URL : (e.OPENAI_COMPATIBLE_BASE_URL ?? 'http://127.0.0.1:8000/v1');
   return {
@@ -142,6 +168,7 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
     uploadsDir: path.join(dataDir, 'uploads'),
     indexDir: path.join(dataDir, 'index'),
     database: { url: dbUrl, provider },
+    port: e.PORT,
     appUrl,
     secureCookies: appUrl.startsWith('https://'),
     authSecret: e.BETTER_AUTH_SECRET ?? readOrCreateSecret(dataDir),
@@ -151,6 +178,7 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
         .map((s) => s.trim())
         .filter(Boolean),
     ],
+    trustedProxies,
     qdrant: e.QDRANT_URL
       ? {
           url: e.QDRANT_URL,
@@ -198,6 +226,8 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
     rateLimits: {
       signInPerMinute: e.RATE_LIMIT_SIGN_IN_PER_MINUTE,
       signUpPerMinute: e.RATE_LIMIT_SIGN_UP_PER_MINUTE,
+      signInFreeAttemptsPerAccount: e.SIGN_IN_ACCOUNT_FREE_ATTEMPTS,
+      signInMaxDelaySeconds: e.SIGN_IN_ACCOUNT_MAX_DELAY_SECONDS,
       uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
       agentRunsPerMinute: e.RATE_LIMIT_AGENT_RUNS_PER_MINUTE,
     },
@@ -217,6 +247,21 @@ function readOrCreateSecret(dataDir: string): string {
   const secret = crypto.randomBytes(32).toString('base64url');
   fs.writeFileSync(file, secret, { mode: 0o600, flag: 'w' });
   return secret;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * A start-up warning when APP_URL names a port the server does not listen on: the browser's Origin then differs
+ * from APP_URL and Better Auth refuses every sign-up and sign-in with "Invalid origin". Behind a reverse proxy the
+ * ports legitimately differ, so only a loopback host or an explicit port in APP_URL is checked.
+ */
+export function appUrlPortWarning(config: Pick<AppConfig, 'appUrl' | 'port'>): string | null {
+  const url = new URL(config.appUrl);
+  if (!url.port && !LOOPBACK_HOSTS.has(url.hostname)) return null;
+  const appPort = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (appPort === config.port) return null;
+  return `APP_URL (${config.appUrl}) names port ${appPort} but the server listens on ${config.port}: sign-up and sign-in will fail with "Invalid origin" unless a proxy forwards ${appPort} to ${config.port}. Unset APP_URL or set it to http://localhost:${config.port}.`;
 }
 
 let cached: AppConfig | undefined;

@@ -1,5 +1,7 @@
 import { getConfig } from '@/lib/config';
+import { countOwnerDocuments, type OwnerDocumentCounts } from '@/lib/db/documents';
 import { databaseProvider, pingDatabase } from '@/lib/db/lifecycle';
+import { type EventLoopDelay, readEventLoopDelay } from '@/lib/event-loop';
 
 export type ComponentStatus = 'ok' | 'unreachable' | 'error';
 
@@ -77,4 +79,39 @@ export async function getHealthReport(): Promise<HealthReport> {
     },
     checkedAt: new Date().toISOString(),
   };
+}
+
+/**
+ * What anyone may see (signed out, load balancers, uptime checks): one word. `degraded` covers every partial
+ * outage (no LLM: extractive answers; no embedder: keyword search; database or index down).
+ */
+export interface PublicHealth {
+  status: 'ok' | 'degraded';
+}
+
+export function toPublicHealth(report: Pick<HealthReport, 'status'>): PublicHealth {
+  return { status: report.status === 'ok' ? 'ok' : 'degraded' };
+}
+
+/**
+ * The signed-in view: the full report (paths, URLs, models) plus this process's event-loop delay and the
+ * caller's own counts and ingest queue. Nothing in it counts another owner's data.
+ */
+export interface HealthDetails extends HealthReport {
+  eventLoopDelay: EventLoopDelay;
+  yours: (OwnerDocumentCounts & { queueDepth: number }) | null;
+}
+
+export async function getHealthDetails({ ownerId }: { ownerId: string }): Promise<HealthDetails> {
+  const report = await getHealthReport();
+  let yours: HealthDetails['yours'] = null;
+  if (report.database.status === 'ok') {
+    try {
+      const counts = await countOwnerDocuments({ ownerId });
+      yours = { ...counts, queueDepth: counts.documents.PENDING + counts.documents.PROCESSING };
+    } catch (error) {
+      console.warn('[health] could not count documents', error);
+    }
+  }
+  return { ...report, eventLoopDelay: readEventLoopDelay(), yours };
 }

@@ -16,6 +16,7 @@ import { registerUpload } from '@/lib/ingest/intake';
 import { recoverStaleJobs, runJob, type WorkerDeps } from '@/lib/ingest/jobs';
 import { saveUploadStream } from '@/lib/ingest/storage';
 import { getChunkIndex, resolveDocumentEmbedder } from '@/lib/services';
+import { migrateFirst } from './migrate-first';
 
 const usage = 'usage: npm run ingest -- <folder> --user <email> [--bucket <name>] [--concurrency N]';
 
@@ -44,6 +45,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const concurrency = Math.max(1, Math.min(16, Number(values.concurrency ?? 2) || 2));
+  migrateFirst();
   await ensureDbReady();
   const userId = await findUserIdByEmail(values.user.trim().toLowerCase());
   if (!userId) {

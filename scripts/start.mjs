@@ -10,7 +10,10 @@ try {
   buildIfStale();
   const port = process.env.PORT ?? '3000';
   log(`ready after ${Math.round((Date.now() - started) / 1000)} s; serving on http://localhost:${port}`);
-  run('npx', ['next', 'start', '-p', port], { env: { NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' } });
+  run('npx', ['next', 'start', '-p', port], {
+    // APP_URL defaults to http://localhost:$PORT (lib/config.ts)
+    env: { NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production', PORT: port },
+  });
 } catch (error) {
   console.error(`\n[docuchat] start failed: ${error.message}`);
   process.exit(error.exitCode ?? 1);

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createUser, resetPassword } from '@/lib/auth/users';
 import { disconnectDb, ensureDbReady } from '@/lib/db/lifecycle';
+import { migrateFirst } from './migrate-first';
 
 const usage =
   'usage: npm run user -- create <email> [--password <pw>] [--name <name>]\n       npm run user -- reset-password <email> [--password <pw>]';
@@ -28,6 +29,7 @@ async function main(): Promise<number> {
     console.error('The password must have at least 8 characters.');
     return 2;
   }
+  migrateFirst();
   await ensureDbReady();
   if (command === 'create') {
     const user = await createUser({ email: email.data, password, name: values.name ?? email.data });

@@ -1,11 +1,20 @@
 import { betterAuth } from 'better-auth';
 import { nextCookies } from 'better-auth/next-js';
+import { DEFAULT_ACCOUNT_THROTTLE } from '@/lib/auth/account-throttle';
+import { signInGuardHooks } from '@/lib/auth/sign-in-guard';
 import { getConfig } from '@/lib/config';
 import { createAuthDatabaseAdapter } from '@/lib/db/auth-adapter';
+import { CLIENT_IP_HEADER } from '@/lib/net/request-client-ip';
 
 /**
  * Better Auth: email + password, sessions stored in the database, CSRF origin checks and login rate limits on.
  * Created lazily so importing this module never touches the database (e.g. during `next build`).
+ *
+ * - Sign-up answers alike whether or not the email exists: `autoSignIn: false` makes Better Auth return 200 with a
+ *   user object (a synthetic one for a taken email, after hashing the password all the same) and no session; the
+ *   sign-up form then signs in, which succeeds only for the password's owner.
+ * - Per-address limits key on the address app/api/auth resolves (lib/net: the socket's peer, or forwarding headers
+ *   from TRUSTED_PROXIES only); a per-account throttle with exponential backoff (sign-in-guard.ts) stands beside.
  */
 function createAuth() {
   const config = getConfig();
@@ -20,7 +29,7 @@ function createAuth() {
     database: createAuthDatabaseAdapter(),
     emailAndPassword: {
       enabled: true,
-      autoSignIn: true,
+      autoSignIn: false,
       minPasswordLength: 8,
       maxPasswordLength: 256,
     },
@@ -41,8 +50,17 @@ function createAuth() {
     advanced: {
       useSecureCookies: config.secureCookies,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: config.secureCookies },
-      ipAddress: { ipAddressHeaders: ['x-forwarded-for', 'x-real-ip'] },
+      // only the address app/api/auth/[...all] resolved and wrote; never a header the client controls
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
+    hooks: signInGuardHooks({
+      secret: config.authSecret,
+      policy: {
+        ...DEFAULT_ACCOUNT_THROTTLE,
+        freeAttempts: config.rateLimits.signInFreeAttemptsPerAccount,
+        maxDelayMs: config.rateLimits.signInMaxDelaySeconds * 1000,
+      },
+    }),
     telemetry: { enabled: false },
     plugins: [nextCookies()],
   });

@@ -1,6 +1,7 @@
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { getAuth } from '@/lib/auth/auth';
+import { safeNextPath } from '@/lib/auth/safe-next';
 import { ensureDbReady } from '@/lib/db/lifecycle';
 
 export interface SessionUser {
@@ -24,8 +25,4 @@ export async function requireUserForPage(next: string): Promise<SessionUser> {
   return user;
 }
 
-/** Only same-site absolute paths may be used as a post-sign-in destination. */
-export function safeNextPath(next: string | null | undefined): string {
-  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/documents';
-  return next;
-}
+export { safeNextPath } from '@/lib/auth/safe-next';

@@ -1,4 +1,5 @@
 import { getDb } from '@/lib/db/client';
+import { containsPattern } from '@/lib/db/like';
 import { type DocumentMetadata, readMetadata } from '@/lib/domain/document';
 import { AppError } from '@/lib/errors';
 import { isUuid } from '@/lib/validation/ids';
@@ -92,18 +93,34 @@ export async function listDocuments({
   ownerId: string;
   filter?: DocumentListFilter;
 }): Promise<DocumentSummary[]> {
+  const named = filter.name ? await documentIdsWithNameContaining({ ownerId, name: filter.name }) : null;
   const rows = await getDb().document.findMany({
     where: {
       ownerId,
       ...(filter.bucketId !== undefined ? { bucketId: filter.bucketId } : {}),
       ...(filter.status ? { status: filter.status } : {}),
-      ...(filter.name ? { filename: { contains: filter.name } } : {}),
+      ...(named ? { id: { in: named } } : {}),
     },
     orderBy: { createdAt: 'desc' },
     select: summarySelect,
     take: 5000,
   });
   return rows.map(toSummary);
+}
+
+const NAME_MATCH_LIMIT = 5000;
+
+/**
+ * Ids of the owner's documents whose file name contains `name` literally (`%`, `_` and `\` are not wildcards; see
+ * lib/db/like.ts). Case follows the database's LIKE: ASCII case-insensitive on SQLite, case-sensitive on PostgreSQL.
+ */
+async function documentIdsWithNameContaining({ ownerId, name }: { ownerId: string; name: string }): Promise<string[]> {
+  const rows = await getDb().$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "Document"
+    WHERE "ownerId" = ${ownerId} AND "filename" LIKE ${containsPattern(name)} ESCAPE '\\'
+    ORDER BY "createdAt" DESC
+    LIMIT ${NAME_MATCH_LIMIT}`;
+  return rows.map((r) => r.id);
 }
 
 /** One of the owner's documents, or null; another owner's id answers exactly like a missing one. */
@@ -272,4 +289,24 @@ export async function updateDocumentRecord({
         : {}),
     },
   });
+}
+
+export interface OwnerDocumentCounts {
+  documents: Record<DocumentStatus, number> & { total: number };
+  chunks: number;
+}
+
+/** How many documents (by status) and indexed chunks the owner has; the health details show them to their owner. */
+export async function countOwnerDocuments({ ownerId }: { ownerId: string }): Promise<OwnerDocumentCounts> {
+  const db = getDb();
+  const [groups, chunks] = await Promise.all([
+    db.document.groupBy({ by: ['status'], where: { ownerId }, _count: { _all: true } }),
+    db.chunk.count({ where: { ownerId } }),
+  ]);
+  const documents = { PENDING: 0, PROCESSING: 0, INDEXED: 0, FAILED: 0, total: 0 };
+  for (const group of groups) {
+    documents[group.status] = group._count._all;
+    documents.total += group._count._all;
+  }
+  return { documents, chunks };
 }

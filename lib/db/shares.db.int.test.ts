@@ -76,12 +76,19 @@ describe('shares', () => {
       sha256: doc.sha256,
     });
 
-    await setShareExpiry({ ownerId: alice.id, id: first.id, expiresAt: new Date(Date.now() - 1000) });
-    expect(await findPublicSnapshot(first.slug)).toBeNull();
+    const later = new Date(Date.now() + 86_400_000);
+    await setShareExpiry({ ownerId: alice.id, id: first.id, expiresAt: later });
     await setShareExpiry({ ownerId: alice.id, id: first.id, expiresAt: null });
     expect(await findPublicSnapshot(first.slug)).not.toBeNull();
 
     await revokeShare({ ownerId: alice.id, id: first.id });
+    expect(await findPublicSnapshot(first.slug)).toBeNull();
+    // a revoked link cannot be revived by editing its expiry
+    for (const expiresAt of [null, later]) {
+      await expect(setShareExpiry({ ownerId: alice.id, id: first.id, expiresAt })).rejects.toMatchObject({
+        code: 'conflict:share',
+      });
+    }
     expect(await findPublicSnapshot(first.slug)).toBeNull();
     const fresh = await createShare({ ownerId: alice.id, answerId: answer.id });
     expect(fresh.slug).not.toBe(first.slug);
@@ -111,7 +118,68 @@ describe('shares', () => {
     expect(await redactSharesForDocument({ ownerId: alice.id, documentId: doc.id })).toBe(1);
     const snapshot = await findPublicSnapshot(share.slug);
     expect(snapshot?.citations[0]).toMatchObject({ redacted: true, quote: null, text: null, snippet: null });
-    expect(JSON.stringify(snapshot)).not.toContain('02:00.');
+    // nor does the answer's sentence that quoted it
+    expect(JSON.stringify(snapshot)).not.toContain('02:00');
     expect(snapshot?.answer).toContain('[1]');
+  });
+
+  it('an expired link cannot be revived by editing; sharing again makes a new one', async () => {
+    const alice = await createTestUser('alice');
+    const { answer } = await answerWithCitation(alice.id);
+    const share = await createShare({ ownerId: alice.id, answerId: answer.id });
+    await setShareExpiry({ ownerId: alice.id, id: share.id, expiresAt: new Date(Date.now() - 1000) });
+    expect(await findPublicSnapshot(share.slug)).toBeNull();
+    for (const expiresAt of [null, new Date(Date.now() + 86_400_000)]) {
+      await expect(setShareExpiry({ ownerId: alice.id, id: share.id, expiresAt })).rejects.toMatchObject({
+        code: 'conflict:share',
+        status: 409,
+      });
+    }
+    expect(await findPublicSnapshot(share.slug)).toBeNull();
+    expect((await listShares({ ownerId: alice.id })).find((s) => s.id === share.id)?.active).toBe(false);
+    const fresh = await createShare({ ownerId: alice.id, answerId: answer.id });
+    expect(fresh.slug).not.toBe(share.slug);
+    expect(await findPublicSnapshot(fresh.slug)).not.toBeNull();
+  });
+
+  it('a share made after its document was deleted carries none of its text', async () => {
+    const alice = await createTestUser('alice');
+    const { answer, doc } = await answerWithCitation(alice.id);
+    await getDb().document.deleteMany({ where: { id: doc.id, ownerId: alice.id } });
+    const share = await createShare({ ownerId: alice.id, answerId: answer.id });
+    const snapshot = await findPublicSnapshot(share.slug);
+    expect(snapshot?.citations[0]).toMatchObject({ redacted: true, quote: null, text: null, snippet: null });
+    const row = await getDb().share.findUnique({ where: { id: share.id } });
+    const stored = JSON.stringify(row?.snapshot);
+    for (const text of [stored, JSON.stringify(snapshot)]) {
+      expect(text).not.toContain('nightly');
+      expect(text).not.toContain('02:00');
+    }
+    expect(snapshot?.answer).toContain('[1]');
+  });
+
+  it('the public read strips text from a citation marked redacted, whatever the stored row says', async () => {
+    const alice = await createTestUser('alice');
+    const { answer } = await answerWithCitation(alice.id);
+    const share = await createShare({ ownerId: alice.id, answerId: answer.id });
+    const row = await getDb().share.findUniqueOrThrow({ where: { id: share.id } });
+    const legacy = JSON.parse(JSON.stringify(row.snapshot)) as { citations: { redacted: boolean }[] };
+    for (const c of legacy.citations) c.redacted = true; // an old redaction that kept the quote and snippet
+    await getDb().share.update({ where: { id: share.id }, data: { snapshot: legacy } });
+    const snapshot = await findPublicSnapshot(share.slug);
+    expect(JSON.stringify(snapshot)).not.toContain('nightly');
+  });
+
+  it('a document deleted while its share was being made is redacted by the share side too', async () => {
+    const alice = await createTestUser('alice');
+    const { answer, doc } = await answerWithCitation(alice.id);
+    const share = await createShare({ ownerId: alice.id, answerId: answer.id });
+    // the deleter's rows are gone but its redaction pass missed this share (it ran before the share committed)
+    await getDb().document.deleteMany({ where: { id: doc.id, ownerId: alice.id } });
+    const again = await createShare({ ownerId: alice.id, answerId: answer.id });
+    expect(again.slug).toBe(share.slug);
+    const snapshot = await findPublicSnapshot(share.slug);
+    expect(snapshot?.citations[0]).toMatchObject({ redacted: true, quote: null, text: null });
+    expect(JSON.stringify(snapshot)).not.toContain('02:00');
   });
 });

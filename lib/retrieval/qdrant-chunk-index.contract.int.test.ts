@@ -6,7 +6,7 @@ import { collectionNameFor } from '@/lib/retrieval/qdrant-requests';
 import { describeChunkIndexContract } from '@/test/support/retrieval/contract';
 
 /**
- * The shared ChunkIndex contract against a real Qdrant (>= 1.15). Runs only when QDRANT_URL is set, e.g.
+ * The shared ChunkIndex contract against a real Qdrant (>= 1.19: per-tenant IDF is on by default). Runs only when QDRANT_URL is set, e.g.
  *   docker run -p 6333:6333 qdrant/qdrant:v1.19.0
  *   QDRANT_URL=http://127.0.0.1:6333 npx vitest run --project integration lib/retrieval/qdrant-chunk-index
  * Each run uses its own collection (random prefix) and deletes it afterwards.

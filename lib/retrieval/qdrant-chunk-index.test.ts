@@ -349,6 +349,28 @@ describe('search', () => {
     });
   });
 
+  it("by default one tenant's documents never shift another tenant's keyword scores", async () => {
+    const scoreFor = async (index: ChunkIndex) =>
+      (await index.search({ ownerId: 'alice', query: 'budget', mode: 'keyword', topK: 3 }))[0]?.scores.keyword;
+    const isolated = await makeIndex();
+    await isolated.upsert([chunk({ text: 'budget forecast' }), chunk({ text: 'travel policy' })]);
+    const before = await scoreFor(isolated);
+    await isolated.upsert(
+      Array.from({ length: 6 }, (_, i) => chunk({ ownerId: 'bob', documentId: `bob-${i}`, text: 'budget budget' })),
+    );
+    expect(before).toBeGreaterThan(0);
+    expect(await scoreFor(isolated)).toBeCloseTo(before ?? 0, 10);
+
+    // with collection-wide IDF (QDRANT_TENANT_IDF=false) bob's corpus lowers alice's score for the same term
+    const shared = await makeIndex({ perTenantIdf: false, collectionPrefix: 'shared' });
+    await shared.upsert([chunk({ text: 'budget forecast' }), chunk({ text: 'travel policy' })]);
+    const alone = await scoreFor(shared);
+    await shared.upsert(
+      Array.from({ length: 6 }, (_, i) => chunk({ ownerId: 'bob', documentId: `bob-${i}`, text: 'budget budget' })),
+    );
+    expect(await scoreFor(shared)).toBeLessThan(alone ?? 0);
+  });
+
   it('uses deterministic point ids', async () => {
     const index = await makeIndex();
     const c = chunk();

@@ -47,7 +47,7 @@ export interface QdrantChunkIndexOptions {
   embeddingModel: string;
   /** Sharding and replication, applied when the collection is created (ignored for an existing one). */
   layout?: QdrantClusterLayout;
-  /** IDF over the owner's chunks only instead of the whole collection (needs Qdrant >= 1.19). */
+  /** IDF over the owner's chunks only (needs Qdrant >= 1.19), the default; `false`: collection-wide IDF. */
   perTenantIdf?: boolean;
   /** BM25 document-side parameters (see sparse-bm25.ts); changing them needs a re-index. */
   bm25?: Bm25Params;
@@ -239,7 +239,7 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
     async search(request: SearchRequest): Promise<SearchHit[]> {
       const plan = buildQueryRequest(request, {
         dimensions: options.dimensions,
-        ...(options.perTenantIdf ? { perTenantIdf: true } : {}),
+        perTenantIdf: options.perTenantIdf !== false,
       });
       if (!plan) return [];
       await ensureReady();

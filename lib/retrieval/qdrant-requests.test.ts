@@ -194,6 +194,7 @@ describe('buildQueryRequest', () => {
   const options = { dimensions: 4 };
   const ownerOnly = { must: [OWNER] };
   const sparse = querySparseVector('invoice totals 2024');
+  const tenantIdf = { idf: { corpus: { must: [OWNER] } } };
 
   function single(plan: QueryPlan | null): SingleQueryPlan {
     if (plan?.kind !== 'single') throw new Error(`expected a single plan, got ${plan?.kind ?? 'null'}`);
@@ -207,7 +208,14 @@ describe('buildQueryRequest', () => {
   it('keyword: sparse bm25 only, owner filter, limit = topK', () => {
     const plan = single(buildQueryRequest({ ...base, mode: 'keyword' }, options));
     expect(plan.scoreKind).toBe('keyword');
-    expect(plan.body).toEqual({ query: sparse, using: 'bm25', filter: ownerOnly, limit: 10, with_payload: true });
+    expect(plan.body).toEqual({
+      query: sparse,
+      using: 'bm25',
+      filter: ownerOnly,
+      limit: 10,
+      params: tenantIdf,
+      with_payload: true,
+    });
     expect(plan.body.prefetch).toBeUndefined();
     expectTypeOf(plan.body).toEqualTypeOf<Schemas['QueryRequest']>();
   });
@@ -239,7 +247,7 @@ describe('buildQueryRequest', () => {
       kind: 'hybrid',
       topK: 5,
       dense: { query: vector, using: 'dense', filter, limit: 80, with_payload: true },
-      sparse: { query: sparse, using: 'bm25', filter, limit: 80, with_payload: true },
+      sparse: { query: sparse, using: 'bm25', filter, limit: 80, params: tenantIdf, with_payload: true },
     });
   });
 
@@ -275,10 +283,19 @@ describe('buildQueryRequest', () => {
     expect(filtersMatchNothing(undefined)).toBe(false);
   });
 
-  it('per-tenant IDF scopes the sparse statistics to the owner', () => {
-    const plan = hybrid(buildQueryRequest({ ...base, queryVector: vector }, { ...options, perTenantIdf: true }));
-    expect(plan.sparse?.params).toEqual({ idf: { corpus: { must: [OWNER] } } });
-    expect(plan.dense.params).toBeUndefined();
+  it('per-tenant IDF (the default) scopes the sparse statistics to the owner', () => {
+    for (const perTenantIdf of [true, undefined]) {
+      const plan = hybrid(buildQueryRequest({ ...base, queryVector: vector }, { ...options, perTenantIdf }));
+      expect(plan.sparse?.params).toEqual({ idf: { corpus: { must: [OWNER] } } });
+      expect(plan.dense.params).toBeUndefined();
+    }
+    const keyword = single(buildQueryRequest({ ...base, mode: 'keyword' }, options));
+    expect(keyword.body.params).toEqual({ idf: { corpus: { must: [OWNER] } } });
+  });
+
+  it('collection-wide IDF only when asked for (older Qdrant)', () => {
+    const plan = hybrid(buildQueryRequest({ ...base, queryVector: vector }, { ...options, perTenantIdf: false }));
+    expect(plan.sparse?.params).toBeUndefined();
   });
 });
 

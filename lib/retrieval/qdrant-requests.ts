@@ -191,7 +191,10 @@ export type QueryPlan = SingleQueryPlan | HybridQueryPlan;
 
 export interface QueryBuildOptions {
   dimensions: number;
-  /** Compute IDF over the owner's chunks only (Qdrant >= 1.19); default collection-wide. */
+  /**
+   * Compute IDF over the owner's chunks only (Qdrant >= 1.19), the default, so one tenant's documents never shift
+   * another's keyword scores; `false` computes it collection-wide (older Qdrant).
+   */
   perTenantIdf?: boolean;
 }
 
@@ -230,9 +233,10 @@ export function buildQueryRequest(request: SearchRequest, options: QueryBuildOpt
   const sparse = request.mode === 'semantic' ? null : querySparseVector(request.query);
   const hasTerms = sparse !== null && sparse.indices.length > 0;
   const dense = request.queryVector && request.queryVector.length > 0 ? request.queryVector : null;
-  const idfParams: Schemas['SearchParams'] | undefined = options.perTenantIdf
-    ? { idf: { corpus: { must: [{ key: 'ownerId', match: { value: request.ownerId } }] } } }
-    : undefined;
+  const idfParams: Schemas['SearchParams'] | undefined =
+    options.perTenantIdf !== false
+      ? { idf: { corpus: { must: [{ key: 'ownerId', match: { value: request.ownerId } }] } } }
+      : undefined;
 
   const sparseQuery = (limit: number): Schemas['QueryRequest'] => ({
     query: sparse ?? { indices: [], values: [] },

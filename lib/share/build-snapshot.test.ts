@@ -62,8 +62,19 @@ describe('buildShareSnapshot', () => {
       sha256: 'a'.repeat(64),
       redacted: false,
     });
-    // a cited chunk that no longer exists is frozen as redacted, never looked up elsewhere
-    expect(snapshot.citations[1]).toMatchObject({ n: 2, text: null, sha256: null, redacted: true });
+    // a cited chunk that no longer exists is frozen as redacted, never looked up elsewhere: none of its text
+    // (quote, snippet) survives, nor the answer's sentence that cites only it
+    expect(snapshot.citations[1]).toMatchObject({
+      n: 2,
+      text: null,
+      quote: null,
+      snippet: null,
+      sha256: null,
+      redacted: true,
+    });
+    expect(snapshot.answer).toBe(
+      'Run `REINDEX TABLE orders;` [1]. *(Removed: its source was deleted by its owner.)* [2]',
+    );
     expect(snapshot.trace).toEqual({
       searches: [{ tool: 'search_docs', query: 'reindex', hits: 4 }],
       citationsOpened: 1,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { traceEventSchema } from '@/lib/agent/events';
+import { redactSnapshot } from '@/lib/share/redact-snapshot';
 import type { ShareSnapshot, SnapshotCitation } from '@/lib/share/snapshot';
 
 /** What the snapshot is built from: the stored answer and, per cited chunk, its text and document hash. */
@@ -46,7 +47,8 @@ const modelsSchema = z
  * Freezes an answer into a share snapshot: question, answer, each citation's document name, page, quoted span
  * and the cited chunk's text (never more of a document), insufficiencies, confidence, models, date, a compact
  * trace, and each cited document's sha256. Pure: the caller supplies chunk texts and hashes it looked up for
- * the answer's owner.
+ * the answer's owner. A citation whose chunk is missing (its document was deleted) is frozen redacted: no quote,
+ * text or snippet, and the answer's sentences citing only such sources are removed (see redact-snapshot.ts).
  */
 export function buildShareSnapshot(
   answer: SnapshotSource,
@@ -100,7 +102,7 @@ export function buildShareSnapshot(
   });
   const confidence = z.enum(['high', 'medium', 'low']).catch('low').parse(answer.confidence);
   const models = modelsSchema.catch({ decision: null, synthesis: null, extractive: false }).parse(answer.models);
-  return {
+  const snapshot: ShareSnapshot = {
     version: 1,
     question: answer.question,
     answer: answer.text,
@@ -111,4 +113,5 @@ export function buildShareSnapshot(
     answeredAt: answer.createdAt.toISOString(),
     trace: { searches, citationsOpened: opened, validationPassed, reprompts },
   };
+  return redactSnapshot(snapshot, (c) => c.redacted);
 }

@@ -1,9 +1,11 @@
 import { listShareSnapshots, replaceShareSnapshot } from '@/lib/db/shares';
+import { redactSnapshot } from '@/lib/share/redact-snapshot';
 import { shareSnapshotSchema } from '@/lib/share/snapshot';
 
 /**
- * When an owner deletes a document, every share of theirs that quotes it keeps its answer but loses the quoted
- * text: the citation says "source deleted by its owner". Runs after the document's rows are gone.
+ * When an owner deletes a document, every share of theirs that quotes it loses the quoted text (quote, chunk text,
+ * snippet, and the answer's sentences citing only that document; see redact-snapshot.ts): the citation says
+ * "source deleted by its owner". Runs after the document's rows are gone.
  */
 export async function redactSharesForDocument({
   ownerId,
@@ -19,13 +21,11 @@ export async function redactSharesForDocument({
     if (!parsed.success) continue;
     const snapshot = parsed.data;
     if (!snapshot.citations.some((c) => c.documentId === documentId && !c.redacted)) continue;
-    const redacted = {
-      ...snapshot,
-      citations: snapshot.citations.map((c) =>
-        c.documentId === documentId ? { ...c, quote: null, text: null, snippet: null, redacted: true } : c,
-      ),
-    };
-    await replaceShareSnapshot({ ownerId, id: share.id, snapshot: redacted });
+    await replaceShareSnapshot({
+      ownerId,
+      id: share.id,
+      snapshot: redactSnapshot(snapshot, (c) => c.documentId === documentId),
+    });
     changed++;
   }
   return changed;

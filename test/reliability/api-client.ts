@@ -26,7 +26,7 @@ export function fakeIp(): string {
 
 const signUpBody = z.object({ user: z.object({ id: z.string(), email: z.string(), name: z.string() }) });
 
-/** Signs a fresh user up through POST /api/auth/sign-up/email; the returned context carries the session. */
+/** Signs a fresh user up (POST /api/auth/sign-up/email, then sign-in); the returned context carries the session. */
 export async function newApiUser(baseURL: string, label: string): Promise<ApiUser> {
   const ip = fakeIp();
   const ctx = await request.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': ip } });
@@ -34,11 +34,17 @@ export async function newApiUser(baseURL: string, label: string): Promise<ApiUse
   const email = `${label}-${tag}@example.test`;
   const name = `${label} ${tag}`;
   const password = `pw-${randomBytes(12).toString('base64url')}`;
-  const response = await ctx.post('/api/auth/sign-up/email', {
+  const created = await ctx.post('/api/auth/sign-up/email', {
     data: { email, password, name },
     headers: { origin: baseURL },
   });
-  if (response.status() !== 200) throw new Error(`sign-up failed: ${response.status()} ${await response.text()}`);
+  if (created.status() !== 200) throw new Error(`sign-up failed: ${created.status()} ${await created.text()}`);
+  // sign-up opens no session (it answers alike for a taken email): sign in next
+  const response = await ctx.post('/api/auth/sign-in/email', {
+    data: { email, password },
+    headers: { origin: baseURL },
+  });
+  if (response.status() !== 200) throw new Error(`sign-in failed: ${response.status()} ${await response.text()}`);
   const body = signUpBody.parse(await response.json());
   const state = await ctx.storageState();
   const cookie = state.cookies.find((c) => c.name.endsWith('better-auth.session_token'));

@@ -47,6 +47,8 @@ export function serverEnv(o: ServerOptions): Record<string, string> {
     NEXT_DIST_DIR: o.distDir,
     NEXT_TELEMETRY_DISABLED: '1',
     NODE_ENV: 'production',
+    // the load and fault clients play a reverse proxy: their X-Forwarded-For gives each simulated user an address
+    TRUSTED_PROXIES: '127.0.0.1,::1',
     ...o.env,
   };
 }
@@ -138,18 +140,27 @@ export async function startServer(o: ServerOptions, timeoutMs = 60_000): Promise
   };
 }
 
-/** A signed-up user on a running server: the session cookie to send with every request. */
+/**
+ * A signed-up user on a running server: the session cookie to send with every request. Sign-up opens no session
+ * (it answers alike for a taken email), so this signs in next. `ip` is sent as X-Forwarded-For, which the server
+ * believes because serverEnv() makes the loopback test client a trusted proxy.
+ */
 export async function signUp(url: string, email: string, ip: string): Promise<{ cookie: string; id: string }> {
-  const r = await fetch(`${url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      origin: url.replace('127.0.0.1', 'localhost'),
-      'x-forwarded-for': ip,
-    },
-    body: JSON.stringify({ email, password: 'a-long-password-1', name: email.split('@')[0] }),
-  });
-  if (r.status !== 200) throw new Error(`sign-up ${r.status}: ${await r.text()}`);
+  const post = (path: string, body: unknown) =>
+    fetch(`${url}/api/auth${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: url.replace('127.0.0.1', 'localhost'),
+        'x-forwarded-for': ip,
+      },
+      body: JSON.stringify(body),
+    });
+  const password = 'a-long-password-1';
+  const created = await post('/sign-up/email', { email, password, name: email.split('@')[0] });
+  if (created.status !== 200) throw new Error(`sign-up ${created.status}: ${await created.text()}`);
+  const r = await post('/sign-in/email', { email, password });
+  if (r.status !== 200) throw new Error(`sign-in ${r.status}: ${await r.text()}`);
   const body = (await r.json()) as { user: { id: string } };
   const cookie = r.headers
     .getSetCookie()

@@ -3,10 +3,11 @@ import { getAuth } from '@/lib/auth/auth';
 import { getConfig } from '@/lib/config';
 import { ensureDbReady } from '@/lib/db/lifecycle';
 import { withBodyLimit } from '@/lib/http/read-body';
+import { withResolvedClientIp } from '@/lib/net/request-client-ip';
 
 async function handle(request: Request): Promise<Response> {
   await ensureDbReady();
-  const response = await getAuth().handler(request);
+  const response = await getAuth().handler(withResolvedClientIp(request));
   if (response.status === 429 && !response.headers.has('retry-after')) {
     const headers = new Headers(response.headers);
     headers.set('retry-after', headers.get('x-retry-after') ?? '60');
