@@ -47,12 +47,19 @@ beforeAll(async () => {
       'x-forwarded-for': '10.202.0.1',
     }),
   );
+  // the body reached Better Auth intact: the account exists (sign-up opens no session; signing in does)
   expect(response.status).toBe(200);
-  cookie = response.headers
+  const signIn = await authRoute.POST(
+    post('/api/auth/sign-in/email', JSON.stringify({ email, password: 'a-long-password-1' }), {
+      'x-forwarded-for': '10.202.0.1',
+    }),
+  );
+  expect(signIn.status).toBe(200);
+  cookie = signIn.headers
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-  userId = ((await response.json()) as { user: { id: string } }).user.id;
+  userId = ((await signIn.json()) as { user: { id: string } }).user.id;
 });
 
 describe('request size limits', () => {
