@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DocumentSummary } from '@/lib/db/documents';
 import {
+  chunkLocation,
   clampProgress,
   countByBucket,
   countByStatus,
@@ -10,6 +11,7 @@ import {
   filterDocuments,
   formatBytes,
   formatDate,
+  formatTimestamp,
   isFinished,
   librarySummary,
   mergeDocuments,
@@ -20,6 +22,7 @@ import {
   statusLabel,
   trackPosition,
   trackStages,
+  unitNoun,
   upsertDocument,
 } from './document-view';
 
@@ -280,5 +283,26 @@ describe('library summary', () => {
         }
       }),
     );
+  });
+});
+
+describe('chunk positions', () => {
+  const base = { page: null, sheet: null, rowStart: null, rowEnd: null, headingPath: null, unitOrdinal: 0 };
+  it.each([
+    [{ ...base, page: 3 }, 'Page 3'],
+    [{ ...base, sheet: 'Sales', rowStart: 4, rowEnd: 20 }, 'Sheet Sales · rows 4–20'],
+    [{ ...base, sheet: 'Sales', rowStart: 4, rowEnd: 4 }, 'Sheet Sales · row 4'],
+    [{ ...base, headingPath: 'Intro > Scope' }, 'Intro > Scope'],
+    [{ ...base, unitOrdinal: 1 }, 'Part 2'],
+  ])('%j reads %j', (c, label) => {
+    expect(chunkLocation(c)).toBe(label);
+  });
+
+  it('names units by type and formats timestamps in UTC', () => {
+    expect(unitNoun('application/pdf')).toBe('page');
+    expect(unitNoun('text/csv')).toBe('sheet');
+    expect(unitNoun('text/markdown')).toBe('section');
+    expect(formatTimestamp('2023-06-20T14:05:00.000Z')).toBe('Jun 20, 2023, 14:05 UTC');
+    expect(formatTimestamp('garbage')).toBe('garbage');
   });
 });

@@ -370,3 +370,44 @@ export function trackPosition(
   const [from, to] = span;
   return { index, fraction: clampProgress((clampProgress(progress) - from) / (to - from)) };
 }
+
+/** Where a chunk sits: "Page 3", "Sheet Sales · row 4" / "rows 4–20", "Intro > Scope", "Part 2" as a last resort. */
+export function chunkLocation(c: {
+  page: number | null;
+  sheet: string | null;
+  rowStart: number | null;
+  rowEnd: number | null;
+  headingPath: string | null;
+  unitOrdinal: number;
+}): string {
+  const parts: string[] = [];
+  if (c.page !== null) parts.push(`Page ${c.page}`);
+  if (c.sheet) parts.push(`Sheet ${c.sheet}`);
+  if (c.rowStart !== null) {
+    const end = c.rowEnd ?? c.rowStart;
+    parts.push(end > c.rowStart ? `rows ${c.rowStart}–${end}` : `row ${c.rowStart}`);
+  }
+  if (c.headingPath) parts.push(c.headingPath);
+  return parts.length > 0 ? parts.join(' · ') : `Part ${c.unitOrdinal + 1}`;
+}
+
+/** The name of a document's units for its type: pages (PDF), sheets (spreadsheets), sections (the rest). */
+export function unitNoun(mime: string): 'page' | 'sheet' | 'section' {
+  if (mime === 'application/pdf') return 'page';
+  return /sheet|csv|excel/.test(mime) ? 'sheet' : 'section';
+}
+
+/** A timestamp for the processing history: "Jun 20, 2023, 14:05 UTC" (UTC, so server and browser agree). */
+export function formatTimestamp(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toLocaleString('en-US', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone: 'UTC',
+  })} UTC`;
+}

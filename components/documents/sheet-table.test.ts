@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from '@/lib/ingest/chunker';
 import { buildSheetUnit, cleanCell } from '@/lib/ingest/parsers/sheet-unit';
-import { parseSheetTable, sheetHeaderLines, unitHeaderLines } from './sheet-table';
+import { locateSheetChunk, parseSheetTable, sheetHeaderLines, unitHeaderLines } from './sheet-table';
 
 const cellText = (row: { cells: { text: string }[] }) => row.cells.map((c) => c.text);
 
@@ -108,5 +108,31 @@ describe('parseSheetTable', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('locateSheetChunk', () => {
+  it('moves a quote from chunk offsets to unit offsets and drops one in the header', () => {
+    const rows = [['Region', 'Revenue']];
+    for (let i = 0; i < 60; i++) rows.push([`Region ${i}`, String(i)]);
+    const { unit, chunks } = sheetChunks(rows, 80);
+    const chunk = chunks[1];
+    if (!chunk) throw new Error('need two chunks');
+    const lastLine = chunk.text.split('\n').at(-1) ?? '';
+    const quoteStart = chunk.text.length - lastLine.length;
+    const quoteEnd = chunk.text.length;
+    const located = locateSheetChunk({ unitText: unit.text, chunkText: chunk.text, ...chunk, quoteStart, quoteEnd });
+    expect(located?.chunk).toEqual({ start: chunk.charStart, end: chunk.charEnd });
+    const q = located?.quote;
+    expect(q && unit.text.slice(q.start, q.end)).toBe(lastLine);
+    expect(lastLine).toMatch(/^Region \d+ \| \d+$/);
+    const inHeader = locateSheetChunk({
+      unitText: unit.text,
+      chunkText: chunk.text,
+      ...chunk,
+      quoteStart: 0,
+      quoteEnd: 6,
+    });
+    expect(inHeader?.quote).toBeNull();
   });
 });

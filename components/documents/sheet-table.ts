@@ -116,3 +116,34 @@ export function unitHeaderLines(
 export function overlaps(a: { start: number; end: number }, b: Range | null): boolean {
   return b !== null && a.start < b.end && b.start < a.end;
 }
+
+/**
+ * A sheet chunk inside its unit: the chunk's rows (charStart..charEnd of the unit text) and the quote moved from
+ * chunk offsets to unit offsets (a quote inside the repeated header has no place in the unit and is dropped).
+ * Null when the chunk is not laid out as header + rows of that unit.
+ */
+export function locateSheetChunk(input: {
+  unitText: string;
+  chunkText: string;
+  charStart: number;
+  charEnd: number;
+  quoteStart: number | null;
+  quoteEnd: number | null;
+}): { chunk: Range; quote: Range | null; headerLines: number } | null {
+  const headerLines = sheetHeaderLines({
+    text: input.chunkText,
+    unitText: input.unitText,
+    charStart: input.charStart,
+    charEnd: input.charEnd,
+  });
+  if (headerLines === null) return null;
+  const bodyOffset = input.chunkText.length - (input.charEnd - input.charStart);
+  const chunk = { start: input.charStart, end: input.charEnd };
+  let quote: Range | null = null;
+  if (input.quoteStart !== null && input.quoteEnd !== null && input.quoteEnd > bodyOffset) {
+    const start = Math.max(input.charStart, input.quoteStart - bodyOffset + input.charStart);
+    const end = Math.min(input.charEnd, input.quoteEnd - bodyOffset + input.charStart);
+    if (end > start) quote = { start, end };
+  }
+  return { chunk, quote, headerLines };
+}
