@@ -4,7 +4,8 @@ import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { displayTitle } from '@/components/documents/display-title';
 import { EvidenceText } from '@/components/documents/evidence-text';
-import { sheetHeaderLines } from '@/components/documents/sheet-table';
+import { sheetHeaderLines, sheetQuoteTable } from '@/components/documents/sheet-table';
+import { SheetTableView } from '@/components/documents/sheet-table-view';
 import type { AgentCitation } from '@/lib/agent/types';
 import { fetchJson } from '@/lib/client/fetch-json';
 import type { ChunkView } from '@/lib/db/chunks';
@@ -77,6 +78,9 @@ export function CitationPanel({ citation, onClose }: { citation: AgentCitation; 
         })
     : null;
 
+  // a quote of spreadsheet rows is shown as those rows under the sheet's column header
+  const quotedTable = sheetQuoteTable(passage && headerLines !== null ? passage : null, headerLines);
+
   return (
     <aside
       aria-label={`Source ${citation.n}`}
@@ -111,9 +115,15 @@ export function CitationPanel({ citation, onClose }: { citation: AgentCitation; 
             <figcaption className="mb-1 text-[0.7rem] font-semibold uppercase tracking-wide text-slate-400">
               Quoted
             </figcaption>
-            <blockquote className="whitespace-pre-wrap break-words border-l-4 border-amber-300 pl-3 text-sm text-slate-800">
-              {citation.quote}
-            </blockquote>
+            {quotedTable ? (
+              <div data-testid="quoted-table">
+                <SheetTableView table={quotedTable} sheet={chunk?.sheet ?? null} compact />
+              </div>
+            ) : (
+              <blockquote className="whitespace-pre-wrap break-words border-l-4 border-amber-300 pl-3 text-sm text-slate-800">
+                {citation.quote}
+              </blockquote>
+            )}
           </figure>
         ) : null}
         <p className="mb-1 text-[0.7rem] font-semibold uppercase tracking-wide text-slate-400">

@@ -17,7 +17,7 @@ import { StageText } from './stage-text';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="grid grid-cols-[7.5rem_minmax(0,1fr)] gap-x-3 py-1.5 text-sm">
+    <div className="grid grid-cols-[6.5rem_minmax(0,1fr)] gap-x-3 py-1.5 text-sm">
       <dt className="text-slate-500">{label}</dt>
       <dd className="min-w-0 break-words text-slate-800">{children}</dd>
     </div>
@@ -98,7 +98,7 @@ export function DocumentDetails({ doc }: { doc: DocumentDetail }) {
                 Keywords and meaning <span className="text-slate-500">({doc.embeddingModel})</span>
               </>
             ) : (
-              'Keywords only (no embedding model answered when it was indexed)'
+              'Keywords only (no vectors yet)'
             )}
           </Row>
         ) : null}

@@ -161,10 +161,10 @@ export const DocumentRow = memo(function DocumentRow({
       <FileKindTile kind={kind} />
       <div className="flex min-w-0 flex-1 flex-col gap-2.5 md:flex-row md:items-center md:gap-5">
         <div className="min-w-0 flex-1">
-          <p id={nameId} className="truncate text-sm font-medium text-slate-900">
+          <p id={nameId} className="min-w-0 text-sm font-medium text-slate-900">
             <Link
               href={documentViewHref(doc.id)}
-              className="rounded-sm hover:text-brand-700 hover:underline focus-visible:ring-2 focus-visible:ring-brand-300 focus-visible:outline-none"
+              className="block truncate rounded-sm hover:text-brand-700 hover:underline focus-visible:ring-2 focus-visible:ring-brand-300 focus-visible:outline-none"
               title={doc.filename}
               data-testid="document-name"
             >

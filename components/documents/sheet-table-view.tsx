@@ -91,14 +91,19 @@ export function SheetTableView({
             {rows.map((row, r) => {
               const inChunk = overlaps(row, chunk);
               const inQuote = overlaps(row, quote);
+              // a row quoted whole is tinted as a row; a row quoted in part has its touched cells marked
+              const wholeRow = inQuote && quote !== null && quote.start <= row.start && row.end <= quote.end;
               const focus = (inQuote || (!quote && inChunk)) && firstFocus;
               if (focus) firstFocus = false;
               return (
                 <tr
                   key={row.start}
                   ref={focus ? markRef : undefined}
-                  data-testid={inChunk ? 'chunk-row' : undefined}
-                  className={clsx('border-b border-slate-100 last:border-0', inChunk ? 'bg-brand-50' : undefined)}
+                  data-testid={wholeRow ? 'quoted-row' : inChunk ? 'chunk-row' : undefined}
+                  className={clsx(
+                    'border-b border-slate-100 last:border-0',
+                    wholeRow ? 'bg-amber-100 text-slate-950' : inChunk ? 'bg-brand-50' : undefined,
+                  )}
                 >
                   {rowStart !== null ? (
                     <td className={clsx(cellClass, 'text-right text-slate-400 tabular-nums')}>{rowStart + from + r}</td>
@@ -109,7 +114,7 @@ export function SheetTableView({
                       key={i}
                       className={clsx(cellClass, 'align-top break-words text-slate-800')}
                     >
-                      {cell && overlaps(cell, quote) ? (
+                      {cell && !wholeRow && overlaps(cell, quote) ? (
                         <mark className="rounded-sm bg-amber-200 px-0.5 text-slate-950" data-testid="quoted-span">
                           {cell.text}
                         </mark>

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from '@/lib/ingest/chunker';
 import { buildSheetUnit, cleanCell } from '@/lib/ingest/parsers/sheet-unit';
-import { locateSheetChunk, parseSheetTable, sheetHeaderLines, unitHeaderLines } from './sheet-table';
+import { locateSheetChunk, parseSheetTable, sheetHeaderLines, sheetQuoteTable, unitHeaderLines } from './sheet-table';
 
 const cellText = (row: { cells: { text: string }[] }) => row.cells.map((c) => c.text);
 
@@ -134,5 +134,20 @@ describe('locateSheetChunk', () => {
       quoteEnd: 6,
     });
     expect(inHeader?.quote).toBeNull();
+  });
+});
+
+describe('sheetQuoteTable', () => {
+  const text = 'Team | City | Cups\nBlues | STL | 1\nLeafs | TOR | 13\nBruins | BOS | 6';
+  it('keeps the header and the quoted rows only', () => {
+    const start = text.indexOf('Leafs');
+    const table = sheetQuoteTable({ text, quote: { start, end: start + 5 } }, 1);
+    expect(table && cellText(table.columns)).toEqual(['Team', 'City', 'Cups']);
+    expect(table?.rows.map(cellText)).toEqual([['Leafs', 'TOR', '13']]);
+  });
+  it('is null for a quote in the header, no quote, or text that is no table', () => {
+    expect(sheetQuoteTable({ text, quote: { start: 0, end: 4 } }, 1)).toBeNull();
+    expect(sheetQuoteTable({ text, quote: null }, 1)).toBeNull();
+    expect(sheetQuoteTable({ text: 'plain words', quote: { start: 0, end: 5 } }, null)).toBeNull();
   });
 });

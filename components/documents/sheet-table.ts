@@ -147,3 +147,19 @@ export function locateSheetChunk(input: {
   }
   return { chunk, quote, headerLines };
 }
+
+/**
+ * The rows a quote covers, under the sheet's column header: what a "Quoted" block shows for spreadsheet evidence.
+ * Null when the text is not a table or the quote touches no data row (e.g. only the header).
+ */
+export function sheetQuoteTable(
+  passage: { text: string; quote: Range | null } | null,
+  headerLines: number | null,
+): SheetTable | null {
+  if (!passage?.quote) return null;
+  const table = parseSheetTable(passage.text, { headerLines });
+  if (!table) return null;
+  const rows = table.rows.filter((r) => overlaps(r, passage.quote));
+  if (rows.length === 0) return null;
+  return { titleRows: [], columns: table.columns, rows, width: table.width };
+}
