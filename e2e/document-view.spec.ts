@@ -66,7 +66,7 @@ test('a document opens from its row by keyboard: its text, chunks with positions
   await expect(page.getByTestId('document-view-title')).toHaveText('Site visit notes');
   await expect(page.locator('main header')).toContainText('site-visit.md');
   await expect(page.getByTestId('document-view-summary')).toHaveText(/\d+ sections? · \d+ chunks?/);
-  await expect(page.getByTestId('unit-text').first()).toContainText('Site visit notes');
+  await expect(page.getByTestId('unit-text').first()).toContainText('north stairwell');
   await expect(page.getByTestId('document-processing')).toContainText('Indexed');
   await expect(page.getByTestId('document-processing')).toContainText('Attempts');
   await expect(page.getByTestId('document-file')).toContainText('Markdown');

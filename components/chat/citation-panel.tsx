@@ -116,7 +116,7 @@ export function CitationPanel({ citation, onClose }: { citation: AgentCitation; 
               Quoted
             </figcaption>
             {quotedTable ? (
-              <div data-testid="quoted-table">
+              <div className="border-l-4 border-amber-300 pl-3" data-testid="quoted-table">
                 <SheetTableView table={quotedTable} sheet={chunk?.sheet ?? null} compact />
               </div>
             ) : (
