@@ -71,6 +71,9 @@ test('a document opens from its row by keyboard: its text, chunks with positions
   await expect(page.getByTestId('document-processing')).toContainText('Attempts');
   await expect(page.getByTestId('document-file')).toContainText('Markdown');
 
+  // sections are named by their headings in the part picker
+  await expect(page.getByLabel('Go to part')).toContainText('Actions');
+
   await page.getByTestId('view-tab-chunks').click();
   const chunks = page.getByTestId('chunk-item');
   await expect(chunks.first()).toBeVisible();
@@ -229,6 +232,39 @@ test('the document view fits a phone and a desktop (screenshots for review)', as
   await expect(page.getByTestId('chunk-item').first()).toBeVisible();
   expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
   await page.screenshot({ path: path.join(dir, 'document-view-phone-chunks.png'), fullPage: true });
+});
+
+test('a file that failed says why, that Retry cannot help, and still downloads', async ({ page, user: _user }) => {
+  const locked = path.resolve(process.cwd(), '../shared/data/documents/pdfplumber/password-example.pdf');
+  const response = await page.request.post('/api/documents/upload', {
+    data: fs.readFileSync(locked),
+    headers: { 'x-file-name': 'password-example.pdf', 'content-type': 'application/pdf' },
+  });
+  expect(response.status()).toBeLessThan(300);
+  const { document } = (await response.json()) as { document: { id: string } };
+  await expect
+    .poll(
+      async () => {
+        const body = (await (await page.request.get('/api/documents')).json()) as {
+          documents: Array<{ id: string; status: string }>;
+        };
+        return body.documents.find((d) => d.id === document.id)?.status;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe('FAILED');
+  await page.goto(`/documents/${document.id}/view`);
+  const failure = page.getByTestId('document-view-failure');
+  await expect(failure).toContainText('password-protected');
+  await expect(failure).toContainText('Retrying will not help');
+  await expect(page.getByTestId('detail-advice')).toContainText('without the password');
+  await expect(page.getByTestId('download-original')).toBeVisible();
+  await expect(page.getByText('Download the original to open it elsewhere')).toBeVisible();
+  await page.getByTestId('view-tab-chunks').click();
+  await expect(page.getByText('This document has no chunks')).toBeVisible();
+  if (process.env.DOCVIEW_SCREENSHOT_DIR) {
+    await page.screenshot({ path: path.join(process.env.DOCVIEW_SCREENSHOT_DIR, 'document-view-failed.png') });
+  }
 });
 
 test('the app icons and the manifest answer 200', async ({ request }) => {

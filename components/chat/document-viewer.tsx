@@ -20,6 +20,8 @@ export interface ViewerUnit {
   page: number | null;
   sheet: string | null;
   text: string;
+  /** The heading the unit starts under (sections), when known. */
+  heading?: string | null;
 }
 
 export interface ViewerChunk {
@@ -33,10 +35,13 @@ export interface ViewerChunk {
   headingPath: string | null;
 }
 
-export function unitLabel(u: Pick<ViewerUnit, 'page' | 'sheet'>, index: number): string {
+export function unitLabel(u: Pick<ViewerUnit, 'page' | 'sheet' | 'heading'>, index: number): string {
   if (u.page !== null) return `Page ${u.page}`;
   if (u.sheet) return `Sheet ${u.sheet}`;
-  return `Section ${index + 1}`;
+  const heading = u.heading?.split(' > ').at(-1)?.trim();
+  return heading
+    ? `${index + 1}. ${heading.length > 60 ? `${heading.slice(0, 59)}…` : heading}`
+    : `Section ${index + 1}`;
 }
 
 /**
@@ -184,9 +189,15 @@ export function DocumentViewer({
   chunk,
   quote,
   headerLines = null,
+  isImage = false,
+  alt = '',
 }: {
   documentId: string;
   mode: 'original' | 'text';
+  /** The original is an image (shown as one) rather than a PDF. */
+  isImage?: boolean;
+  /** The image's text alternative (the document's name). */
+  alt?: string;
   units: ViewerUnit[];
   currentOrdinal: number | null;
   initialPage: number;
@@ -198,6 +209,20 @@ export function DocumentViewer({
   const index = units.findIndex((u) => u.ordinal === currentOrdinal);
   const unit = index >= 0 ? units[index] : undefined;
   const fallback = unit ? <UnitText unit={unit} chunk={chunk} quote={quote} headerLines={headerLines} /> : null;
+
+  if (mode === 'original' && isImage) {
+    return (
+      <div className="overflow-x-auto rounded-lg bg-slate-200/60 p-2 sm:p-3">
+        {/* biome-ignore lint/performance/noImgElement: the user's own file, served by the file route, not an optimisable asset */}
+        <img
+          src={`/api/documents/${encodeURIComponent(documentId)}/file`}
+          alt={alt}
+          className="mx-auto block h-auto max-w-full bg-white shadow-md"
+          data-testid="original-image"
+        />
+      </div>
+    );
+  }
 
   if (mode === 'original') {
     return (

@@ -267,7 +267,8 @@ export function PdfPageViewer({
       {status.kind === 'error' ? (
         <div className="space-y-3">
           <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            The PDF could not be rendered here ({status.message}). Its extracted text is shown instead.
+            The PDF could not be rendered here ({status.message}).
+            {fallback ? ' Its extracted text is shown instead.' : ' Download the original to open it elsewhere.'}
           </p>
           {fallback}
         </div>

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDbReady, getDb } from '@/lib/db/client';
-import { findDocumentDetail, listChunkPositions, listUnitChunks } from '@/lib/db/document-view';
+import { findDocumentDetail, listChunkPositions, listUnitChunks, listUnitHeadings } from '@/lib/db/document-view';
 import { createTestDocument, createTestUser } from '@/test/factories';
 
 beforeAll(async () => {
@@ -18,6 +18,7 @@ async function addChunks(ownerId: string, documentId: string, count: number) {
       charStart: i * 10,
       charEnd: i * 10 + 7,
       tokenCount: 3,
+      headingPath: i < 2 ? `Part ${i}` : null,
     })),
   });
 }
@@ -53,5 +54,6 @@ describe('the document view reads only its owner’s document', () => {
       chunks: [],
     });
     expect(await listUnitChunks({ ownerId: bob.id, documentId: doc.id, unitOrdinal: 0 })).toEqual([]);
+    expect((await listUnitHeadings({ ownerId: bob.id, documentId: doc.id })).size).toBe(0);
   });
 });

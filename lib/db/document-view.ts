@@ -113,3 +113,24 @@ export async function listUnitChunks({
     select: chunkSelect,
   });
 }
+
+/** The heading path each unit starts under (from its first chunk), for naming sections in the viewer. */
+export async function listUnitHeadings({
+  ownerId,
+  documentId,
+}: {
+  ownerId: string;
+  documentId: string;
+}): Promise<Map<number, string>> {
+  if (!isUuid(documentId)) return new Map();
+  const rows = await getDb().chunk.findMany({
+    where: { documentId, ownerId, headingPath: { not: null } },
+    orderBy: { index: 'asc' },
+    distinct: ['unitOrdinal'],
+    select: { unitOrdinal: true, headingPath: true },
+    take: 5000,
+  });
+  const headings = new Map<number, string>();
+  for (const r of rows) if (r.headingPath) headings.set(r.unitOrdinal, r.headingPath);
+  return headings;
+}

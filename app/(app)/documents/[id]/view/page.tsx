@@ -18,11 +18,17 @@ import {
 import { failureAdvice } from '@/components/documents/failure-advice';
 import { FileKindTile } from '@/components/documents/icons';
 import { unitHeaderLines } from '@/components/documents/sheet-table';
-import { requireUserForPage } from '@/lib/auth/session';
+import { getSessionUser, requireUserForPage } from '@/lib/auth/session';
 import { getChunkViewOrThrow, listDocumentUnits } from '@/lib/db/chunks';
-import { findDocumentDetail, listChunkPositions, listUnitChunks } from '@/lib/db/document-view';
+import { findDocumentDetail, listChunkPositions, listUnitChunks, listUnitHeadings } from '@/lib/db/document-view';
 
-export const metadata: Metadata = { title: 'Document' };
+/** The browser tab names the document (its owner's only; anyone else gets the generic title). */
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  const user = await getSessionUser();
+  const doc = user ? await findDocumentDetail({ ownerId: user.id, id }) : null;
+  return { title: doc ? displayTitle({ filename: doc.filename, title: doc.metadata.title }) : 'Document' };
+}
 
 const CHUNKS_PER_PAGE = 25;
 
@@ -78,7 +84,11 @@ export default async function DocumentViewPage({
   const doc = await findDocumentDetail({ ownerId: user.id, id });
   if (!doc) notFound();
 
-  const units = await listDocumentUnits({ ownerId: user.id, documentId: doc.id });
+  const [storedUnits, headings] = await Promise.all([
+    listDocumentUnits({ ownerId: user.id, documentId: doc.id }),
+    listUnitHeadings({ ownerId: user.id, documentId: doc.id }),
+  ]);
+  const units = storedUnits.map((u) => ({ ...u, heading: headings.get(u.ordinal) ?? null }));
   const chunkId = one(search.chunk);
   let chunk: ViewerChunk | null = null;
   if (chunkId) {
@@ -104,11 +114,13 @@ export default async function DocumentViewPage({
       : null;
 
   const isPdf = doc.mime === 'application/pdf';
+  const isImage = doc.mime.startsWith('image/');
+  const hasOriginal = isPdf || isImage;
   const requestedTab = one(search.tab);
   const tab: Tab =
-    requestedTab === 'chunks' || requestedTab === 'text' || (requestedTab === 'original' && isPdf)
+    requestedTab === 'chunks' || requestedTab === 'text' || (requestedTab === 'original' && hasOriginal)
       ? requestedTab
-      : isPdf
+      : hasOriginal && (isPdf || !chunk)
         ? 'original'
         : 'text';
 
@@ -158,8 +170,8 @@ export default async function DocumentViewPage({
   const summary = doc.status === 'INDEXED' ? describeIndexed(doc) : statusLabel(doc.status);
   const advice = doc.status === 'FAILED' ? failureAdvice(doc) : null;
   const tabs: { id: Tab; label: string }[] = [
-    ...(isPdf ? [{ id: 'original' as const, label: 'Original' }] : []),
-    { id: 'text', label: isPdf ? 'Text' : `${noun.charAt(0).toUpperCase()}${noun.slice(1)}s` },
+    ...(hasOriginal ? [{ id: 'original' as const, label: 'Original' }] : []),
+    { id: 'text', label: hasOriginal ? 'Text' : `${noun.charAt(0).toUpperCase()}${noun.slice(1)}s` },
     { id: 'chunks', label: `Chunks${doc.chunkCount ? ` (${doc.chunkCount.toLocaleString('en-US')})` : ''}` },
   ];
 
@@ -307,6 +319,8 @@ export default async function DocumentViewPage({
               chunk={chunk}
               quote={quote}
               headerLines={headerLines}
+              isImage={isImage}
+              alt={name}
             />
           )}
         </section>
