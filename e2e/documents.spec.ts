@@ -183,16 +183,21 @@ test('a dropped file anywhere on the page is uploaded, with a full-page highligh
   await expectIndexed(page, 'dropped.md');
 });
 
-test('broken files end with a readable reason; failed documents offer Retry', async ({ page, user: _user }) => {
+test('broken files end with a readable reason; Retry only where it can help', async ({ page, user: _user }) => {
   test.setTimeout(120_000);
   await upload(page, [FILES.passwordPdf, FILES.emptyPdf, FILES.rtf]);
 
-  // a password-protected PDF is accepted, then fails in parsing: a FAILED document with its reason and Retry
+  // a password-protected PDF is accepted, then fails in parsing: a FAILED document with its reason and what to
+  // do instead of retrying (the same file can never succeed)
   const locked = documentRow(page, 'password-example.pdf');
   await expect(locked).toHaveAttribute('data-status', 'FAILED', { timeout: INDEXING_TIMEOUT });
   await expect(locked.getByTestId('document-error')).toContainText(/password-protected/i);
-  await expect(locked.getByRole('button', { name: 'Retry' })).toBeVisible();
+  await expect(locked.getByTestId('document-advice')).toContainText(/without the password/i);
+  await expect(locked.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   await expect(page.getByTestId('status-filter-FAILED')).toContainText('1');
+  // the header counts are the filter's counts, in the same words
+  await expect(page.getByTestId('library-count-FAILED')).toHaveText('1 failed');
+  await expect(page.getByTestId('library-count-PROCESSING')).toHaveCount(0);
 
   // an empty file and an unsupported format are refused at upload: a failed upload row with the reason
   const empty = uploadRow(page, 'empty.pdf');
@@ -208,15 +213,12 @@ test('broken files end with a readable reason; failed documents offer Retry', as
   await empty.getByRole('button', { name: 'Dismiss' }).click();
   await expect(empty).toHaveCount(0);
 
-  // Retry runs the pipeline again (it fails again, for the same reason)
-  const retried = page.waitForResponse(
-    (r) => r.url().endsWith('/reindex') && r.request().method() === 'POST' && r.status() === 200,
-  );
-  await locked.getByRole('button', { name: 'Retry' }).click();
-  const requeued = (await (await retried).json()) as { document: { status: string; error: string | null } };
-  expect(requeued.document).toMatchObject({ status: 'PENDING', error: null });
-  await expect(locked).toHaveAttribute('data-status', 'FAILED', { timeout: INDEXING_TIMEOUT });
-  await expect(locked.getByTestId('document-error')).toContainText(/password-protected/i);
+  // its view says the same: the reason, that retrying will not help, and what to do
+  await locked.getByTestId('document-name').click();
+  await expect(page.getByTestId('document-view-failure')).toContainText('password-protected');
+  await expect(page.getByTestId('document-view-failure')).toContainText('Retrying will not help');
+  await page.getByRole('link', { name: 'Documents', exact: true }).first().click();
+  await expect(locked).toHaveAttribute('data-status', 'FAILED');
 
   // the status filter shows only the failed one
   await page.getByTestId('status-filter-FAILED').click();

@@ -2,6 +2,7 @@
 
 import clsx from 'clsx';
 import { useMemo } from 'react';
+import { displayTitle } from '@/components/documents/display-title';
 import { AlertIcon, FileIcon, Spinner } from '@/components/icons';
 import { SafeMarkdown } from '@/components/markdown/safe-markdown';
 import type { AgentCitation } from '@/lib/agent/types';
@@ -53,21 +54,23 @@ function SourceList({ citations, onCite }: { citations: AgentCitation[]; onCite:
   return (
     <div className="flex flex-wrap gap-1.5" data-testid="source-list">
       {citations.map((c) => {
-        const name = c.title || c.filename;
+        // the chip names the file and where in it; the title (when it reads like one) is in the tooltip
+        const title = displayTitle(c);
         const loc = locationLabel(c);
-        const where = loc && loc !== name ? loc : '';
+        const where = loc && loc !== c.filename ? loc : '';
         return (
           <button
             key={c.n}
             type="button"
             onClick={() => onCite(c)}
-            className="inline-flex max-w-[16rem] items-center gap-1.5 rounded-md border border-slate-200 bg-white px-2 py-1 text-xs text-slate-700 hover:border-brand-300 hover:bg-brand-50"
-            title={`${c.filename}${where ? ` · ${where}` : ''}`}
+            className="inline-flex max-w-[22rem] items-center gap-1.5 rounded-md border border-slate-200 bg-white px-2 py-1 text-xs text-slate-700 hover:border-brand-300 hover:bg-brand-50"
+            title={[title !== c.filename ? title : null, c.filename, where].filter(Boolean).join(' · ')}
+            data-testid="source-chip"
           >
             <span className="font-mono font-semibold text-brand-700">[{c.n}]</span>
             <FileIcon className="h-3.5 w-3.5 flex-none text-slate-400" />
-            <span className="truncate">{name}</span>
-            {where ? <span className="flex-none text-slate-400">{where}</span> : null}
+            <span className="truncate">{c.filename}</span>
+            {where ? <span className="max-w-[9rem] flex-none truncate text-slate-500">{where}</span> : null}
           </button>
         );
       })}

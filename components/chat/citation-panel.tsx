@@ -2,13 +2,16 @@
 
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
+import { displayTitle } from '@/components/documents/display-title';
+import { EvidenceText } from '@/components/documents/evidence-text';
+import { sheetHeaderLines, sheetQuoteTable } from '@/components/documents/sheet-table';
+import { SheetTableView } from '@/components/documents/sheet-table-view';
 import { ExternalIcon, Spinner, XIcon } from '@/components/icons';
 import type { AgentCitation } from '@/lib/agent/types';
 import { fetchJson } from '@/lib/client/fetch-json';
 import type { ChunkView } from '@/lib/db/chunks';
 import { AppError } from '@/lib/errors';
-import { locatePassage } from './highlight';
-import { PassageText } from './passage-text';
+import { locatePassage, locateQuoteInChunk } from './highlight';
 import { locationLabel } from './trace-format';
 import { viewerHref } from './viewer-href';
 
@@ -51,20 +54,32 @@ export function CitationPanel({ citation, onClose }: { citation: AgentCitation; 
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
 
+  const name = displayTitle(citation);
   const loc = locationLabel(citation);
-  const where = loc && loc !== (citation.title || citation.filename) ? loc : '';
+  const where = loc && loc !== name ? loc : '';
   const chunk = state.kind === 'ready' ? state.chunk : null;
+  // a spreadsheet chunk is shown alone, as a table with its header (its sheet may have thousands of rows)
+  const headerLines = chunk?.sheet ? sheetHeaderLines(chunk) : null;
   const passage = chunk
-    ? locatePassage({
-        unitText: chunk.unitText,
-        chunkText: chunk.text,
-        charStart: chunk.charStart,
-        charEnd: chunk.charEnd,
-        quote: citation.quote || null,
-        quoteStart: citation.quoteStart,
-        quoteEnd: citation.quoteEnd,
-      })
+    ? headerLines !== null
+      ? {
+          text: chunk.text,
+          chunk: null,
+          quote: locateQuoteInChunk(chunk.text, citation.quote || null, citation.quoteStart, citation.quoteEnd),
+        }
+      : locatePassage({
+          unitText: chunk.unitText,
+          chunkText: chunk.text,
+          charStart: chunk.charStart,
+          charEnd: chunk.charEnd,
+          quote: citation.quote || null,
+          quoteStart: citation.quoteStart,
+          quoteEnd: citation.quoteEnd,
+        })
     : null;
+
+  // a quote of spreadsheet rows is shown as those rows under the sheet's column header
+  const quotedTable = sheetQuoteTable(passage && headerLines !== null ? passage : null, headerLines);
 
   return (
     <aside
@@ -77,11 +92,11 @@ export function CitationPanel({ citation, onClose }: { citation: AgentCitation; 
           [{citation.n}]
         </span>
         <div className="min-w-0 flex-1">
-          <h2 className="truncate text-sm font-semibold text-slate-900" title={citation.title || citation.filename}>
-            {citation.title || citation.filename}
+          <h2 className="truncate text-sm font-semibold text-slate-900" title={name}>
+            {name}
           </h2>
-          <p className="truncate text-xs text-slate-500">
-            {[citation.title ? citation.filename : null, where].filter(Boolean).join(' · ')}
+          <p className="truncate text-xs text-slate-500" data-testid="citation-location">
+            {[name !== citation.filename ? citation.filename : null, where].filter(Boolean).join(' · ')}
           </p>
         </div>
         <button
@@ -100,9 +115,15 @@ export function CitationPanel({ citation, onClose }: { citation: AgentCitation; 
             <figcaption className="mb-1 text-[0.7rem] font-semibold uppercase tracking-wide text-slate-400">
               Quoted
             </figcaption>
-            <blockquote className="whitespace-pre-wrap break-words border-l-4 border-amber-300 pl-3 text-sm text-slate-800">
-              {citation.quote}
-            </blockquote>
+            {quotedTable ? (
+              <div className="border-l-4 border-amber-300 pl-3" data-testid="quoted-table">
+                <SheetTableView table={quotedTable} sheet={chunk?.sheet ?? null} compact />
+              </div>
+            ) : (
+              <blockquote className="whitespace-pre-wrap break-words border-l-4 border-amber-300 pl-3 text-sm text-slate-800">
+                {citation.quote}
+              </blockquote>
+            )}
           </figure>
         ) : null}
         <p className="mb-1 text-[0.7rem] font-semibold uppercase tracking-wide text-slate-400">
@@ -126,7 +147,14 @@ export function CitationPanel({ citation, onClose }: { citation: AgentCitation; 
             className="rounded-md bg-slate-50 p-3 text-[0.85rem] leading-relaxed ring-1 ring-slate-200"
             data-testid="source-text"
           >
-            <PassageText text={passage.text} chunk={passage.chunk} quote={passage.quote} />
+            <EvidenceText
+              text={passage.text}
+              sheet={chunk?.sheet ?? null}
+              headerLines={headerLines}
+              chunk={passage.chunk}
+              quote={passage.quote}
+              compact
+            />
           </div>
         ) : null}
       </div>

@@ -155,7 +155,14 @@ export function PdfPageViewer({
         const number = Math.min(Math.max(1, page), doc.numPages);
         const pdfPage = await doc.getPage(number);
         const base = pdfPage.getViewport({ scale: 1 });
-        const width = container.parentElement?.clientWidth ?? base.width;
+        // the page fills the padded frame's content box (never wider: no sideways scrolling on a phone)
+        const frame = container.parentElement;
+        const frameStyle = frame ? getComputedStyle(frame) : null;
+        const width = frame
+          ? frame.clientWidth -
+            Number.parseFloat(frameStyle?.paddingLeft ?? '0') -
+            Number.parseFloat(frameStyle?.paddingRight ?? '0')
+          : base.width;
         const scale = Math.min(2, Math.max(0.5, width / base.width));
         const viewport = pdfPage.getViewport({ scale });
         const ratio = window.devicePixelRatio || 1;
@@ -260,12 +267,13 @@ export function PdfPageViewer({
       {status.kind === 'error' ? (
         <div className="space-y-3">
           <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            The PDF could not be rendered here ({status.message}). Its extracted text is shown instead.
+            The PDF could not be rendered here ({status.message}).
+            {fallback ? ' Its extracted text is shown instead.' : ' Download the original to open it elsewhere.'}
           </p>
           {fallback}
         </div>
       ) : (
-        <div className="overflow-x-auto rounded-lg bg-slate-200/60 p-3">
+        <div className="overflow-x-auto rounded-lg bg-slate-200/60 p-2 sm:p-3">
           <div ref={pageRef} className="pdf-page mx-auto bg-white shadow-md" data-testid="pdf-page">
             <canvas ref={canvasRef} className="block" />
             <div ref={textRef} className="textLayer" />

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import type { BucketSummary } from '@/lib/db/buckets';
 import type { DocumentSummary } from '@/lib/db/documents';
 import { DocumentRow, type DocumentRowActions } from './document-row';
-import { plural } from './document-view';
+import { type PipelineConfig, plural } from './document-view';
 
 /**
  * The document list: a header with select-all and, while something is selected, the bulk bar (move to a
@@ -21,6 +21,7 @@ export function DocumentList({
   busy,
   bulkBusy,
   highlight,
+  pipeline,
   actions,
   onSelectAll,
   onClearSelection,
@@ -38,6 +39,7 @@ export function DocumentList({
   busy: ReadonlySet<string>;
   bulkBusy: boolean;
   highlight: string | null;
+  pipeline: PipelineConfig;
   actions: DocumentRowActions;
   onSelectAll: (ids: string[], selected: boolean) => void;
   onClearSelection: () => void;
@@ -126,6 +128,7 @@ export function DocumentList({
               selected={selected.has(doc.id)}
               busy={busy.has(doc.id) || bulkBusy}
               highlighted={highlight === doc.id}
+              pipeline={pipeline}
               actions={actions}
             />
           ))}

@@ -1,6 +1,7 @@
 'use client';
 
 import clsx from 'clsx';
+import Link from 'next/link';
 import { memo, type ReactNode, useId } from 'react';
 import {
   AlertIcon,
@@ -14,6 +15,7 @@ import {
 import { Button } from '@/components/ui/button';
 import type { BucketSummary } from '@/lib/db/buckets';
 import type { DocumentSummary } from '@/lib/db/documents';
+import { usableTitle } from './display-title';
 import {
   describeIndexed,
   fileKind,
@@ -21,10 +23,13 @@ import {
   formatBytes,
   formatDate,
   isRunning,
+  type PipelineConfig,
   percent,
   stageLabel,
   trackPosition,
+  trackStages,
 } from './document-view';
+import { failureAdvice } from './failure-advice';
 import { FileKindTile } from './file-kind-tile';
 import { StageTrack } from './stage-track';
 
@@ -37,7 +42,12 @@ export interface DocumentRowActions {
   onCancel: (doc: DocumentSummary) => void;
 }
 
-function StatusBlock({ doc }: { doc: DocumentSummary }) {
+/** The document view's address (the row's name links there; citations add page and chunk). */
+export function documentViewHref(id: string): string {
+  return `/documents/${encodeURIComponent(id)}/view`;
+}
+
+function StatusBlock({ doc, pipeline }: { doc: DocumentSummary; pipeline: PipelineConfig }) {
   if (doc.status === 'INDEXED') {
     return (
       <div className="flex flex-col gap-1">
@@ -63,6 +73,7 @@ function StatusBlock({ doc }: { doc: DocumentSummary }) {
   }
   if (doc.status === 'FAILED') {
     const reason = doc.error ?? 'Processing failed for an unknown reason.';
+    const advice = failureAdvice(doc);
     return (
       <div className="flex min-w-0 flex-col gap-1">
         <span className="inline-flex w-fit items-center gap-1 rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-700 ring-1 ring-inset ring-red-200">
@@ -72,12 +83,17 @@ function StatusBlock({ doc }: { doc: DocumentSummary }) {
         <p className="line-clamp-2 text-xs break-words text-red-700" title={reason} data-testid="document-error">
           {reason}
         </p>
+        {advice.retry ? null : (
+          <p className="text-xs break-words text-slate-600" data-testid="document-advice">
+            {advice.advice}
+          </p>
+        )}
       </div>
     );
   }
   const queued = doc.status === 'PENDING';
-  const label = queued ? 'Queued' : stageLabel(doc.stage);
-  const position = trackPosition(queued ? 'queued' : doc.stage, doc.progress);
+  const label = queued ? 'Queued' : stageLabel(doc.stage, pipeline);
+  const position = trackPosition(queued ? 'queued' : doc.stage, doc.progress, pipeline);
   const text = queued ? 'Queued, waiting for a free worker' : `${label}, ${percent(doc.progress)}% overall`;
   return (
     <div className="flex flex-col gap-1.5">
@@ -93,6 +109,7 @@ function StatusBlock({ doc }: { doc: DocumentSummary }) {
         label={`Processing ${doc.filename}`}
         valueText={text}
         valueNow={queued ? undefined : percent(doc.progress)}
+        stages={trackStages(pipeline)}
       />
     </div>
   );
@@ -108,6 +125,7 @@ export const DocumentRow = memo(function DocumentRow({
   selected,
   busy,
   highlighted,
+  pipeline,
   actions,
 }: {
   doc: DocumentSummary;
@@ -115,12 +133,15 @@ export const DocumentRow = memo(function DocumentRow({
   selected: boolean;
   busy: boolean;
   highlighted: boolean;
+  pipeline: PipelineConfig;
   actions: DocumentRowActions;
 }) {
   const nameId = useId();
   const kind = fileKind(doc.mime, doc.filename);
   const bucket = doc.bucketId ? buckets.find((b) => b.id === doc.bucketId) : undefined;
-  const { title, documentDate, tags, fields } = doc.metadata;
+  const { documentDate, tags, fields } = doc.metadata;
+  const title = usableTitle({ filename: doc.filename, title: doc.metadata.title });
+  const retryable = doc.status === 'FAILED' && failureAdvice(doc).retry;
   const fieldCount = Object.keys(fields).length;
   const running = isRunning(doc);
 
@@ -149,13 +170,15 @@ export const DocumentRow = memo(function DocumentRow({
       <FileKindTile kind={kind} />
       <div className="flex min-w-0 flex-1 flex-col gap-2.5 md:flex-row md:items-center md:gap-5">
         <div className="min-w-0 flex-1">
-          <p
-            id={nameId}
-            className="truncate text-sm font-medium text-slate-900"
-            title={doc.filename}
-            data-testid="document-name"
-          >
-            <bdi>{doc.filename}</bdi>
+          <p id={nameId} className="min-w-0 text-sm font-medium text-slate-900">
+            <Link
+              href={documentViewHref(doc.id)}
+              className="block truncate rounded-sm hover:text-brand-700 hover:underline focus-visible:ring-2 focus-visible:ring-brand-300 focus-visible:outline-none"
+              title={doc.filename}
+              data-testid="document-name"
+            >
+              <bdi>{doc.filename}</bdi>
+            </Link>
           </p>
           {title ? (
             <p className="truncate text-sm text-slate-600" title={title} data-testid="document-title">
@@ -227,7 +250,7 @@ export const DocumentRow = memo(function DocumentRow({
         </div>
 
         <div className="min-w-0 md:w-48 md:flex-none xl:w-56" data-testid="document-status">
-          <StatusBlock doc={doc} />
+          <StatusBlock doc={doc} pipeline={pipeline} />
         </div>
 
         <div className="flex flex-none items-center gap-0.5 md:w-[10.5rem] md:justify-end">
@@ -242,12 +265,12 @@ export const DocumentRow = memo(function DocumentRow({
               <StopCircleIcon className="h-3.5 w-3.5" />
               Cancel
             </Button>
-          ) : doc.status === 'FAILED' ? (
+          ) : retryable ? (
             <Button size="sm" onClick={() => actions.onReindex(doc)} disabled={busy} className="mr-1">
               <RefreshIcon className="h-3.5 w-3.5" />
               Retry
             </Button>
-          ) : (
+          ) : doc.status === 'FAILED' ? null : (
             <IconButton
               label="Re-index"
               hint="Index this document again"

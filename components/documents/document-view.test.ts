@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DocumentSummary } from '@/lib/db/documents';
 import {
+  chunkLocation,
   clampProgress,
   countByBucket,
   countByStatus,
@@ -9,12 +11,18 @@ import {
   filterDocuments,
   formatBytes,
   formatDate,
+  formatTimestamp,
   isFinished,
+  librarySummary,
   mergeDocuments,
   newlyFinished,
   percent,
+  plural,
   stageLabel,
+  statusLabel,
   trackPosition,
+  trackStages,
+  unitNoun,
   upsertDocument,
 } from './document-view';
 
@@ -220,5 +228,81 @@ describe('stage track', () => {
     const position = trackPosition(stage, progress);
     expect(position.index).toBe(index);
     expect(position.fraction).toBeCloseTo(fraction, 5);
+  });
+});
+
+describe('without an embedder', () => {
+  const off = { semanticSearch: false };
+  it('never says "Embedding" and draws no Embed segment', () => {
+    expect(stageLabel('embedding', off)).toBe('Indexing');
+    expect(stageLabel('embedding', { semanticSearch: true })).toBe('Embedding');
+    expect(stageLabel('embedding', { semanticSearch: null })).toBe('Embedding');
+    expect(trackStages(off)).not.toContain('Embed');
+    expect(trackStages({ semanticSearch: true })).toContain('Embed');
+  });
+
+  it.each([
+    ['chunking', 0.45, 3, 0.5],
+    ['embedding', 0.5, 4, 0],
+    ['embedding', 1, 4, 1],
+    ['indexing', 0.99, 4, 1],
+  ])('%s at %d fills segment %d to %d', (stage, progress, index, fraction) => {
+    const position = trackPosition(stage, progress, off);
+    expect(position.index).toBe(index);
+    expect(position.index).toBeLessThan(trackStages(off).length);
+    expect(position.fraction).toBeCloseTo(fraction, 5);
+  });
+});
+
+describe('library summary', () => {
+  const statuses = ['PENDING', 'PROCESSING', 'INDEXED', 'FAILED'] as const;
+
+  it('uses the filter chips’ words and leaves zero counts out', () => {
+    const docs = [
+      doc({ id: 'a', status: 'PENDING' }),
+      doc({ id: 'b', status: 'PENDING' }),
+      doc({ id: 'c', status: 'INDEXED' }),
+    ];
+    const summary = librarySummary(countByStatus(docs, { bucket: 'all', name: '' }));
+    expect(summary.total).toBe('3 documents');
+    expect(summary.parts.map((p) => p.text)).toEqual(['2 queued', '1 indexed']);
+  });
+
+  it('property: the header and the unfiltered chips show the same numbers', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...statuses), { maxLength: 40 }), (list) => {
+        const docs = list.map((status, i) => doc({ id: String(i), status }));
+        const counts = countByStatus(docs, { bucket: 'all', name: '' });
+        const summary = librarySummary(counts);
+        expect(summary.total).toBe(plural(docs.length, 'document'));
+        for (const s of statuses) {
+          const part = summary.parts.find((p) => p.status === s);
+          const n = docs.filter((d) => d.status === s).length;
+          expect(part?.text ?? '0').toBe(n > 0 ? `${n} ${statusLabel(s).toLowerCase()}` : '0');
+          expect(counts[s]).toBe(n);
+        }
+      }),
+    );
+  });
+});
+
+describe('chunk positions', () => {
+  const base = { page: null, sheet: null, rowStart: null, rowEnd: null, headingPath: null, unitOrdinal: 0 };
+  it.each([
+    [{ ...base, page: 3 }, 'Page 3'],
+    [{ ...base, sheet: 'Sales', rowStart: 4, rowEnd: 20 }, 'Sheet Sales · rows 4–20'],
+    [{ ...base, sheet: 'Sales', rowStart: 4, rowEnd: 4 }, 'Sheet Sales · row 4'],
+    [{ ...base, headingPath: 'Intro > Scope' }, 'Intro > Scope'],
+    [{ ...base, unitOrdinal: 1 }, 'Part 2'],
+  ])('%j reads %j', (c, label) => {
+    expect(chunkLocation(c)).toBe(label);
+  });
+
+  it('names units by type and formats timestamps in UTC', () => {
+    expect(unitNoun('application/pdf')).toBe('page');
+    expect(unitNoun('text/csv')).toBe('sheet');
+    expect(unitNoun('text/markdown')).toBe('section');
+    expect(formatTimestamp('2023-06-20T14:05:00.000Z')).toBe('Jun 20, 2023, 14:05 UTC');
+    expect(formatTimestamp('garbage')).toBe('garbage');
   });
 });

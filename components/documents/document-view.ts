@@ -63,8 +63,20 @@ const STAGE_LABELS: Record<string, string> = {
   failed: 'Failed',
 };
 
-/** The user-facing name of a server stage; unknown stages are shown capitalised rather than hidden. */
-export function stageLabel(stage: string): string {
+/** What the page knows of the configuration: null while unknown (then nothing is hidden). */
+export interface PipelineConfig {
+  /** False when no embedding model answers: documents get no vectors, so there is no embedding stage to show. */
+  semanticSearch: boolean | null;
+}
+
+const UNKNOWN_CONFIG: PipelineConfig = { semanticSearch: null };
+
+/**
+ * The user-facing name of a server stage; unknown stages are shown capitalised rather than hidden. Without an
+ * embedder the pipeline passes through its embedding step without embedding anything: that reads as indexing.
+ */
+export function stageLabel(stage: string, config: PipelineConfig = UNKNOWN_CONFIG): string {
+  if (stage === 'embedding' && config.semanticSearch === false) return 'Indexing';
   const known = STAGE_LABELS[stage];
   if (known) return known;
   const clean = stage
@@ -128,6 +140,23 @@ export function filterDocuments<T extends Pick<DocumentSummary, 'status' | 'buck
 }
 
 export type StatusCounts = Record<DocumentStatus | 'all', number>;
+
+/**
+ * The header's summary of the whole library, from the same counts (and the same words) as the status filter:
+ * "12 documents", then "3 queued", "2 processing", "6 indexed", "1 failed" for the statuses that have any.
+ */
+export function librarySummary(counts: StatusCounts): {
+  total: string;
+  parts: { status: DocumentStatus; text: string }[];
+} {
+  return {
+    total: plural(counts.all, 'document'),
+    parts: DOCUMENT_STATUSES.filter((s) => counts[s] > 0).map((s) => ({
+      status: s,
+      text: `${counts[s].toLocaleString('en-US')} ${statusLabel(s).toLocaleLowerCase()}`,
+    })),
+  };
+}
 
 /** Counts per status of the documents in the current bucket and name scope (the status filter is ignored). */
 export function countByStatus(
@@ -298,6 +327,11 @@ export function newlyFinished(
 /** The pipeline a file goes through, as drawn in every row: the browser's upload, then the server's stages. */
 export const TRACK_STAGES = ['Upload', 'Queue', 'Parse', 'Chunk', 'Embed', 'Index'] as const;
 
+/** The stages drawn for a configuration: no "Embed" segment when no embedder answers. */
+export function trackStages(config: PipelineConfig = UNKNOWN_CONFIG): readonly string[] {
+  return config.semanticSearch === false ? TRACK_STAGES.filter((s) => s !== 'Embed') : TRACK_STAGES;
+}
+
 /**
  * Where each server stage sits in the document's overall 0..1 progress (mirrors the ingest pipeline), used to
  * fill the current segment; an unknown stage simply shows as half done.
@@ -318,11 +352,62 @@ const STAGE_INDEX: Record<string, number> = {
   indexing: 5,
 };
 
-/** The segment a server stage fills, and how far (0..1) into it the overall progress is. */
-export function trackPosition(stage: string, progress: number): { index: number; fraction: number } {
+/**
+ * The segment a server stage fills (an index into trackStages(config)), and how far (0..1) into it the overall
+ * progress is. Without an embedder, embedding and indexing share the last segment.
+ */
+export function trackPosition(
+  stage: string,
+  progress: number,
+  config: PipelineConfig = UNKNOWN_CONFIG,
+): { index: number; fraction: number } {
+  if (config.semanticSearch === false && (stage === 'embedding' || stage === 'indexing')) {
+    return { index: 4, fraction: clampProgress((clampProgress(progress) - 0.5) / (0.99 - 0.5)) };
+  }
   const index = STAGE_INDEX[stage] ?? 2;
   const span = SERVER_SPANS[stage];
   if (!span) return { index, fraction: stage === 'queued' ? 0 : 0.5 };
   const [from, to] = span;
   return { index, fraction: clampProgress((clampProgress(progress) - from) / (to - from)) };
+}
+
+/** Where a chunk sits: "Page 3", "Sheet Sales · row 4" / "rows 4–20", "Intro > Scope", "Part 2" as a last resort. */
+export function chunkLocation(c: {
+  page: number | null;
+  sheet: string | null;
+  rowStart: number | null;
+  rowEnd: number | null;
+  headingPath: string | null;
+  unitOrdinal: number;
+}): string {
+  const parts: string[] = [];
+  if (c.page !== null) parts.push(`Page ${c.page}`);
+  if (c.sheet) parts.push(`Sheet ${c.sheet}`);
+  if (c.rowStart !== null) {
+    const end = c.rowEnd ?? c.rowStart;
+    parts.push(end > c.rowStart ? `rows ${c.rowStart}–${end}` : `row ${c.rowStart}`);
+  }
+  if (c.headingPath) parts.push(c.headingPath);
+  return parts.length > 0 ? parts.join(' · ') : `Part ${c.unitOrdinal + 1}`;
+}
+
+/** The name of a document's units for its type: pages (PDF), sheets (spreadsheets), sections (the rest). */
+export function unitNoun(mime: string): 'page' | 'sheet' | 'section' {
+  if (mime === 'application/pdf') return 'page';
+  return /sheet|csv|excel/.test(mime) ? 'sheet' : 'section';
+}
+
+/** A timestamp for the processing history: "Jun 20, 2023, 14:05 UTC" (UTC, so server and browser agree). */
+export function formatTimestamp(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toLocaleString('en-US', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone: 'UTC',
+  })} UTC`;
 }

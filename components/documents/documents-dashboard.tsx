@@ -9,7 +9,7 @@ import { BucketsPanel } from './buckets-panel';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
 import { DocumentFilters } from './document-filters';
 import { DocumentList } from './document-list';
-import { countByBucket, countByStatus, filterDocuments, upsertDocument } from './document-view';
+import { countByBucket, countByStatus, EMPTY_FILTER, filterDocuments, upsertDocument } from './document-view';
 import { LibraryHeader } from './library-header';
 import { MetadataDialog } from './metadata-dialog';
 import { SemanticSearchBanner } from './semantic-search-banner';
@@ -18,6 +18,7 @@ import { UploadZone } from './upload-zone';
 import { useBuckets } from './use-buckets';
 import { useDocumentActions } from './use-document-actions';
 import { useDocumentLibrary } from './use-document-library';
+import { useEmbedderStatus } from './use-embedder-status';
 import { useHighlight } from './use-highlight';
 import { useLibraryFilter } from './use-library-filter';
 import { useSelection } from './use-selection';
@@ -42,7 +43,9 @@ export function DocumentsDashboard({
   const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [highlight, setHighlight] = useHighlight();
-  const { documents, applyLocal, unfinished } = useDocumentLibrary({
+  const embedder = useEmbedderStatus();
+  const pipeline = useMemo(() => ({ semanticSearch: embedder.semanticSearch }), [embedder.semanticSearch]);
+  const { documents, applyLocal } = useDocumentLibrary({
     initialDocuments,
     announce,
     onError: reportError,
@@ -83,6 +86,8 @@ export function DocumentsDashboard({
 
   const { filter } = view;
   const visible = useMemo(() => filterDocuments(documents, filter), [documents, filter]);
+  // one computation for the header (the whole library) and the status filter (the bucket and name in view)
+  const libraryCounts = useMemo(() => countByStatus(documents, EMPTY_FILTER), [documents]);
   const statusCounts = useMemo(() => countByStatus(documents, filter), [documents, filter]);
   const bucketCounts = useMemo(() => countByBucket(documents), [documents]);
   const selectedVisible = visible.filter((d) => selection.selected.has(d.id));
@@ -91,9 +96,9 @@ export function DocumentsDashboard({
 
   return (
     <div className="flex flex-col gap-6">
-      <LibraryHeader documents={documents} processing={unfinished} />
+      <LibraryHeader counts={libraryCounts} />
 
-      <SemanticSearchBanner />
+      <SemanticSearchBanner embedder={embedder} />
 
       <Announcer message={announcement} />
 
@@ -146,6 +151,7 @@ export function DocumentsDashboard({
               busy={actions.busy}
               bulkBusy={actions.bulkBusy}
               highlight={highlight}
+              pipeline={pipeline}
               actions={actions.rowActions}
               onSelectAll={selection.selectMany}
               onClearSelection={selection.clear}

@@ -12,6 +12,7 @@ export function StageTrack({
   valueText,
   valueNow,
   tone = 'brand',
+  stages = TRACK_STAGES,
 }: {
   index: number;
   fraction: number | null;
@@ -19,6 +20,8 @@ export function StageTrack({
   valueText: string;
   valueNow?: number;
   tone?: 'brand' | 'sky';
+  /** The segments drawn (see trackStages: no Embed segment without an embedder). */
+  stages?: readonly string[];
 }) {
   const fill = tone === 'sky' ? 'bg-sky-500' : 'bg-brand-600';
   return (
@@ -31,7 +34,7 @@ export function StageTrack({
       aria-valuetext={valueText}
       className="flex w-full gap-0.5"
     >
-      {TRACK_STAGES.map((name, i) => (
+      {stages.map((name, i) => (
         <div key={name} title={name} className="relative h-1.5 flex-1 overflow-hidden rounded-full bg-slate-200/90">
           {i < index ? <div className={clsx('absolute inset-0', fill)} /> : null}
           {i === index ? (

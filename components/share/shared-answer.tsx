@@ -1,8 +1,9 @@
 'use client';
 
 import { useMemo, useState } from 'react';
+import { displayTitle } from '@/components/documents/display-title';
+import { EvidenceText } from '@/components/documents/evidence-text';
 import { SafeMarkdown } from '@/components/markdown/safe-markdown';
-import { QuoteText } from '@/components/share/quote-text';
 import type { ShareSnapshot, SnapshotCitation } from '@/lib/share/snapshot';
 
 function location(c: SnapshotCitation): string {
@@ -63,6 +64,7 @@ export function SharedAnswer({ snapshot }: { snapshot: ShareSnapshot }) {
         {snapshot.citations.map((c) => {
           const { start, end } = locateQuote(c);
           const isOpen = open === c.n;
+          const name = displayTitle(c);
           return (
             <section
               key={c.n}
@@ -77,11 +79,11 @@ export function SharedAnswer({ snapshot }: { snapshot: ShareSnapshot }) {
               >
                 <span className="font-mono font-semibold text-brand-700">[{c.n}]</span>
                 <span className="min-w-0 flex-1">
-                  <span className="block truncate font-medium text-slate-900" title={c.filename}>
-                    {c.title || c.filename}
+                  <span className="block truncate font-medium text-slate-900" title={name}>
+                    {name}
                   </span>
-                  <span className="text-xs text-slate-500">
-                    {[c.title ? c.filename : null, location(c)].filter(Boolean).join(' · ')}
+                  <span className="block truncate text-xs text-slate-500" data-testid="share-source-location">
+                    {[name !== c.filename ? c.filename : null, location(c)].filter(Boolean).join(' · ')}
                   </span>
                 </span>
               </button>
@@ -101,7 +103,13 @@ export function SharedAnswer({ snapshot }: { snapshot: ShareSnapshot }) {
                       className="mt-3 max-h-80 overflow-y-auto rounded bg-slate-50 p-3 text-slate-700"
                       data-testid="source-text"
                     >
-                      <QuoteText text={c.text} start={start} end={end} />
+                      <EvidenceText
+                        text={c.text}
+                        sheet={c.sheet}
+                        chunk={null}
+                        quote={start !== null && end !== null ? { start, end } : null}
+                        compact
+                      />
                     </div>
                   ) : null}
                   {c.sha256 ? (
