@@ -301,7 +301,7 @@ const URL_OR_EMAIL =
   /\b(?:https?:\/\/|www\.)\S+|[\w.+-]+@[\w-]+\.[a-z]{2,}|\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|info|biz|xyz|example|ru|cn|top|click|link)\b/iu;
 
 const CODE_LINE =
-  /(?:[;{}]\s*$|^\s*(?:import|export|from|def|class|function|const|let|var|return|if|elif|else|for|while|switch|case|#include|#define|public|private|protected|package|func|fn|use|impl|struct|enum|interface|type|module|require|async|await|try|catch|except|raise|throw|with|lambda)\b|^\s*(?:\/\/|\/\*|\*\/?|#(?!#)|--|<!--)|=>|\)\s*:\s*$|^\s*[@$]\w+|^\s*\w+\s*\(.*\)\s*;?\s*$)/u;
+  /(?:[;{}]\s*$|^\s*(?:import|export|from|def|class|function|const|let|var|return|if|elif|else|for|while|switch|case|#include|#define|public|private|protected|package|func|fn|use|impl|struct|enum|interface|type|module|require|async|await|try|catch|except|raise|throw|with|lambda)\b|^\s*(?:\/\/|\/\*|\*\/?|#(?!#)|--|<!--)|=>|\)\s*:\s*$|^\s*[@$]\w+|^\s*\w+\s*\(.*\)\s*;?\s*$|\$[\w{@(]|\|\||&&|^\s*(?:set|exec|echo|cd|rm|mkdir|cp|mv|npm|npx|git|pip|sudo)\s)/u;
 
 /** True when at least 30% of the non-empty lines look like source code. */
 export function looksLikeCode(text: string): boolean {
@@ -338,7 +338,10 @@ function scoreSentence(sentence: string, inCode: boolean): { score: number; sign
   let score = 0;
   for (const [signal, weight] of best) {
     score += weight;
-    if (REPEATABLE.has(signal)) score += Math.min(2, (extra.get(signal)?.size ?? 1) - 1);
+    if (REPEATABLE.has(signal)) {
+      const bonus = Math.min(2, (extra.get(signal)?.size ?? 1) - 1);
+      score += inCode && CODE_DAMPED.has(signal) ? bonus / 2 : bonus;
+    }
   }
   const signals = [...best.keys()];
   // a planted instruction often starts a line inside a longer sentence (PDF text, a table cell, a comment)
