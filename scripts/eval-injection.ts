@@ -175,6 +175,33 @@ function codeSamples(perLanguage: number): Sample[] {
   return out;
 }
 
+/** Package READMEs (prose about software, full of imperatives), one chunk each. */
+function readmeSamples(limit: number): Sample[] {
+  const files: string[] = [];
+  for (const f of walk(path.join(ROOT, 'node_modules')))
+    if (path.basename(f).toLowerCase() === 'readme.md') files.push(f);
+  return byHash(files, (x) => x)
+    .slice(0, limit)
+    .flatMap((f) => chunkText(readFileSync(f, 'utf8'), CHUNK_CHARS).slice(0, 1))
+    .map((c) => ({ source: 'node_modules README', text: c.text }));
+}
+
+/**
+ * The hardest clean text: documentation about building AI assistants (the AI SDK's own docs in node_modules/ai/docs),
+ * full of system prompts, "You are a helpful assistant", tool calls and chat transcripts.
+ */
+function aiDocSamples(limit: number): Sample[] {
+  const dir = path.join(ROOT, 'node_modules/ai/docs');
+  if (!existsSync(dir)) return [];
+  const chunks: Sample[] = [];
+  for (const f of walk(dir, Number.POSITIVE_INFINITY)) {
+    if (!/\.mdx?$/.test(f)) continue;
+    for (const c of chunkText(readFileSync(f, 'utf8'), CHUNK_CHARS))
+      chunks.push({ source: 'AI SDK docs (about AI assistants)', text: c.text });
+  }
+  return byHash(chunks, (c) => c.text).slice(0, limit);
+}
+
 // ---------------------------------------------------------------- attacks
 
 const attackSchema = z.object({ id: z.string(), lang: z.string(), style: z.string(), text: z.string().min(5) });
@@ -211,7 +238,9 @@ async function main() {
       ...squadProse(200),
       ...docs.prose,
       ...bipiaContexts('email').map((text) => ({ source: 'BIPIA e-mail (clean)', text })),
+      ...readmeSamples(150),
     ],
+    aiDocs: aiDocSamples(400),
     code: [...codeSamples(60), ...bipiaContexts('code').map((text) => ({ source: 'BIPIA code (clean)', text }))],
     tables: [...docs.tables, ...bipiaContexts('table').map((text) => ({ source: 'BIPIA table (clean)', text }))],
     multilingual: docs.multilingual,
@@ -271,6 +300,7 @@ async function main() {
       .parse(JSON.parse(readFileSync(path.join(dir, 'code_attack_test.json'), 'utf8'))),
   ).flat();
   const bipia = new Map<string, { n: number; hit: number }>();
+  const bipiaPlanted: { text: string; start: number; end: number }[] = [];
   let i = 0;
   for (const task of ['email', 'table', 'code'] as const) {
     const contexts = bipiaContexts(task);
@@ -278,6 +308,7 @@ async function main() {
     contexts.forEach((context, j) => {
       const attack = pool[(i + j) % pool.length] ?? '';
       const p = plant(context, attack, j);
+      bipiaPlanted.push(p);
       const r = bipia.get(task) ?? { n: 0, hit: 0 };
       r.n++;
       if (detects(p.text, p.start, p.end)) r.hit++;
@@ -285,6 +316,32 @@ async function main() {
     });
     i += contexts.length;
   }
+
+  // trade-off: the same sets at other thresholds (3 is the detector's designed default)
+  const sweep = [2, 2.5, 3, 3.5, 4].map((threshold) => {
+    const hit = (t: string, a: number, b: number) =>
+      scanForInjection(t, { threshold }).some((f) => f.start < b && f.end > a);
+    let planted = 0;
+    let found = 0;
+    attacks.forEach((a, k) => {
+      for (const list of Object.values(carriers)) {
+        const carrier = list[k % Math.max(1, list.length)];
+        if (!carrier) continue;
+        const p = plant(carrier.text, a.text, k);
+        planted++;
+        if (hit(p.text, p.start, p.end)) found++;
+      }
+    });
+    const fpOf = (list: Sample[]) => list.filter((x) => scanForInjection(x.text, { threshold }).length > 0).length;
+    const text = [...clean.prose, ...clean.tables, ...clean.multilingual, ...clean.aiDocs];
+    return {
+      threshold,
+      recall: pct(found, planted),
+      fpText: pct(fpOf(text), text.length),
+      fpCode: pct(fpOf(clean.code), clean.code.length),
+      bipia: pct(bipiaPlanted.filter((b) => hit(b.text, b.start, b.end)).length, bipiaPlanted.length),
+    };
+  });
 
   // ------------------------------------------------------------ report
   const fp = (list: Sample[]) => ({ n: list.length, flagged: list.filter(flagged).length });
@@ -299,7 +356,7 @@ async function main() {
     }
     return m;
   };
-  const textClean = [...clean.prose, ...clean.tables, ...clean.multilingual];
+  const textClean = [...clean.prose, ...clean.tables, ...clean.multilingual, ...clean.aiDocs];
   const fpText = fp(textClean);
   const fpCode = fp(clean.code);
   const all = recall.get('all') ?? { n: 0, hit: 0 };
@@ -311,7 +368,7 @@ async function main() {
     '| set | samples | flagged | rate | target |',
     '| --- | --- | --- | --- | --- |',
     `| own attacks planted in prose, code and tables (recall) | ${all.n} | ${all.hit} | **${pct(all.hit, all.n)}** | ≥ 80% |`,
-    `| clean text: prose, tables, multilingual (false positives) | ${fpText.n} | ${fpText.flagged} | **${pct(fpText.flagged, fpText.n)}** | ≤ 5% |`,
+    `| clean text: prose, tables, multilingual, docs about AI assistants (false positives) | ${fpText.n} | ${fpText.flagged} | **${pct(fpText.flagged, fpText.n)}** | ≤ 5% |`,
     `| clean code (false positives) | ${fpCode.n} | ${fpCode.flagged} | **${pct(fpCode.flagged, fpCode.n)}** | ≤ 5% |`,
     `| BIPIA test attacks in BIPIA contexts (held out, recall) | ${bipiaAll.n} | ${bipiaAll.hit} | ${pct(bipiaAll.hit, bipiaAll.n)} | – |`,
     '',
@@ -323,6 +380,14 @@ async function main() {
   for (const [key, r] of [...recall.entries()].filter(([k]) => k !== 'all').sort(([a], [b]) => a.localeCompare(b)))
     lines.push(`| ${key} | ${r.n} | ${r.hit} | ${pct(r.hit, r.n)} |`);
   for (const [task, r] of bipia) lines.push(`| BIPIA ${task} (held out) | ${r.n} | ${r.hit} | ${pct(r.hit, r.n)} |`);
+  lines.push(
+    '',
+    'Trade-off (the threshold is 3 by design, chosen before measuring; the other rows are for reading the curve, not for tuning):',
+    '',
+    '| threshold | own attacks recall | clean text false positives | clean code false positives | BIPIA recall (held out) |',
+    '| --- | --- | --- | --- | --- |',
+    ...sweep.map((r) => `| ${r.threshold} | ${r.recall} | ${r.fpText} | ${r.fpCode} | ${r.bipia} |`),
+  );
   lines.push('', 'False positives by clean source (chunks of up to ~1,800 characters):', '');
   lines.push('| kind | source | chunks | flagged | rate |', '| --- | --- | --- | --- | --- |');
   for (const [kind, list] of Object.entries(clean)) {

@@ -360,15 +360,20 @@ function scoreSentence(sentence: string, inCode: boolean): { score: number; sign
   return { score, signals };
 }
 
-/** The instruction-like sentences of a text, with their scores and signals. Empty for clean text. */
-export function scanForInjection(text: string): InjectionFinding[] {
+/**
+ * The instruction-like sentences of a text, with their scores and signals. Empty for clean text. `threshold`
+ * overrides the score a sentence (or window) needs, for measuring the detector's trade-off curve.
+ */
+export function scanForInjection(text: string, options: { threshold?: number } = {}): InjectionFinding[] {
+  const threshold = options.threshold ?? THRESHOLD;
+  const windowThreshold = options.threshold ?? WINDOW_THRESHOLD;
   if (text.trim().length === 0) return [];
   const inCode = looksLikeCode(text);
   const scored = splitSentences(text).map((s) => ({ ...s, ...scoreSentence(s.text, inCode) }));
   const findings: InjectionFinding[] = [];
   const taken = new Set<number>();
   scored.forEach((s, i) => {
-    if (s.score < THRESHOLD) return;
+    if (s.score < threshold) return;
     findings.push({ span: s.text, start: s.start, end: s.end, score: s.score, signals: s.signals });
     taken.add(i);
   });
@@ -379,7 +384,7 @@ export function scanForInjection(text: string): InjectionFinding[] {
       if (group.length < size || group.some((g, k) => g.score === 0 || taken.has(i + k))) continue;
       const score = group.reduce((sum, g) => sum + g.score, 0);
       const signals = [...new Set(group.flatMap((g) => g.signals))];
-      if (score < WINDOW_THRESHOLD || signals.every((x) => WEAK.has(x))) continue;
+      if (score < windowThreshold || signals.every((x) => WEAK.has(x))) continue;
       const first = group[0];
       const last = group[group.length - 1];
       if (!first || !last) continue;
