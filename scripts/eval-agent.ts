@@ -98,6 +98,8 @@ interface QaOutcome {
   citesGold: boolean;
   ms: number;
   cost: Cost;
+  confidence: AgentResult['confidence'];
+  validated: boolean;
 }
 
 async function evalOwnQa(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = EXTRACTIVE) {
@@ -133,6 +135,8 @@ async function evalOwnQa(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = E
       citesGold: cites,
       ms: r.timings.totalMs,
       cost,
+      confidence: r.confidence,
+      validated: r.validated,
     });
   }
   return { outcomes, docs: corpus.docs.length, chunks: corpus.chunks.length, failed: corpus.failed };
@@ -194,6 +198,27 @@ function qaSection(runs: [string, QaRun][]): string[] {
         : `${pct(of.filter((o) => o.ok).length, of.length)} (${of.filter((o) => o.ok).length}/${of.length})`;
     });
     lines.push(`| ${type} | ${cells.join(' | ')} |`);
+  }
+  // calibration: how often each confidence level (and the gate's verdict) goes with a correct outcome
+  lines.push(
+    '',
+    'Confidence and validation against correctness (correct = gold answer with gold document cited, or declined when unanswerable):',
+    '',
+    `| result | ${runs.map(([n]) => `${n}: answers`).join(' | ')} | ${runs.map(([n]) => `${n}: correct`).join(' | ')} |`,
+    `| --- | ${runs.map(() => '---').join(' | ')} | ${runs.map(() => '---').join(' | ')} |`,
+  );
+  const groups: [string, (o: QaOutcome) => boolean][] = [
+    ['confidence high', (o) => o.confidence === 'high'],
+    ['confidence medium', (o) => o.confidence === 'medium'],
+    ['confidence low', (o) => o.confidence === 'low'],
+    ['validated by the gate', (o) => o.validated],
+    ['not validated', (o) => !o.validated],
+  ];
+  for (const [label, pick] of groups) {
+    const of = runs.map(([, run]) => run.outcomes.filter(pick));
+    lines.push(
+      `| ${label} | ${of.map((x) => String(x.length)).join(' | ')} | ${of.map((x) => pct(x.filter((o) => o.ok).length, x.length)).join(' | ')} |`,
+    );
   }
   const [name, run] = runs[0] ?? ['agent', first];
   const failing = run.outcomes.filter((o) => !o.ok);
