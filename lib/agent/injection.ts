@@ -81,7 +81,7 @@ const RULES_SOURCE: readonly Rule[] = [
     signal: 'override',
     weight: 3,
     pattern:
-      /\b(?:ignore|disregard|forget|bypass|override)\s+(?:(?:all|any)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous\s+|prior\s+|above\s+|earlier\s+|preceding\s+|original\s+|initial\s+|system\s+)?|(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|original|initial|system)\s+|your\s+|my\s+)(?:instructions?|prompts?|directives?|guidelines|rules|commands|programming|orders)\b/iu,
+      /\b(?:ignore|disregard|forget|bypass|override)\s+(?:(?:all|any)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?(?:previous\s+|prior\s+|above\s+|earlier\s+|preceding\s+|original\s+|initial\s+|system\s+)?|(?:the\s+|your\s+|my\s+)?(?:previous|prior|above|earlier|preceding|original|initial|system)\s+|your\s+|my\s+)(?:instructions?|prompts?|directives?|guidelines|rules|programming)\b/iu,
   },
   {
     signal: 'override',
