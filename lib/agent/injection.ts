@@ -44,6 +44,8 @@ interface Rule {
   signal: InjectionSignal;
   weight: number;
   pattern: RegExp;
+  /** The same pattern with the g flag, for counting repeated matches (set for repeatable signals). */
+  global?: RegExp;
 }
 
 /** A sentence is flagged at this score; two or three adjacent sentences together at WINDOW_THRESHOLD. */
@@ -280,15 +282,39 @@ const RULES_SOURCE: readonly Rule[] = [
 
 /**
  * JavaScript's \\b only knows ASCII letters, so "\\bà partir" never matches; every rule's \\b becomes a
- * Unicode-aware word boundary.
+ * Unicode-aware boundary: a word start before a word, a word end after one (one lookaround, cheaper than the
+ * two-sided boundary, which is kept only where the side is unclear).
  */
 function unicodeBoundaries(re: RegExp): RegExp {
   const w = '[\\p{L}\\p{N}_]';
-  const boundary = `(?:(?<!${w})(?=${w})|(?<=${w})(?!${w}))`;
-  return new RegExp(re.source.replaceAll('\\b', boundary), re.flags.includes('u') ? re.flags : `${re.flags}u`);
+  const start = `(?<!${w})`;
+  const end = `(?!${w})`;
+  const both = `(?:(?<!${w})(?=${w})|(?<=${w})(?!${w}))`;
+  const src = re.source;
+  let out = '';
+  for (let i = 0; i < src.length; i++) {
+    if (src[i] === '\\' && src[i + 1] === 'b') {
+      const before = src[i - 1] ?? '';
+      const after = src[i + 2] ?? '';
+      const escaped = i >= 2 && src[i - 2] === '\\';
+      const afterWord = !escaped && /[\p{L})?*+\]}]/u.test(before);
+      const beforeWord = /[\p{L}(]/u.test(after);
+      out += afterWord && !beforeWord ? end : beforeWord && !afterWord ? start : both;
+      i++;
+    } else if (src[i] === '\\') {
+      out += src[i] + (src[i + 1] ?? '');
+      i++;
+    } else out += src[i];
+  }
+  return new RegExp(out, re.flags.includes('u') ? re.flags : `${re.flags}u`);
 }
 
-const RULES: readonly Rule[] = RULES_SOURCE.map((r) => ({ ...r, pattern: unicodeBoundaries(r.pattern) }));
+const RULES: readonly Rule[] = RULES_SOURCE.map((r) => {
+  const pattern = unicodeBoundaries(r.pattern);
+  return REPEATABLE.has(r.signal)
+    ? { ...r, pattern, global: new RegExp(pattern.source, `${pattern.flags}g`) }
+    : { ...r, pattern };
+});
 
 /** An imperative: the sentence (after a bullet, a vocative or a short lead-in ending in "," or ":") opens with a verb. */
 const DIRECTIVE_START = unicodeBoundaries(
@@ -319,12 +345,16 @@ export interface InjectionFinding {
   signals: InjectionSignal[];
 }
 
-function scoreSentence(sentence: string, inCode: boolean): { score: number; signals: InjectionSignal[] } {
+function scoreSentence(
+  sentence: string,
+  inCode: boolean,
+  rules: readonly Rule[],
+): { score: number; signals: InjectionSignal[] } {
   const best = new Map<InjectionSignal, number>();
   const extra = new Map<InjectionSignal, Set<string>>();
-  for (const rule of RULES) {
-    const matches = REPEATABLE.has(rule.signal)
-      ? [...sentence.matchAll(new RegExp(rule.pattern.source, `${rule.pattern.flags}g`))].map((m) => m[0].toLowerCase())
+  for (const rule of rules) {
+    const matches = rule.global
+      ? [...sentence.matchAll(rule.global)].map((m) => m[0].toLowerCase())
       : rule.pattern.test(sentence)
         ? ['']
         : [];
@@ -368,8 +398,12 @@ export function scanForInjection(text: string, options: { threshold?: number } =
   const threshold = options.threshold ?? THRESHOLD;
   const windowThreshold = options.threshold ?? WINDOW_THRESHOLD;
   if (text.trim().length === 0) return [];
+  // Only rules that match somewhere in the text can match a sentence of it. Without any, a sentence can score at
+  // most an imperative plus a link (2), below every threshold the detector is run with.
+  const rules = RULES.filter((r) => r.pattern.test(text));
+  if (rules.length === 0 && threshold > 2) return [];
   const inCode = looksLikeCode(text);
-  const scored = splitSentences(text).map((s) => ({ ...s, ...scoreSentence(s.text, inCode) }));
+  const scored = splitSentences(text).map((s) => ({ ...s, ...scoreSentence(s.text, inCode, rules) }));
   const findings: InjectionFinding[] = [];
   const taken = new Set<number>();
   scored.forEach((s, i) => {
