@@ -7,12 +7,15 @@ import { sniffOrThrow } from './sniff';
 import { decodeText } from './text-decode';
 import type { DocumentKind, ParsedDocument, ProgressCallback } from './types';
 import type { ZipLimits } from './zip-guard';
+import type { OcrOptions } from './ocr';
 
 export interface ParseOptions {
   filename: string;
   declaredMime?: string | null;
   onProgress?: ProgressCallback;
   zipLimits?: Partial<ZipLimits>;
+  /** OCR of scanned PDF pages and images (defaults: see ocr.ts). */
+  ocr?: OcrOptions;
 }
 
 /**
@@ -24,7 +27,7 @@ export async function parseAs(kind: DocumentKind, bytes: Uint8Array, options: Pa
     switch (kind) {
       case 'pdf': {
         const { parsePdf } = await import('./parsers/pdf');
-        return await parsePdf(bytes, { onProgress: options.onProgress });
+        return await parsePdf(bytes, { onProgress: options.onProgress, ocr: options.ocr });
       }
       case 'docx': {
         const { parseDocx } = await import('./parsers/docx');
@@ -43,6 +46,48 @@ export async function parseAs(kind: DocumentKind, bytes: Uint8Array, options: Pa
       case 'markdown':
       case 'text':
         return parseMarkdownText(decodeText(bytes).text, kind);
+      case 'pptx': {
+        const { parsePptx } = await import('./parsers/pptx');
+        return await parsePptx(bytes, { zipLimits: options.zipLimits });
+      }
+      case 'odt':
+      case 'odp': {
+        const { parseOdf } = await import('./parsers/odf');
+        return await parseOdf(bytes, kind, { zipLimits: options.zipLimits });
+      }
+      case 'ods':
+      case 'xls': {
+        const { parseLegacySheet } = await import('./parsers/legacy-sheet');
+        return await parseLegacySheet(bytes, kind, { zipLimits: options.zipLimits });
+      }
+      case 'epub': {
+        const { parseEpub } = await import('./parsers/epub');
+        return await parseEpub(bytes, { zipLimits: options.zipLimits });
+      }
+      case 'rtf': {
+        const { parseRtf } = await import('./parsers/rtf');
+        return parseRtf(bytes);
+      }
+      case 'doc': {
+        const { parseDoc } = await import('./parsers/doc');
+        return await parseDoc(bytes);
+      }
+      case 'eml': {
+        const { parseEml } = await import('./parsers/email');
+        return await parseEml(bytes);
+      }
+      case 'msg': {
+        const { parseMsg } = await import('./parsers/email');
+        return parseMsg(bytes);
+      }
+      case 'zip': {
+        const { parseZipArchive } = await import('./parsers/archive');
+        return await parseZipArchive(bytes, options.filename, { zipLimits: options.zipLimits });
+      }
+      case 'image': {
+        const { parseImage } = await import('./parsers/image');
+        return await parseImage(bytes, { ocr: options.ocr });
+      }
     }
   } catch (error) {
     if (error instanceof IngestError) throw error;

@@ -1,0 +1,1 @@
+export type OcrOptions = { enabled?: boolean };
