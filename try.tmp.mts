@@ -8,3 +8,4 @@ try {
   for (const u of d.units.slice(0, Number(process.argv[3] ?? 4))) console.log('--- unit', u.ordinal, u.page, u.sheet, u.headingPath, u.ocrConfidence, '\n' + u.text.slice(0, 600));
 } catch (e) { console.log('ERR', (e as Error).message); }
 console.log('ms', Math.round(performance.now() - t0));
+process.exit(0);

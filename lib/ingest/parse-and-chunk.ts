@@ -5,6 +5,7 @@ import { chunkDocument } from './chunker';
 import { IngestError } from './errors';
 import { parseDocument } from './parse';
 import type { ChunkerOptions, IngestChunk, ParsedDocument, ProgressCallback } from './types';
+import type { OcrOptions } from './ocr';
 import type { ZipLimits } from './zip-guard';
 
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -17,6 +18,9 @@ export interface ParseAndChunkOptions {
   zipLimits?: Partial<ZipLimits>;
   /** Files larger than this are refused before they are read (default 256 MiB). */
   maxFileBytes?: number;
+  ocr?: OcrOptions;
+  /** See ParseOptions.extractChildren. */
+  extractChildren?: boolean;
 }
 
 export interface ParseAndChunkOutput {

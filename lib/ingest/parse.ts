@@ -16,6 +16,11 @@ export interface ParseOptions {
   zipLimits?: Partial<ZipLimits>;
   /** OCR of scanned PDF pages and images (defaults: see ocr.ts). */
   ocr?: OcrOptions;
+  /**
+   * Return attachments and archive members as child files (default true). False for a file that is itself a
+   * child nested too deep: its children are then only named in a warning (no archive-in-archive chains).
+   */
+  extractChildren?: boolean;
 }
 
 /**
@@ -110,5 +115,12 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
   options.onProgress?.({ stage: 'parsing', fraction: 0 });
   const parsed = await parseAs(kind, bytes, options);
   options.onProgress?.({ stage: 'parsing', fraction: 1 });
+  if (options.extractChildren === false && parsed.children && parsed.children.length > 0) {
+    const names = parsed.children.map((c) => c.filename);
+    parsed.warnings.push(
+      `${names.length} attached or archived file${names.length === 1 ? '' : 's'} not ingested (nested too deep): ${names.slice(0, 10).join(', ')}`,
+    );
+    parsed.children = [];
+  }
   return parsed;
 }

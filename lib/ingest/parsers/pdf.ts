@@ -1,8 +1,121 @@
-/** PDF → one unit per page (unpdf's pdf.js build), title from the document information or XMP metadata. */
+/**
+ * PDF → one unit per page (unpdf's pdf.js build), title from the document information or XMP metadata. Pages
+ * without a usable text layer that paint an image (scans) are rendered with @napi-rs/canvas and recognised by OCR;
+ * pages with text keep their text layer.
+ */
 
-import { getDocumentProxy } from 'unpdf';
+import { getDocumentProxy, getResolvedPDFJS, renderPageAsImage } from 'unpdf';
 import { IngestError } from '../errors';
+import { lowConfidenceWarning, type OcrOptions, recognizeImage, resolveOcrOptions } from '../ocr';
 import type { ParsedDocument, ParsedUnit, ProgressCallback } from '../types';
+
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+/** Fewer letters or digits than this on a page means its text layer cannot stand for the page. */
+const MIN_TEXT_LAYER_CHARS = 20;
+/** A text layer where more than this share of characters is unmappable (U+FFFD, private use, control) is garbage. */
+const MAX_GARBAGE_SHARE = 0.3;
+
+/**
+ * Whether a page's extracted text is real text: enough letters or digits, and not mostly the replacement,
+ * private-use or control characters that fonts without a Unicode map produce.
+ */
+export function textLayerUsable(text: string): boolean {
+  const visible = text.replace(/\s+/g, '');
+  if (visible.length === 0) return false;
+  const alnum = visible.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+  if (alnum < MIN_TEXT_LAYER_CHARS) return false;
+  const garbage = visible.match(/[\uFFFD\p{Co}\p{Cc}\p{Cn}]/gu)?.length ?? 0;
+  return garbage / visible.length <= MAX_GARBAGE_SHARE;
+}
+
+let imageOps: Set<number> | null = null;
+
+/** Whether the page paints a raster image (an operator-list scan; only done for pages without usable text). */
+async function paintsImage(doc: PdfDocument, pageNumber: number): Promise<boolean> {
+  if (!imageOps) {
+    const { OPS } = await getResolvedPDFJS();
+    imageOps = new Set(
+      [
+        OPS.paintImageXObject,
+        OPS.paintInlineImageXObject,
+        OPS.paintImageMaskXObject,
+        OPS.paintImageXObjectRepeat,
+        OPS.paintInlineImageXObjectGroup,
+        OPS.paintImageMaskXObjectGroup,
+        OPS.paintImageMaskXObjectRepeat,
+      ].filter((op): op is number => typeof op === 'number'),
+    );
+  }
+  const ops = imageOps;
+  const page = await doc.getPage(pageNumber);
+  try {
+    const list = await page.getOperatorList();
+    return list.fnArray.some((fn) => ops.has(fn));
+  } finally {
+    page.cleanup();
+  }
+}
+
+/** Renders a page to PNG at `dpi`, scaled down to at most `maxPixels`. */
+async function renderPage(doc: PdfDocument, pageNumber: number, dpi: number, maxPixels: number): Promise<Uint8Array> {
+  const page = await doc.getPage(pageNumber);
+  const { width, height } = page.getViewport({ scale: 1 });
+  const scale = Math.min(dpi / 72, Math.sqrt(maxPixels / Math.max(1, width * height)));
+  const png = await renderPageAsImage(doc, pageNumber, { canvasImport: () => import('@napi-rs/canvas'), scale });
+  return new Uint8Array(png);
+}
+
+/**
+ * OCRs the pages whose text layer is unusable and that paint an image, in place, within the page cap and time
+ * budget. A page whose OCR confidence is under the threshold keeps its (unusable) text layer and is reported.
+ */
+async function ocrScannedPages(
+  doc: PdfDocument,
+  units: ParsedUnit[],
+  warnings: string[],
+  options: { ocr?: OcrOptions; onProgress?: ProgressCallback },
+): Promise<void> {
+  const ocr = resolveOcrOptions(options.ocr);
+  if (!ocr.enabled) return;
+  const candidates: ParsedUnit[] = [];
+  for (const unit of units) {
+    if (textLayerUsable(unit.text) || unit.page === null) continue;
+    try {
+      if (await paintsImage(doc, unit.page)) candidates.push(unit);
+    } catch {
+      // A page whose content cannot be listed cannot be rendered either.
+    }
+  }
+  if (candidates.length === 0) return;
+  const started = performance.now();
+  let done = 0;
+  for (const unit of candidates) {
+    const page = unit.page ?? 0;
+    if (done >= ocr.maxPages || performance.now() - started > ocr.budgetMs) {
+      const skipped = candidates.length - done;
+      warnings.push(
+        `OCR stopped after ${done} page${done === 1 ? '' : 's'} (${done >= ocr.maxPages ? `limit ${ocr.maxPages} pages` : 'time limit'}); ${skipped} scanned page${skipped === 1 ? '' : 's'} not read`,
+      );
+      break;
+    }
+    try {
+      const image = await renderPage(doc, page, ocr.dpi, ocr.maxPixels);
+      const result = await recognizeImage(image, ocr.languages);
+      if (result.words > 0 && result.confidence < ocr.minConfidence) {
+        warnings.push(lowConfidenceWarning(`page ${page}`, result, ocr.minConfidence));
+      } else if (result.words > 0) {
+        unit.text = result.text;
+        unit.ocrConfidence = result.confidence;
+      }
+    } catch (error) {
+      if (error instanceof IngestError && error.code === 'internal') throw error;
+      warnings.push(`page ${page}: OCR failed (${errorMessage(error).slice(0, 200)})`);
+    }
+    done++;
+    options.onProgress?.({ stage: 'parsing', fraction: done / candidates.length });
+  }
+}
 
 interface TextItemLike {
   str?: string;
@@ -39,7 +152,7 @@ function errorMessage(error: unknown): string {
   return String(error);
 }
 
-async function readTitle(doc: Awaited<ReturnType<typeof getDocumentProxy>>): Promise<string | null> {
+async function readTitle(doc: PdfDocument): Promise<string | null> {
   try {
     const { info, metadata } = await doc.getMetadata();
     const fromXmp = metadata?.get('dc:title');
@@ -66,9 +179,9 @@ async function readTitle(doc: Awaited<ReturnType<typeof getDocumentProxy>>): Pro
  */
 export async function parsePdf(
   bytes: Uint8Array,
-  options: { onProgress?: ProgressCallback } = {},
+  options: { onProgress?: ProgressCallback; ocr?: OcrOptions } = {},
 ): Promise<ParsedDocument> {
-  let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
+  let doc: PdfDocument;
   try {
     doc = await getDocumentProxy(bytes, { verbosity: 0, isEvalSupported: false, stopAtErrors: false });
   } catch (error) {
@@ -95,6 +208,7 @@ export async function parsePdf(
       units.push({ ordinal: pageNumber - 1, page: pageNumber, sheet: null, headingPath: [], text });
       options.onProgress?.({ stage: 'parsing', fraction: pageNumber / pageCount });
     }
+    await ocrScannedPages(doc, units, warnings, options);
     if (!units.some((u) => u.text.trim().length > 0)) {
       // Every page failed to parse: the file is broken, not scanned.
       if (pageCount > 0 && warnings.length >= pageCount) {
