@@ -56,6 +56,14 @@ const envSchema = z.object({
   INGEST_CONCURRENCY: intFrom(2, 1),
   PARSE_TIMEOUT_MS: intFrom(120_000, 1000),
   PARSE_MAX_MEMORY_MB: intFrom(1024, 64),
+  /** Tesseract languages for OCR, joined by "+" (each needs its @tesseract.js-data package installed). */
+  OCR_LANGUAGES: z
+    .string()
+    .trim()
+    .regex(/^[a-z]{3}(_[a-z]+)?(\+[a-z]{3}(_[a-z]+)?)*$/, 'language codes joined by "+", e.g. eng+fra')
+    .default('eng'),
+  /** Most scanned pages OCR reads per document; 0 turns OCR off. */
+  OCR_MAX_PAGES: intFrom(40, 0),
 
   AGENT_MAX_TOOL_CALLS: intFrom(5, 1),
   AGENT_MAX_ITERATIONS: intFrom(10, 1),
@@ -101,7 +109,13 @@ export interface AppConfig {
     numCtx: number;
     timeouts: { planMs: number; decisionMs: number; synthesisMs: number; embedMs: number };
   };
-  ingest: { maxUploadBytes: number; concurrency: number; parseTimeoutMs: number; parseMaxMemoryMb: number };
+  ingest: {
+    maxUploadBytes: number;
+    concurrency: number;
+    parseTimeoutMs: number;
+    parseMaxMemoryMb: number;
+    ocr: { enabled: boolean; languages: string[]; maxPages: number };
+  };
   agent: { maxToolCalls: number; maxIterations: number; maxReprompts: number; wallClockMs: number };
   rateLimits: {
     signInPerMinute: number;
@@ -173,6 +187,7 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
       concurrency: e.INGEST_CONCURRENCY,
       parseTimeoutMs: e.PARSE_TIMEOUT_MS,
       parseMaxMemoryMb: e.PARSE_MAX_MEMORY_MB,
+      ocr: { enabled: e.OCR_MAX_PAGES > 0, languages: e.OCR_LANGUAGES.split('+'), maxPages: e.OCR_MAX_PAGES },
     },
     agent: {
       maxToolCalls: e.AGENT_MAX_TOOL_CALLS,

@@ -133,7 +133,11 @@ export async function startIngestWorkerOnce(): Promise<IngestWorker> {
       provider: getDbHandle().provider,
       index: await getChunkIndex(),
       concurrency: config.ingest.concurrency,
-      limits: { parseTimeoutMs: config.ingest.parseTimeoutMs, parseMaxMemoryMb: config.ingest.parseMaxMemoryMb },
+      limits: {
+        parseTimeoutMs: config.ingest.parseTimeoutMs,
+        parseMaxMemoryMb: config.ingest.parseMaxMemoryMb,
+        ocr: config.ingest.ocr,
+      },
       resolveEmbedder: resolveDocumentEmbedder,
     });
   }

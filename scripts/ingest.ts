@@ -115,7 +115,11 @@ async function main(): Promise<number> {
     index,
     provider: getDbHandle().provider,
     concurrency,
-    limits: { parseTimeoutMs: config.ingest.parseTimeoutMs, parseMaxMemoryMb: config.ingest.parseMaxMemoryMb },
+    limits: {
+      parseTimeoutMs: config.ingest.parseTimeoutMs,
+      parseMaxMemoryMb: config.ingest.parseMaxMemoryMb,
+      ocr: config.ingest.ocr,
+    },
     resolveEmbedder: resolveDocumentEmbedder,
   };
   const pending = await db.document.count({ where: { ownerId: user.id, status: { in: ['PENDING', 'PROCESSING'] } } });

@@ -26,6 +26,10 @@ export interface DocumentSummary {
   pageCount: number | null;
   chunkCount: number | null;
   bucketId: string | null;
+  /** The e-mail or archive this document came out of, else null. */
+  parentId: string | null;
+  /** Non-fatal parse problems (e.g. a scanned page OCR could not read with confidence). */
+  warnings: string[];
   metadata: DocumentMetadata;
   embeddingModel: string | null;
   vectorsPending: boolean;
@@ -47,6 +51,8 @@ const summarySelect = {
   pageCount: true,
   chunkCount: true,
   bucketId: true,
+  parentId: true,
+  warnings: true,
   metadata: true,
   embeddingModel: true,
   vectorsPending: true,
@@ -68,6 +74,8 @@ type SummaryRow = {
   pageCount: number | null;
   chunkCount: number | null;
   bucketId: string | null;
+  parentId: string | null;
+  warnings: unknown;
   metadata: unknown;
   embeddingModel: string | null;
   vectorsPending: boolean;
@@ -82,9 +90,12 @@ export function readMetadata(value: unknown): DocumentMetadata {
   return parsed.success ? parsed.data : documentMetadataSchema.parse({});
 }
 
+const warningsSchema = z.array(z.string()).catch([]);
+
 function toSummary(row: SummaryRow): DocumentSummary {
   return {
     ...row,
+    warnings: row.warnings == null ? [] : warningsSchema.parse(row.warnings),
     metadata: readMetadata(row.metadata),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -71,7 +71,8 @@ export function installedLanguageFolder(code: string): string | null {
 function languageFolder(languages: readonly string[]): string {
   const folders = languages.map((code) => {
     const folder = installedLanguageFolder(code);
-    if (!folder) throw new IngestError('internal', `OCR language "${code}" is not installed (@tesseract.js-data/${code})`);
+    if (!folder)
+      throw new IngestError('internal', `OCR language "${code}" is not installed (@tesseract.js-data/${code})`);
     return { code, folder };
   });
   const only = folders[0];

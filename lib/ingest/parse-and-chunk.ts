@@ -3,9 +3,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { chunkDocument } from './chunker';
 import { IngestError } from './errors';
+import type { OcrOptions } from './ocr';
 import { parseDocument } from './parse';
 import type { ChunkerOptions, IngestChunk, ParsedDocument, ProgressCallback } from './types';
-import type { OcrOptions } from './ocr';
 import type { ZipLimits } from './zip-guard';
 
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;

@@ -1,13 +1,13 @@
 /** Bytes → ParsedDocument: sniffs the real type, then runs the matching parser. */
 
 import { IngestError } from './errors';
+import type { OcrOptions } from './ocr';
 import { parseCsvDocument } from './parsers/csv';
 import { parseMarkdownText } from './parsers/markdown';
 import { sniffOrThrow } from './sniff';
 import { decodeText } from './text-decode';
 import type { DocumentKind, ParsedDocument, ProgressCallback } from './types';
 import type { ZipLimits } from './zip-guard';
-import type { OcrOptions } from './ocr';
 
 export interface ParseOptions {
   filename: string;

@@ -1,6 +1,9 @@
 import type { Db } from '@/lib/db/client';
+import { documentDepth } from '@/lib/db/document-children';
 import { readMetadata } from '@/lib/db/documents';
+import { MAX_CHILD_DEPTH, registerChildFiles } from '@/lib/ingest/children';
 import { IngestError } from '@/lib/ingest/errors';
+import type { OcrOptions } from '@/lib/ingest/ocr';
 import { parseAndChunkFile } from '@/lib/ingest/sandbox';
 import { storedFilePath } from '@/lib/ingest/storage';
 import type { IngestChunk, ParsedDocument } from '@/lib/ingest/types';
@@ -17,7 +20,7 @@ export interface PipelineDeps {
   index: ChunkIndex;
   /** Resolved per job: an embedder that answered its probe, or null. */
   embedder: DocumentEmbedder | null;
-  limits: { parseTimeoutMs: number; parseMaxMemoryMb: number };
+  limits: { parseTimeoutMs: number; parseMaxMemoryMb: number; ocr?: OcrOptions };
   /** Called often; answers true when the job must stop (cancelled, deleted, or the worker is shutting down). */
   shouldStop?: () => Promise<boolean>;
 }
@@ -79,12 +82,15 @@ export async function processDocument(
   };
 
   await progress('parsing', 0, true);
+  const depth = await documentDepth(db, { ownerId: doc.ownerId, id: doc.id, limit: MAX_CHILD_DEPTH });
   const parsed = await parseAndChunkFile({
     path: storedFilePath(doc.storedName),
     filename: doc.filename,
     declaredMime: doc.mime,
     limits: { timeoutMs: deps.limits.parseTimeoutMs, maxMemoryMb: deps.limits.parseMaxMemoryMb },
     signal: controller.signal,
+    ocr: deps.limits.ocr,
+    extractChildren: depth < MAX_CHILD_DEPTH,
     onProgress: (p) => {
       void progress(p.stage, p.fraction).catch(() => controller.abort());
     },
@@ -169,6 +175,11 @@ export async function processDocument(
     await progress('indexing', (i + batch.length) / chunks.length);
   }
 
+  // Attachments and archive members become documents of their own (queued for this same pipeline).
+  const children = document.children?.length
+    ? await registerChildFiles(db, doc, document.children)
+    : { created: [], warnings: [] };
+
   // The document may have been deleted while we indexed: then nothing of it may stay searchable.
   const finished = await db.document.updateMany({
     where: { id: doc.id, status: 'PROCESSING' },
@@ -180,6 +191,7 @@ export async function processDocument(
       retryAt: null,
       pageCount: document.pageCount,
       chunkCount: chunks.length,
+      warnings: [...document.warnings, ...children.warnings],
       embeddingModel,
       vectorsPending: embeddingModel === null,
       indexedAt: new Date(),
@@ -221,6 +233,7 @@ async function replaceStoredChunks(
             page: u.page,
             sheet: u.sheet,
             text: u.text,
+            ocrConfidence: u.ocrConfidence ?? null,
           })),
         });
       }
@@ -240,6 +253,7 @@ async function replaceStoredChunks(
             charStart: c.charStart,
             charEnd: c.charEnd,
             tokenCount: c.tokenCount,
+            ocrConfidence: c.ocrConfidence,
           })),
         });
       }

@@ -219,7 +219,10 @@ export async function inspectZip(
         }
         // Every entry is inflated once here (counted, not kept) so that sizes a header lies about are caught by
         // yauzl's size validation and the total cap before a parser's own unzip library inflates them.
-        scanEntry(entry, options.scanXml !== false && XML_PART.test(entry.fileName)).then(() => zip.readEntry(), reject);
+        scanEntry(entry, options.scanXml !== false && XML_PART.test(entry.fileName)).then(
+          () => zip.readEntry(),
+          reject,
+        );
       });
       zip.on('end', () => resolve());
       zip.on('error', (err: Error) =>

@@ -31,7 +31,11 @@ export async function parseZipArchive(
   filename: string,
   options: { zipLimits?: Partial<ZipLimits> } = {},
 ): Promise<ParsedDocument> {
-  const { entries, files } = await inspectZip(bytes, { limits: options.zipLimits, scanXml: false, keepBytes: isContent });
+  const { entries, files } = await inspectZip(bytes, {
+    limits: options.zipLimits,
+    scanXml: false,
+    keepBytes: isContent,
+  });
   const members = entries.filter((e) => isContent(e.name));
   if (members.length === 0) throw new IngestError('no-text', 'no extractable text (the archive has no files)');
   const warnings: string[] = [];

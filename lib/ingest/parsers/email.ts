@@ -177,9 +177,15 @@ export function parseMsg(bytes: Uint8Array): ParsedDocument {
     }
     try {
       const content = reader.getAttachment(attachment);
-      files.push({ filename: safeName(content.fileName || name, `attachment-${i + 1}`), declaredMime: mime, bytes: content.content });
+      files.push({
+        filename: safeName(content.fileName || name, `attachment-${i + 1}`),
+        declaredMime: mime,
+        bytes: content.content,
+      });
     } catch (error) {
-      warnings.push(`attachment ${name ?? i + 1}: ${error instanceof Error ? error.message.slice(0, 200) : 'unreadable'}`);
+      warnings.push(
+        `attachment ${name ?? i + 1}: ${error instanceof Error ? error.message.slice(0, 200) : 'unreadable'}`,
+      );
     }
   });
   const recipients = (kinds: string[]) =>

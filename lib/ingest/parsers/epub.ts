@@ -60,7 +60,13 @@ export async function parseEpub(
     const body = bodyOf(document);
     if (!body) continue;
     for (const section of sectionsFromDom(body)) {
-      units.push({ ordinal: units.length, page: null, sheet: null, headingPath: section.headingPath, text: section.text });
+      units.push({
+        ordinal: units.length,
+        page: null,
+        sheet: null,
+        headingPath: section.headingPath,
+        text: section.text,
+      });
     }
   }
   if (units.length === 0) throw new IngestError('no-text', 'no extractable text (the book has no text)');

@@ -48,12 +48,17 @@ export async function parseImage(bytes: Uint8Array, options: { ocr?: OcrOptions 
   const result = await recognizeImage(input, ocr.languages);
   if (result.words === 0) throw new IngestError('no-text', 'no extractable text (OCR found no words in the image)');
   if (result.confidence < ocr.minConfidence) {
-    throw new IngestError('no-text', `no readable text: ${lowConfidenceWarning('the image', result, ocr.minConfidence)}`);
+    throw new IngestError(
+      'no-text',
+      `no readable text: ${lowConfidenceWarning('the image', result, ocr.minConfidence)}`,
+    );
   }
   return {
     kind: 'image',
     title: null,
-    units: [{ ordinal: 0, page: null, sheet: null, headingPath: [], text: result.text, ocrConfidence: result.confidence }],
+    units: [
+      { ordinal: 0, page: null, sheet: null, headingPath: [], text: result.text, ocrConfidence: result.confidence },
+    ],
     pageCount: 1,
     warnings: [],
   };

@@ -23,7 +23,8 @@ function inlineText(node: Node): string {
     if (child.nodeType !== 1) continue;
     const element = child as Element;
     if (SKIP.has(element.tagName)) continue;
-    if (element.tagName === 'text:s') out += ' '.repeat(Math.min(100, Number(element.getAttribute('text:c') ?? 1) || 1));
+    if (element.tagName === 'text:s')
+      out += ' '.repeat(Math.min(100, Number(element.getAttribute('text:c') ?? 1) || 1));
     else if (element.tagName === 'text:tab') out += '\t';
     else if (element.tagName === 'text:line-break') out += '\n';
     else out += inlineText(element);
@@ -32,7 +33,10 @@ function inlineText(node: Node): string {
 }
 
 function cleanLine(text: string): string {
-  return text.replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').trim();
+  return text
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .trim();
 }
 
 function tableLines(table: Element): string[] {
@@ -137,6 +141,7 @@ export async function parseOdf(
   const body = elementsByTag(parseXml(content), 'office:body')[0];
   if (!body) throw new IngestError('malformed', 'malformed OpenDocument file: content.xml has no body');
   const units = kind === 'odp' ? slides(body) : sectionsOf(body);
-  if (!units.some((u) => u.text !== '')) throw new IngestError('no-text', 'no extractable text (the document has no text)');
+  if (!units.some((u) => u.text !== ''))
+    throw new IngestError('no-text', 'no extractable text (the document has no text)');
   return { kind, title: metaTitle(texts.get('meta.xml')), units, pageCount: units.length, warnings: [] };
 }

@@ -7,7 +7,15 @@
 import { IngestError } from '../errors';
 import type { ParsedDocument, ParsedUnit } from '../types';
 import { inspectZip, titleFromCoreProperties, type ZipLimits } from '../zip-guard';
-import { descendants, elementsByTag, hasAncestor, parseXml, readRelationships, resolvePartPath, squash } from './xml-dom';
+import {
+  descendants,
+  elementsByTag,
+  hasAncestor,
+  parseXml,
+  readRelationships,
+  resolvePartPath,
+  squash,
+} from './xml-dom';
 
 const SLIDE_REL = /\/slide$/;
 const NOTES_REL = /\/notesSlide$/;
@@ -117,7 +125,8 @@ export async function parsePptx(
       text,
     });
   });
-  if (!units.some((u) => u.text !== '')) throw new IngestError('no-text', 'no extractable text (the slides have no text)');
+  if (!units.some((u) => u.text !== ''))
+    throw new IngestError('no-text', 'no extractable text (the slides have no text)');
   return {
     kind: 'pptx',
     title: titleFromCoreProperties(texts.get('docProps/core.xml')),

@@ -1,0 +1,72 @@
+/**
+ * Documents that come out of other documents: e-mail attachments and archive members. A child has the same
+ * owner and bucket as its parent and a `parentId`; it is indexed and cited like any upload. Deleting the parent
+ * keeps its children (the link is cleared by the foreign key's ON DELETE SET NULL).
+ */
+
+import type { Db } from '@/lib/db/client';
+
+/** How many parents up a document's chain goes (0 for an upload), counted up to `limit`. */
+export async function documentDepth(db: Db, { ownerId, id, limit }: { ownerId: string; id: string; limit: number }) {
+  let depth = 0;
+  let current: string | null = id;
+  while (current && depth < limit) {
+    const row: { parentId: string | null } | null = await db.document.findFirst({
+      where: { id: current, ownerId },
+      select: { parentId: true },
+    });
+    if (!row?.parentId) break;
+    depth++;
+    current = row.parentId;
+  }
+  return depth;
+}
+
+/** The id of the owner's document with this content, if any (children are deduplicated like uploads). */
+export async function findDocumentIdBySha256(db: Db, { ownerId, sha256 }: { ownerId: string; sha256: string }) {
+  const row = await db.document.findFirst({ where: { ownerId, sha256 }, select: { id: true } });
+  return row?.id ?? null;
+}
+
+export interface NewChildDocument {
+  ownerId: string;
+  parentId: string;
+  bucketId: string | null;
+  filename: string;
+  storedName: string;
+  mime: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * Queues a child document (PENDING, picked up by the ingest worker like an upload). Returns its id, or null when
+ * the owner already has a document with the same content (a concurrent insert of the same content included).
+ */
+export async function createChildDocument(db: Db, child: NewChildDocument): Promise<string | null> {
+  try {
+    const created = await db.document.create({
+      data: {
+        ...child,
+        status: 'PENDING',
+        stage: 'queued',
+        progress: 0,
+        metadata: { title: null, documentDate: null, tags: [], fields: {} },
+      },
+      select: { id: true },
+    });
+    return created.id;
+  } catch (error) {
+    if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'P2002') return null;
+    throw error;
+  }
+}
+
+/** The owner's documents that came out of `parentId`, oldest first. */
+export async function listChildDocuments(db: Db, { ownerId, parentId }: { ownerId: string; parentId: string }) {
+  return db.document.findMany({
+    where: { ownerId, parentId },
+    orderBy: { createdAt: 'asc' },
+    select: { id: true, filename: true, status: true, mime: true },
+  });
+}
