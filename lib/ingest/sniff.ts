@@ -11,7 +11,7 @@ import type { IngestErrorCode } from './errors';
 import { IngestError } from './errors';
 import { binaryContentReason } from './text-decode';
 import type { DocumentKind } from './types';
-import { listZipEntries } from './zip-guard';
+import { listZipEntries, readSmallZipEntry } from './zip-guard';
 
 export const MIME_BY_KIND: Record<DocumentKind, string> = {
   pdf: 'application/pdf',
@@ -132,12 +132,10 @@ function containsUtf16(bytes: Uint8Array, text: string): boolean {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(Buffer.from(text, 'utf16le'));
 }
 
-/** The MIME type an OpenDocument package declares in its leading `mimetype` entry (stored, uncompressed). */
-function odfMimetype(bytes: Uint8Array): string | null {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 200)).toString('latin1');
-  const match = /mimetypeapplication\/vnd\.oasis\.opendocument\.(text|spreadsheet|presentation)/.exec(head);
-  if (!match) return null;
-  return match[1] ?? null;
+/** The flavour an OpenDocument package declares in its `mimetype` entry (text, spreadsheet, presentation...). */
+async function odfFlavour(bytes: Uint8Array): Promise<string | null> {
+  const declared = await readSmallZipEntry(bytes, 'mimetype');
+  return /^application\/vnd\.oasis\.opendocument\.([a-z-]+)$/.exec(declared?.trim() ?? '')?.[1] ?? null;
 }
 
 async function classifyZip(bytes: Uint8Array, filenameExt: string): Promise<SniffResult> {
@@ -153,7 +151,7 @@ async function classifyZip(bytes: Uint8Array, filenameExt: string): Promise<Snif
   if (has('xl/workbook.xml')) return ok('xlsx');
   if (has('ppt/presentation.xml')) return ok('pptx');
   if (has('mimetype') && has('content.xml')) {
-    const declared = odfMimetype(bytes);
+    const declared = await odfFlavour(bytes);
     if (declared === 'text') return ok('odt');
     if (declared === 'spreadsheet') return ok('ods');
     if (declared === 'presentation') return ok('odp');

@@ -257,3 +257,44 @@ function decodeXmlEntities(text: string): string {
     return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
   });
 }
+
+/** Reads one small entry (at most `maxBytes` inflated) as UTF-8 text, or null when it is missing or too large. */
+export async function readSmallZipEntry(bytes: Uint8Array, name: string, maxBytes = 4096): Promise<string | null> {
+  const zip = await openZip(bytes);
+  try {
+    return await new Promise<string | null>((resolve, reject) => {
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (entry.fileName !== name) {
+          zip.readEntry();
+          return;
+        }
+        if (entry.uncompressedSize > maxBytes || entry.isEncrypted()) {
+          resolve(null);
+          return;
+        }
+        zip.openReadStream(entry, (err, stream) => {
+          if (err) {
+            resolve(null);
+            return;
+          }
+          const parts: Buffer[] = [];
+          let size = 0;
+          stream.on('data', (data: Buffer) => {
+            size += data.length;
+            if (size > maxBytes) stream.destroy();
+            else parts.push(data);
+          });
+          stream.on('error', () => resolve(null));
+          stream.on('close', () => resolve(size > maxBytes ? null : Buffer.concat(parts).toString('utf8')));
+        });
+      });
+      zip.on('end', () => resolve(null));
+      zip.on('error', (err: Error) =>
+        reject(new IngestError('malformed', `malformed ZIP container: ${err.message}`, { cause: err })),
+      );
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
+}
