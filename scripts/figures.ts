@@ -20,7 +20,7 @@ export function recordFigures(
 ): void {
   const existing: Record<string, Figure> = existsSync(FIGURES) ? JSON.parse(readFileSync(FIGURES, 'utf8')) : {};
   const measured = new Date().toISOString().slice(0, 10);
-  const where = machine ?? `2 cores, ${os.loadavg()[0] > 1 ? 'loaded' : 'idle'}`;
+  const where = machine ?? `2 cores, ${(os.loadavg()[0] ?? 0) > 1 ? 'loaded' : 'idle'}`;
   for (const [key, entry] of Object.entries(entries)) existing[key] = { ...entry, measured, machine: where };
   const sorted = Object.fromEntries(Object.entries(existing).sort(([a], [b]) => a.localeCompare(b)));
   writeFileSync(FIGURES, `${JSON.stringify(sorted, null, 2)}\n`);

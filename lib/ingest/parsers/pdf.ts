@@ -4,7 +4,7 @@
  * pages with text keep their text layer.
  */
 
-import { getDocumentProxy, getResolvedPDFJS, renderPageAsImage } from 'unpdf';
+import { createIsomorphicCanvasFactory, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { IngestError } from '../errors';
 import { lowConfidenceWarning, type OcrOptions, recognizeImage, resolveOcrOptions } from '../ocr';
 import type { ParsedDocument, ParsedUnit, ProgressCallback } from '../types';
@@ -57,13 +57,42 @@ async function paintsImage(doc: PdfDocument, pageNumber: number): Promise<boolea
   }
 }
 
-/** Renders a page to PNG at `dpi`, scaled down to at most `maxPixels`. */
+/** Longest a page may take to render before its render task is cancelled. */
+const RENDER_TIMEOUT_MS = 20_000;
+
+interface NodeCanvas {
+  encode(format: 'png'): Promise<Buffer>;
+}
+
+/** Renders a page to PNG at `dpi`, scaled down to at most `maxPixels`; cancelled after RENDER_TIMEOUT_MS. */
 async function renderPage(doc: PdfDocument, pageNumber: number, dpi: number, maxPixels: number): Promise<Uint8Array> {
   const page = await doc.getPage(pageNumber);
-  const { width, height } = page.getViewport({ scale: 1 });
-  const scale = Math.min(dpi / 72, Math.sqrt(maxPixels / Math.max(1, width * height)));
-  const png = await renderPageAsImage(doc, pageNumber, { canvasImport: () => import('@napi-rs/canvas'), scale });
-  return new Uint8Array(png);
+  try {
+    const base = page.getViewport({ scale: 1 });
+    const scale = Math.min(dpi / 72, Math.sqrt(maxPixels / Math.max(1, base.width * base.height)));
+    const viewport = page.getViewport({ scale });
+    const CanvasFactory = await createIsomorphicCanvasFactory(() => import('@napi-rs/canvas'));
+    const factory = new CanvasFactory();
+    const drawing = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
+    try {
+      const task = page.render({
+        canvas: drawing.canvas as unknown as HTMLCanvasElement,
+        canvasContext: drawing.context as unknown as CanvasRenderingContext2D,
+        viewport,
+      });
+      const timer = setTimeout(() => task.cancel(), RENDER_TIMEOUT_MS);
+      try {
+        await task.promise;
+      } finally {
+        clearTimeout(timer);
+      }
+      return new Uint8Array(await (drawing.canvas as unknown as NodeCanvas).encode('png'));
+    } finally {
+      factory.destroy(drawing);
+    }
+  } finally {
+    page.cleanup();
+  }
 }
 
 /**
@@ -75,9 +104,10 @@ async function ocrScannedPages(
   units: ParsedUnit[],
   warnings: string[],
   options: { ocr?: OcrOptions; onProgress?: ProgressCallback },
-): Promise<void> {
+): Promise<{ pages: number; lowConfidence: string[] }> {
+  const lowConfidence: string[] = [];
   const ocr = resolveOcrOptions(options.ocr);
-  if (!ocr.enabled) return;
+  if (!ocr.enabled) return { pages: 0, lowConfidence };
   const candidates: ParsedUnit[] = [];
   for (const unit of units) {
     if (textLayerUsable(unit.text) || unit.page === null) continue;
@@ -87,7 +117,7 @@ async function ocrScannedPages(
       // A page whose content cannot be listed cannot be rendered either.
     }
   }
-  if (candidates.length === 0) return;
+  if (candidates.length === 0) return { pages: 0, lowConfidence };
   const started = performance.now();
   let done = 0;
   for (const unit of candidates) {
@@ -103,7 +133,9 @@ async function ocrScannedPages(
       const image = await renderPage(doc, page, ocr.dpi, ocr.maxPixels);
       const result = await recognizeImage(image, ocr.languages);
       if (result.words > 0 && result.confidence < ocr.minConfidence) {
-        warnings.push(lowConfidenceWarning(`page ${page}`, result, ocr.minConfidence));
+        const warning = lowConfidenceWarning(`page ${page}`, result, ocr.minConfidence);
+        lowConfidence.push(warning);
+        warnings.push(warning);
       } else if (result.words > 0) {
         unit.text = result.text;
         unit.ocrConfidence = result.confidence;
@@ -115,6 +147,7 @@ async function ocrScannedPages(
     done++;
     options.onProgress?.({ stage: 'parsing', fraction: done / candidates.length });
   }
+  return { pages: done, lowConfidence };
 }
 
 interface TextItemLike {
@@ -194,6 +227,7 @@ export async function parsePdf(
     const title = await readTitle(doc);
     const units: ParsedUnit[] = [];
     const warnings: string[] = [];
+    let unreadablePages = 0;
     const pageCount = doc.numPages;
     for (let pageNumber = 1; pageNumber <= pageCount; pageNumber++) {
       let text = '';
@@ -203,16 +237,23 @@ export async function parsePdf(
         text = pageText(content.items);
         page.cleanup();
       } catch (error) {
+        unreadablePages++;
         warnings.push(`page ${pageNumber}: ${errorMessage(error).slice(0, 200)}`);
       }
       units.push({ ordinal: pageNumber - 1, page: pageNumber, sheet: null, headingPath: [], text });
       options.onProgress?.({ stage: 'parsing', fraction: pageNumber / pageCount });
     }
-    await ocrScannedPages(doc, units, warnings, options);
+    const ocr = await ocrScannedPages(doc, units, warnings, options);
     if (!units.some((u) => u.text.trim().length > 0)) {
       // Every page failed to parse: the file is broken, not scanned.
-      if (pageCount > 0 && warnings.length >= pageCount) {
+      if (pageCount > 0 && unreadablePages >= pageCount) {
         throw new IngestError('malformed', `malformed PDF: no page could be read (${warnings[0] ?? 'unknown error'})`);
+      }
+      if (ocr.lowConfidence.length > 0) {
+        throw new IngestError('no-text', `no readable text: ${ocr.lowConfidence[0]}`);
+      }
+      if (ocr.pages > 0) {
+        throw new IngestError('no-text', 'no extractable text (scanned pages, and OCR found no words in them)');
       }
       throw new IngestError('no-text', 'no extractable text (scanned?)');
     }
