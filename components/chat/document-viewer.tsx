@@ -17,6 +17,8 @@ export interface ViewerUnit {
   page: number | null;
   sheet: string | null;
   text: string;
+  /** Set when the text was recognised by OCR (mean word confidence, 0..100). */
+  ocrConfidence?: number | null;
 }
 
 export interface ViewerChunk {
@@ -62,6 +64,11 @@ function UnitText({
       className="rounded-lg border border-slate-200 bg-white p-5 text-[0.9rem] leading-relaxed shadow-sm"
       data-testid="unit-text"
     >
+      {typeof unit.ocrConfidence === 'number' ? (
+        <p className="mb-3 text-xs text-slate-500" data-testid="unit-ocr-note">
+          Text recognised by OCR ({Math.round(unit.ocrConfidence)}% confidence).
+        </p>
+      ) : null}
       {located.text.trim() ? (
         <PassageText text={located.text} chunk={located.chunk} quote={located.quote} />
       ) : (

@@ -18,6 +18,8 @@ export interface ChunkView {
   unitOrdinal: number;
   /** The whole page/sheet/section text the chunk lies in (for highlighting in context). */
   unitText: string;
+  /** Set when the text was recognised by OCR: mean word confidence, 0..100. */
+  ocrConfidence: number | null;
 }
 
 /** A chunk of one of the owner's INDEXED documents with its surrounding text; others answer as not found. */
@@ -38,6 +40,7 @@ export async function getChunkViewOrThrow({ ownerId, id }: { ownerId: string; id
       charStart: true,
       charEnd: true,
       unitOrdinal: true,
+      ocrConfidence: true,
       document: { select: { filename: true, title: true, mime: true } },
     },
   });
@@ -61,6 +64,7 @@ export async function getChunkViewOrThrow({ ownerId, id }: { ownerId: string; id
     charEnd: chunk.charEnd,
     unitOrdinal: chunk.unitOrdinal,
     unitText: unit?.text ?? chunk.text,
+    ocrConfidence: chunk.ocrConfidence,
   };
 }
 
@@ -70,6 +74,6 @@ export async function listDocumentUnits({ ownerId, documentId }: { ownerId: stri
   return getDb().documentPage.findMany({
     where: { documentId, ownerId },
     orderBy: { ordinal: 'asc' },
-    select: { ordinal: true, page: true, sheet: true, text: true },
+    select: { ordinal: true, page: true, sheet: true, text: true, ocrConfidence: true },
   });
 }
