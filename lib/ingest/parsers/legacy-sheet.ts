@@ -30,7 +30,8 @@ export async function parseLegacySheet(
     workbook = XLSX.read(bytes, { type: 'array', cellFormula: false, cellHTML: false, cellStyles: false, WTF: false });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (/password|encrypt/i.test(message)) throw new IngestError('password-protected', 'password-protected');
+    if (/password-protected|ODS Encryption/i.test(message))
+      throw new IngestError('password-protected', 'password-protected');
     throw new IngestError('malformed', `malformed ${kind.toUpperCase()}: ${message.slice(0, 300)}`, { cause: error });
   }
   const units: ParsedUnit[] = [];
