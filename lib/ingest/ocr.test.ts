@@ -55,7 +55,7 @@ describe('textLayerUsable', () => {
     expect(textLayerUsable('The quick brown fox jumps over the lazy dog.')).toBe(true);
     expect(textLayerUsable('')).toBe(false);
     expect(textLayerUsable('  3  ')).toBe(false);
-    expect(textLayerUsable('\uFFFD'.repeat(40) + 'abc')).toBe(false);
-    expect(textLayerUsable('\uE000\uE001\uE002'.repeat(20) + 'a real sentence here')).toBe(false);
+    expect(textLayerUsable(`${'\uFFFD'.repeat(40)}abc`)).toBe(false);
+    expect(textLayerUsable(`${'\uE000\uE001\uE002'.repeat(20)}a real sentence here`)).toBe(false);
   });
 });
