@@ -56,14 +56,18 @@ interface Block {
   text: string;
 }
 
-/** Paragraphs, headings and tables of a body in document order (table content once, as table lines). */
-function blocks(root: Element): Block[] {
+/**
+ * Paragraphs, headings and tables of a body in document order (table content once, as table lines), leaving out
+ * anything inside an element with tag `exclude` (a slide's speaker notes).
+ */
+function blocks(root: Element, exclude?: string): Block[] {
   const out: Block[] = [];
   for (const element of descendants(root)) {
     const tag = element.tagName;
     if (tag !== 'text:p' && tag !== 'text:h' && tag !== 'table:table') continue;
     if (hasAncestor(element, 'table:table', root) || hasAncestor(element, 'text:p') || hasAncestor(element, 'text:h'))
       continue;
+    if (exclude && hasAncestor(element, exclude, root)) continue;
     if (tag === 'table:table') {
       const lines = tableLines(element);
       if (lines.length > 0) out.push({ heading: null, text: lines.join('\n') });
@@ -106,12 +110,8 @@ function sectionsOf(root: Element): ParsedUnit[] {
 function slides(root: Element): ParsedUnit[] {
   return elementsByTag(root, 'draw:page').map((page, i) => {
     const notes = elementsByTag(page, 'presentation:notes')[0];
-    const body = blocks(page)
-      .filter((_block) => true)
-      .map((b) => b.text);
+    const parts = blocks(page, 'presentation:notes').map((b) => b.text);
     const notesText = notes ? blocks(notes).map((b) => b.text) : [];
-    const slideText = notes ? body.filter((t) => !notesText.includes(t)) : body;
-    const parts = [...slideText];
     if (notesText.length > 0) parts.push(`Speaker notes:\n${notesText.join('\n')}`);
     const name = page.getAttribute('draw:name');
     return {
