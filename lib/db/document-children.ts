@@ -41,7 +41,8 @@ export interface NewChildDocument {
 
 /**
  * Queues a child document (PENDING, picked up by the ingest worker like an upload). Returns its id, or null when
- * the owner already has a document with the same content (a concurrent insert of the same content included).
+ * the owner already has a document with the same content (a concurrent insert of the same content included) or
+ * the parent was deleted meanwhile (its foreign key no longer resolves).
  */
 export async function createChildDocument(db: Db, child: NewChildDocument): Promise<string | null> {
   try {
@@ -57,7 +58,8 @@ export async function createChildDocument(db: Db, child: NewChildDocument): Prom
     });
     return created.id;
   } catch (error) {
-    if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'P2002') return null;
+    const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : null;
+    if (code === 'P2002' || code === 'P2003') return null;
     throw error;
   }
 }
