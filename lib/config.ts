@@ -69,6 +69,14 @@ const envSchema = z.object({
   INGEST_CONCURRENCY: intFrom(2, 1),
   PARSE_TIMEOUT_MS: intFrom(120_000, 1000),
   PARSE_MAX_MEMORY_MB: intFrom(1024, 64),
+  /** Tesseract languages for OCR, joined by "+" (each needs its @tesseract.js-data package installed). */
+  OCR_LANGUAGES: z
+    .string()
+    .trim()
+    .regex(/^[a-z]{3}(_[a-z]+)?(\+[a-z]{3}(_[a-z]+)?)*$/, 'language codes joined by "+", e.g. eng+fra')
+    .default('eng'),
+  /** Most scanned pages OCR reads per document; 0 turns OCR off. */
+  OCR_MAX_PAGES: intFrom(40, 0),
 
   AGENT_MAX_TOOL_CALLS: intFrom(5, 1),
   AGENT_MAX_ITERATIONS: intFrom(10, 1),
@@ -119,7 +127,13 @@ export interface AppConfig {
     numCtx: number;
     timeouts: { planMs: number; decisionMs: number; synthesisMs: number; embedMs: number };
   };
-  ingest: { maxUploadBytes: number; concurrency: number; parseTimeoutMs: number; parseMaxMemoryMb: number };
+  ingest: {
+    maxUploadBytes: number;
+    concurrency: number;
+    parseTimeoutMs: number;
+    parseMaxMemoryMb: number;
+    ocr: { enabled: boolean; languages: string[]; maxPages: number };
+  };
   /**
    * Caps on request bodies other than uploads, in bytes; a larger body is refused (413) before it is buffered.
    * `json`: ordinary JSON bodies (renames, metadata, shares); `agent`: a question with its options (chat and the
@@ -211,6 +225,7 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
       concurrency: e.INGEST_CONCURRENCY,
       parseTimeoutMs: e.PARSE_TIMEOUT_MS,
       parseMaxMemoryMb: e.PARSE_MAX_MEMORY_MB,
+      ocr: { enabled: e.OCR_MAX_PAGES > 0, languages: e.OCR_LANGUAGES.split('+'), maxPages: e.OCR_MAX_PAGES },
     },
     requestLimits: {
       jsonBytes: e.REQUEST_JSON_MAX_BYTES,

@@ -131,7 +131,11 @@ export async function startIngestWorkerOnce(): Promise<IngestWorker> {
     state.worker = startIngestWorker({
       index: await getChunkIndex(),
       concurrency: config.ingest.concurrency,
-      limits: { parseTimeoutMs: config.ingest.parseTimeoutMs, parseMaxMemoryMb: config.ingest.parseMaxMemoryMb },
+      limits: {
+        parseTimeoutMs: config.ingest.parseTimeoutMs,
+        parseMaxMemoryMb: config.ingest.parseMaxMemoryMb,
+        ocr: config.ingest.ocr,
+      },
       resolveEmbedder: resolveDocumentEmbedder,
     });
   }

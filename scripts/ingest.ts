@@ -112,7 +112,11 @@ async function main(): Promise<number> {
   const deps: WorkerDeps = {
     index,
     concurrency,
-    limits: { parseTimeoutMs: config.ingest.parseTimeoutMs, parseMaxMemoryMb: config.ingest.parseMaxMemoryMb },
+    limits: {
+      parseTimeoutMs: config.ingest.parseTimeoutMs,
+      parseMaxMemoryMb: config.ingest.parseMaxMemoryMb,
+      ocr: config.ingest.ocr,
+    },
     resolveEmbedder: resolveDocumentEmbedder,
   };
   const pending = await countUnfinishedDocuments({ ownerId: userId });

@@ -19,6 +19,8 @@ export interface ChunkView {
   unitOrdinal: number;
   /** The whole page/sheet/section text the chunk lies in (for highlighting in context). */
   unitText: string;
+  /** Set when the text was recognised by OCR: mean word confidence, 0..100. */
+  ocrConfidence: number | null;
 }
 
 /** A chunk of one of the owner's INDEXED documents with its surrounding text; others answer as not found. */
@@ -39,6 +41,7 @@ export async function getChunkViewOrThrow({ ownerId, id }: { ownerId: string; id
       charStart: true,
       charEnd: true,
       unitOrdinal: true,
+      ocrConfidence: true,
       document: { select: { filename: true, title: true, mime: true } },
     },
   });
@@ -62,6 +65,7 @@ export async function getChunkViewOrThrow({ ownerId, id }: { ownerId: string; id
     charEnd: chunk.charEnd,
     unitOrdinal: chunk.unitOrdinal,
     unitText: unit?.text ?? chunk.text,
+    ocrConfidence: chunk.ocrConfidence,
   };
 }
 
@@ -71,13 +75,13 @@ export async function listDocumentUnits({ ownerId, documentId }: { ownerId: stri
   return getDb().documentPage.findMany({
     where: { documentId, ownerId },
     orderBy: { ordinal: 'asc' },
-    select: { ordinal: true, page: true, sheet: true, text: true },
+    select: { ordinal: true, page: true, sheet: true, text: true, ocrConfidence: true },
   });
 }
 
 const WRITE_BATCH = 500;
 
-export type StoredPageInput = Pick<ParsedUnit, 'ordinal' | 'page' | 'sheet' | 'text'>;
+export type StoredPageInput = Pick<ParsedUnit, 'ordinal' | 'page' | 'sheet' | 'text' | 'ocrConfidence'>;
 
 export type StoredChunkInput = Pick<
   IngestChunk,
@@ -92,6 +96,7 @@ export type StoredChunkInput = Pick<
   | 'charStart'
   | 'charEnd'
   | 'tokenCount'
+  | 'ocrConfidence'
 >;
 
 /**
@@ -122,6 +127,7 @@ export async function replaceDocumentPagesAndChunks({
             page: u.page,
             sheet: u.sheet,
             text: u.text,
+            ocrConfidence: u.ocrConfidence ?? null,
           })),
         });
       }
@@ -141,6 +147,7 @@ export async function replaceDocumentPagesAndChunks({
             charStart: c.charStart,
             charEnd: c.charEnd,
             tokenCount: c.tokenCount,
+            ocrConfidence: c.ocrConfidence ?? null,
           })),
         });
       }

@@ -127,11 +127,14 @@ export async function markJobIndexed({
   pageCount,
   chunkCount,
   embeddingModel,
+  warnings,
 }: {
   documentId: string;
   pageCount: number;
   chunkCount: number;
   embeddingModel: string | null;
+  /** What the parse left out or doubted (unreadable OCR pages, attachments not ingested), shown on the document. */
+  warnings: string[];
 }): Promise<boolean> {
   const finished = await getDbHandle().db.document.updateMany({
     where: { id: documentId, status: 'PROCESSING' },
@@ -143,6 +146,7 @@ export async function markJobIndexed({
       retryAt: null,
       pageCount,
       chunkCount,
+      warnings,
       embeddingModel,
       vectorsPending: embeddingModel === null,
       indexedAt: new Date(),

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { IngestErrorCode } from './errors';
+import type { OcrOptions } from './ocr';
 import type { ChunkerOptions, IngestChunk, ParsedDocument, ProgressCallback } from './types';
 import type { ZipLimits } from './zip-guard';
 
@@ -35,6 +36,9 @@ export interface ParseAndChunkFileInput {
   onProgress?: ProgressCallback;
   chunker?: ChunkerOptions;
   zipLimits?: Partial<ZipLimits>;
+  ocr?: OcrOptions;
+  /** Return attachments and archive members as `parsed.children` (default true). */
+  extractChildren?: boolean;
   /** Absolute path of parse-worker.mjs when it is not found beside this module or under <cwd>/lib/ingest. */
   workerPath?: string;
 }
@@ -298,6 +302,8 @@ export async function parseAndChunkFile(input: ParseAndChunkFileInput): Promise<
       chunker: input.chunker,
       zipLimits: input.zipLimits,
       maxFileBytes: limits.maxFileBytes,
+      ocr: input.ocr,
+      extractChildren: input.extractChildren,
     });
   });
 }
