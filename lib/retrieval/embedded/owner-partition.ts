@@ -1,4 +1,4 @@
-import { createTimeSlicer } from '@/lib/event-loop';
+import { createTimeSlicer, yieldToEventLoop } from '@/lib/event-loop';
 import { analyze } from '@/lib/retrieval/analyzer';
 import { Bm25Index, type Bm25Params, DEFAULT_BM25_PARAMS, type ScoredSlot } from '@/lib/retrieval/embedded/bm25-index';
 import type { ChunkTable } from '@/lib/retrieval/embedded/chunk-table';
@@ -11,6 +11,8 @@ import type { ChunkDocumentAttributes, ChunkVectorUpdate, IndexedChunk, SearchFi
 /** Compaction runs when tombstoned slots exceed this share of all slots (and at least COMPACT_MIN_DEAD). */
 const COMPACT_DEAD_RATIO = 0.25;
 const COMPACT_MIN_DEAD = 1_000;
+/** Chunks written and swapped in per step of a large upsert (a few tens of ms of work each). */
+const UPSERT_SLICE = 256;
 
 /** A chunk's analysed fields (body text, context prefix), computed before the in-memory state changes. */
 interface AnalysedChunk {
@@ -107,7 +109,11 @@ export class OwnerPartition {
     return this.slotById.size;
   }
 
-  /** Inserts or overwrites this owner's chunks (all must carry this owner's id). */
+  /**
+   * Inserts or overwrites this owner's chunks (all must carry this owner's id). A large call is written in slices
+   * of UPSERT_SLICE chunks with an event-loop turn between them; each slice's in-memory swap is one synchronous
+   * step (readers see a slice entirely or not at all).
+   */
   upsert(chunks: IndexedChunk[]): Promise<void> {
     return this.writes.run(async () => {
       const latest = new Map<string, IndexedChunk>();
@@ -118,15 +124,18 @@ export class OwnerPartition {
       const [dim] = [...dims];
       if (dim !== undefined && (await this.table.ensureVectorColumn(dim))) this.forgetAllVectors();
       const withVectorColumn = this.table.dimensions !== null;
-      const rows = batch.map((chunk) => chunkToRow(toStored(chunk), chunk.vector, withVectorColumn));
-      // Analysed before the write, in slices; the in-memory swap below stays one synchronous step (readers see
-      // the state before or after), and costs little once the text is analysed.
-      const analysed = await analyseSliced(batch.map(toStored));
-      if (batch.some((chunk) => this.slotById.has(chunk.chunkId))) await this.table.upsert(rows);
-      else await this.table.add(rows);
-      for (const item of analysed) {
-        this.removeFromMemory(item.chunk.chunkId);
-        this.putInMemory(item.chunk, item);
+      for (let start = 0; start < batch.length; start += UPSERT_SLICE) {
+        if (start > 0) await yieldToEventLoop();
+        const slice = batch.slice(start, start + UPSERT_SLICE);
+        const rows = slice.map((chunk) => chunkToRow(toStored(chunk), chunk.vector, withVectorColumn));
+        // analysed before the write (the costly part, itself in time slices); the swap below is cheap
+        const analysed = await analyseSliced(slice.map(toStored));
+        if (slice.some((chunk) => this.slotById.has(chunk.chunkId))) await this.table.upsert(rows);
+        else await this.table.add(rows);
+        for (const item of analysed) {
+          this.removeFromMemory(item.chunk.chunkId);
+          this.putInMemory(item.chunk, item);
+        }
       }
       this.afterWrite();
     });
