@@ -183,7 +183,7 @@ try {
   // 2. the neighbour's bulk upload
   const perFile = Math.ceil(TOTAL_CHUNKS / FILES);
   const files = Array.from({ length: FILES }, (_, i) => path.join(dataDir, `bulk-${i}.txt`));
-  files.forEach((file, i) => writeBulkFile(file, perFile, i + 1));
+  for (const [i, file] of files.entries()) writeBulkFile(file, perFile, i + 1);
   const bytes = files.reduce((sum, f) => sum + fs.statSync(f).size, 0);
   const uploadStart = performance.now();
   const bulkIds: string[] = [];
