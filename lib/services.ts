@@ -131,6 +131,7 @@ export async function startIngestWorkerOnce(): Promise<IngestWorker> {
     state.worker = startIngestWorker({
       index: await getChunkIndex(),
       concurrency: config.ingest.concurrency,
+      ownerConcurrency: config.ingest.ownerConcurrency,
       limits: {
         parseTimeoutMs: config.ingest.parseTimeoutMs,
         parseMaxMemoryMb: config.ingest.parseMaxMemoryMb,

@@ -128,7 +128,8 @@ async function main(): Promise<number> {
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (!stopping.value) {
-        const id = await claimNextJob(workerId);
+        // a bulk CLI run uses all its slots, still in fair owner order when other users' jobs wait too
+        const id = await claimNextJob(workerId, { ownerCap: config.ingest.ownerConcurrency, overCapAllowed: true });
         if (!id) return;
         await runJob(deps, id, () => stopping.value);
         const row = await findDocument({ ownerId: userId, id });
