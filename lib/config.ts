@@ -69,6 +69,8 @@ const envSchema = z.object({
   RATE_LIMIT_SIGN_UP_PER_MINUTE: intFrom(5, 1),
   RATE_LIMIT_UPLOADS_PER_MINUTE: intFrom(120, 1),
   RATE_LIMIT_AGENT_RUNS_PER_MINUTE: intFrom(30, 1),
+  RATE_LIMIT_API_KEY_PER_MINUTE: intFrom(300, 1),
+  RATE_LIMIT_API_USER_PER_MINUTE: intFrom(600, 1),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -118,6 +120,9 @@ export interface AppConfig {
     signUpPerMinute: number;
     uploadsPerMinute: number;
     agentRunsPerMinute: number;
+    /** Requests per minute for one API key, and for all of one user's keys together. */
+    apiKeyPerMinute: number;
+    apiUserPerMinute: number;
   };
 }
 
@@ -200,6 +205,8 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
       signUpPerMinute: e.RATE_LIMIT_SIGN_UP_PER_MINUTE,
       uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
       agentRunsPerMinute: e.RATE_LIMIT_AGENT_RUNS_PER_MINUTE,
+      apiKeyPerMinute: e.RATE_LIMIT_API_KEY_PER_MINUTE,
+      apiUserPerMinute: e.RATE_LIMIT_API_USER_PER_MINUTE,
     },
   };
 }

@@ -1,8 +1,9 @@
 // POST /api/documents/upload – stream one file (raw body) to disk, sniff it, dedupe by sha256, queue it
-import { z } from 'zod';
 import { withUser } from '@/lib/auth/with-user';
 import { getConfig } from '@/lib/config';
 import { AppError } from '@/lib/errors';
+import { apiRoutes } from '@/lib/http/api-routes';
+import { uploadHeadersSchema } from '@/lib/http/api-schemas';
 import { parseBucketId, registerUpload } from '@/lib/ingest/intake';
 import { saveUploadStream } from '@/lib/ingest/storage';
 import { enforceRateLimit } from '@/lib/rate-limit';
@@ -10,14 +11,7 @@ import { kickIngestWorker } from '@/lib/services';
 
 export const dynamic = 'force-dynamic';
 
-const headerSchema = z.object({
-  fileName: z.string().min(1, 'The x-file-name header is required.').max(4096),
-  contentType: z.string().max(200).nullable(),
-  bucketId: z.string().max(64).nullable(),
-  contentLength: z.coerce.number().int().nonnegative().nullable(),
-});
-
-export const POST = withUser(async (request, { user }) => {
+export const POST = withUser(apiRoutes['POST /api/documents/upload'], async (request, { user }) => {
   const config = getConfig();
   await enforceRateLimit({
     userId: user.id,
@@ -25,7 +19,7 @@ export const POST = withUser(async (request, { user }) => {
     max: config.rateLimits.uploadsPerMinute,
     surface: 'upload',
   });
-  const headers = headerSchema.parse({
+  const headers = uploadHeadersSchema.parse({
     fileName: safeDecode(request.headers.get('x-file-name') ?? ''),
     contentType: request.headers.get('content-type'),
     bucketId: request.headers.get('x-bucket-id'),
