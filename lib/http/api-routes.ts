@@ -14,6 +14,7 @@ import {
   documentListQuerySchema,
   documentPatchBodySchema,
   documentSchema,
+  mcpMessageBodySchema,
   shareCreateBodySchema,
   sharePatchBodySchema,
   shareSchema,
@@ -383,8 +384,12 @@ const routes = {
     description:
       'JSON-RPC 2.0 MCP messages. Tools: search_docs, search_text, search_semantic, open_citation, ' +
       'get_document_metadata, ask. Authenticate with `Authorization: Bearer <key>` (read scope).',
-    rawBody: { contentType: 'application/json', description: 'A JSON-RPC request, notification or batch' },
-    response: { status: 200, description: 'JSON-RPC response', contentType: 'application/json' },
+    body: mcpMessageBodySchema,
+    response: {
+      status: 200,
+      description: 'JSON-RPC response (202 for notifications)',
+      contentType: 'application/json',
+    },
     errors: ['bad_request'],
   },
   'GET /api/mcp': {

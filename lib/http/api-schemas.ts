@@ -62,6 +62,20 @@ export const sharePatchBodySchema = z
   .object({ expiresAt: z.iso.datetime({ offset: true }).max(64).nullable() })
   .strict();
 
+const jsonRpcMessageSchema = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string().max(200), z.number()]).optional(),
+    method: z.string().max(200).optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+    result: z.unknown().optional(),
+    error: z.unknown().optional(),
+  })
+  .loose();
+
+/** An MCP (JSON-RPC 2.0) message or batch; the MCP SDK validates the rest. */
+export const mcpMessageBodySchema = z.union([jsonRpcMessageSchema, z.array(jsonRpcMessageSchema).min(1).max(50)]);
+
 // ── responses ──────────────────────────────────────────────────────────────────────────────────────────────
 
 export const errorBodySchema = z

@@ -147,8 +147,7 @@ export function operationId(route: Pick<ApiRoute, 'method' | 'path'>): string {
 
 export function buildOpenApiDocument({ serverUrl }: { serverUrl: string }): OpenApiDocument {
   const components: Record<string, JsonSchema> = {};
-  const { $schema: _s, id: _id, ...errorSchema } = z.toJSONSchema(errorBodySchema, { io: 'output' }) as JsonSchema;
-  components.Error = errorSchema;
+  toOpenApiSchema(errorBodySchema, 'output', components); // its .meta id makes it components.Error
   const paths: OpenApiDocument['paths'] = {};
   const tags = new Set<string>();
   for (const route of Object.values(apiRoutes) as ApiRoute[]) {
