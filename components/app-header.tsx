@@ -13,6 +13,7 @@ const nav = [
   { href: '/documents', label: 'Documents' },
   { href: '/chat', label: 'Chat' },
   { href: '/shares', label: 'Shared links' },
+  { href: '/settings/api-keys', label: 'API' },
 ];
 
 /** The app's header: brand, navigation, and the signed-in user with a sign-out button. */

@@ -129,14 +129,15 @@ describe('API keys', () => {
     });
     await getDb().apiKey.update({ where: { id: expired.apiKey.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const answers = [];
-    for (const headers of [
+    const variants: Record<string, string>[] = [
       {},
       { authorization: `Bearer dc_${'A'.repeat(43)}` },
       { authorization: 'Bearer nonsense' },
       { authorization: 'Basic Zm9vOmJhcg==' },
       { authorization: `Bearer ${revoked.key}` },
       { authorization: `Bearer ${expired.key}` },
-    ]) {
+    ];
+    for (const headers of variants) {
       const r = await documentsRoute.GET(req('/api/documents', { headers }), ctx);
       answers.push([r.status, await r.text()]);
     }

@@ -191,6 +191,27 @@ describe('the MCP server', () => {
     expect(bodies[0]?.[0]).toBe(401);
   });
 
+  it('answers a bare tools/call without a session (stateless, as the README curl sends it)', async () => {
+    const response = await serve(`${BASE}/api/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${users.a.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'search_text', arguments: { query: 'zebracode' } },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { id: number; result: ToolReply };
+    expect(body.id).toBe(7);
+    expect(textOf(body.result)).toContain(ids.aChunk);
+  });
+
   it('refuses a write-only key (the MCP tools need read)', async () => {
     const { key } = await createApiKey({
       ownerId: users.a.id,
