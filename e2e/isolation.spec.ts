@@ -235,6 +235,8 @@ interface Probe {
   page?: boolean;
   /** Strings of A's that this probe itself sends (so their echo is not a leak). */
   echoes?: (w: World) => string[];
+  /** Gives B a copy of something of A's (so it runs last, in the session matrix only). */
+  pollutesB?: boolean;
 }
 
 const streamOf = (q: string) => ({ question: q, returnTrace: false });
@@ -723,6 +725,7 @@ function probes(): Probe[] {
       method: 'POST',
       name: "upload A's exact content (cross-user dedupe must not reveal it)",
       mutating: true,
+      pollutesB: true,
       compare: 'none',
       echoes: (w) => [w.canary],
       send: (c, _ids, w) =>
@@ -736,6 +739,7 @@ function probes(): Probe[] {
       method: 'POST',
       name: "create a bucket with A's bucket name (no cross-user conflict)",
       mutating: true,
+      pollutesB: true,
       compare: 'status',
       echoes: (w) => [w.canary, `bucket-${w.canary}`],
       send: (c, ids, w) =>
@@ -853,6 +857,72 @@ test('every route handler, page and server action is covered by the id-substitut
   );
 });
 
+test("B's API key with A's ids answers like missing ids; unknown and revoked keys answer like none; nothing leaks", async () => {
+  const w = world;
+  const leaks: string[] = [];
+  const mismatches: string[] = [];
+  let probeCount = 0;
+  const missing = missingIds();
+  // Better Auth's routes take no API keys (sessions only) and pages are for browsers: every other route is probed.
+  // It runs before the session matrix, whose last probes give B copies of A's bucket name and text.
+  const keyProbes = probes().filter((p) => !p.page && !p.pollutesB && !p.file.startsWith('app/api/auth/'));
+  for (const probe of keyProbes) {
+    const label = `${probe.method} ${probe.file} [${probe.name}] with a key`;
+    const withA = await capture(await probe.send(w.bKeyed, w.aIds, w));
+    const withMissing = await capture(await probe.send(w.bKeyed, missing, w));
+    const anonymous = await capture(await probe.send(w.anon, w.aIds, w));
+    const revokedKey = await capture(await probe.send(w.revokedKeyed, w.aIds, w));
+    const unknownKey = await capture(await probe.send(w.unknownKeyed, w.aIds, w));
+    probeCount += 4;
+    const echoed = [...Object.values(w.aIds), ...(probe.echoes?.(w) ?? [])];
+    for (const [who, r] of [
+      ['B', withA],
+      ['a revoked key', revokedKey],
+      ['an unknown key', unknownKey],
+    ] as const) {
+      const haystack = `${r.text}\n${JSON.stringify(r.headers)}`;
+      for (const secret of w.secretsA)
+        if (!echoed.includes(secret) && haystack.includes(secret))
+          leaks.push(`${label} as ${who}: response contains A's "${secret.slice(0, 40)}" (status ${r.status})`);
+    }
+    const compare = probe.compare ?? 'exact';
+    if (compare !== 'none' && withA.status !== withMissing.status)
+      mismatches.push(`${label}: A's id → ${withA.status}, missing id → ${withMissing.status}`);
+    if (compare === 'exact' && normalise(withA.text, w.aIds) !== normalise(withMissing.text, missing))
+      mismatches.push(
+        `${label}: bodies differ:\n  A's id:  ${withA.text.slice(0, 300)}\n  missing: ${withMissing.text.slice(0, 300)}`,
+      );
+    if (compare === 'agent' && agentProjection(withA.text) !== agentProjection(withMissing.text))
+      mismatches.push(`${label}: agent answers differ`);
+    if (!probe.public) {
+      if (anonymous.status !== 401) mismatches.push(`${label}: no credentials → ${anonymous.status}`);
+      for (const [who, r] of [
+        ['revoked key', revokedKey],
+        ['unknown key', unknownKey],
+      ] as const)
+        if (r.status !== anonymous.status || r.text !== anonymous.text)
+          mismatches.push(`${label}: a ${who} → ${r.status} ${r.text.slice(0, 120)}, not the no-credentials answer`);
+    }
+  }
+  // The key is B's: B's own data is there (so the 404s above are isolation, not a dead key)
+  const own = await w.bKeyed.get(`/api/documents/${w.bOwnDocument}`);
+  expect(own.status()).toBe(200);
+  // and A's data is intact
+  expect((await w.a.ctx.get(`/api/documents/${w.aIds.document}`)).status()).toBe(200);
+  const aKeys = (await (await w.a.ctx.get('/api/api-keys')).json()) as { apiKeys: { id: string; active: boolean }[] };
+  expect(aKeys.apiKeys.find((k) => k.id === w.aIds.apiKey)?.active, "B revoked A's key").toBe(true);
+  probeCount += 2;
+  console.log(`[isolation] key probes: ${probeCount}, leaks: ${leaks.length}, mismatches: ${mismatches.length}`);
+  for (const line of [...leaks, ...mismatches]) console.log(`  ${line}`);
+  fs.mkdirSync(path.join(ROOT, 'e2e/.results'), { recursive: true });
+  fs.writeFileSync(
+    path.join(ROOT, 'e2e/.results/isolation-keys.json'),
+    `${JSON.stringify({ keyProbes: probeCount, keyLeaks: leaks.length, mismatches: mismatches.length, at: new Date().toISOString() })}\n`,
+  );
+  expect(leaks, "responses to a key that reveal A's data").toEqual([]);
+  expect(mismatches, "with a key, A's ids must answer exactly like missing ids").toEqual([]);
+});
+
 test("B's session with A's ids answers like missing ids; no session is refused; nothing of A's leaks", async () => {
   const w = world;
   const leaks: string[] = [];
@@ -957,70 +1027,6 @@ test("B's session with A's ids answers like missing ids; no session is refused; 
   expect(leaks, "responses that reveal A's data").toEqual([]);
   expect(mismatches, "A's ids must answer exactly like missing ids; no session must be refused").toEqual([]);
   expect(headerProblems, 'security headers').toEqual([]);
-});
-
-test("B's API key with A's ids answers like missing ids; unknown and revoked keys answer like none; nothing leaks", async () => {
-  const w = world;
-  const leaks: string[] = [];
-  const mismatches: string[] = [];
-  let probeCount = 0;
-  const missing = missingIds();
-  // Better Auth's routes take no API keys (sessions only) and pages are for browsers: every other route is probed.
-  const keyProbes = probes().filter((p) => !p.page && !p.file.startsWith('app/api/auth/'));
-  for (const probe of keyProbes) {
-    const label = `${probe.method} ${probe.file} [${probe.name}] with a key`;
-    const withA = await capture(await probe.send(w.bKeyed, w.aIds, w));
-    const withMissing = await capture(await probe.send(w.bKeyed, missing, w));
-    const anonymous = await capture(await probe.send(w.anon, w.aIds, w));
-    const revokedKey = await capture(await probe.send(w.revokedKeyed, w.aIds, w));
-    const unknownKey = await capture(await probe.send(w.unknownKeyed, w.aIds, w));
-    probeCount += 4;
-    const echoed = [...Object.values(w.aIds), ...(probe.echoes?.(w) ?? [])];
-    for (const [who, r] of [
-      ['B', withA],
-      ['a revoked key', revokedKey],
-      ['an unknown key', unknownKey],
-    ] as const) {
-      const haystack = `${r.text}\n${JSON.stringify(r.headers)}`;
-      for (const secret of w.secretsA)
-        if (!echoed.includes(secret) && haystack.includes(secret))
-          leaks.push(`${label} as ${who}: response contains A's "${secret.slice(0, 40)}" (status ${r.status})`);
-    }
-    const compare = probe.compare ?? 'exact';
-    if (compare !== 'none' && withA.status !== withMissing.status)
-      mismatches.push(`${label}: A's id → ${withA.status}, missing id → ${withMissing.status}`);
-    if (compare === 'exact' && normalise(withA.text, w.aIds) !== normalise(withMissing.text, missing))
-      mismatches.push(
-        `${label}: bodies differ:\n  A's id:  ${withA.text.slice(0, 300)}\n  missing: ${withMissing.text.slice(0, 300)}`,
-      );
-    if (compare === 'agent' && agentProjection(withA.text) !== agentProjection(withMissing.text))
-      mismatches.push(`${label}: agent answers differ`);
-    if (!probe.public) {
-      if (anonymous.status !== 401) mismatches.push(`${label}: no credentials → ${anonymous.status}`);
-      for (const [who, r] of [
-        ['revoked key', revokedKey],
-        ['unknown key', unknownKey],
-      ] as const)
-        if (r.status !== anonymous.status || r.text !== anonymous.text)
-          mismatches.push(`${label}: a ${who} → ${r.status} ${r.text.slice(0, 120)}, not the no-credentials answer`);
-    }
-  }
-  // The key is B's: B's own data is there (so the 404s above are isolation, not a dead key)
-  const own = await w.bKeyed.get(`/api/documents/${w.bOwnDocument}`);
-  expect(own.status()).toBe(200);
-  // and A's data is intact
-  expect((await w.a.ctx.get(`/api/documents/${w.aIds.document}`)).status()).toBe(200);
-  const aKeys = (await (await w.a.ctx.get('/api/api-keys')).json()) as { apiKeys: { id: string; active: boolean }[] };
-  expect(aKeys.apiKeys.find((k) => k.id === w.aIds.apiKey)?.active, "B revoked A's key").toBe(true);
-  probeCount += 2;
-  console.log(`[isolation] key probes: ${probeCount}, leaks: ${leaks.length}, mismatches: ${mismatches.length}`);
-  fs.mkdirSync(path.join(ROOT, 'e2e/.results'), { recursive: true });
-  fs.writeFileSync(
-    path.join(ROOT, 'e2e/.results/isolation-keys.json'),
-    `${JSON.stringify({ keyProbes: probeCount, keyLeaks: leaks.length, mismatches: mismatches.length, at: new Date().toISOString() })}\n`,
-  );
-  expect(leaks, "responses to a key that reveal A's data").toEqual([]);
-  expect(mismatches, "with a key, A's ids must answer exactly like missing ids").toEqual([]);
 });
 
 test('positive control: A reaches every one of its own ids (so the 404s above mean isolation, not bad ids)', async () => {

@@ -25,10 +25,7 @@ export interface RouteAccess {
 }
 
 type UserHandler<P> = (request: Request, context: UserRouteContext<P>) => Promise<Response>;
-type RouteHandler<P> = ((request: Request, routeContext: { params: Promise<P> }) => Promise<Response>) & {
-  /** The access this handler was built with, for the route-registry test. */
-  readonly access: RouteAccess;
-};
+type RouteHandler<P> = (request: Request, routeContext: { params: Promise<P> }) => Promise<Response>;
 
 /**
  * Wraps a route handler so it runs only for a signed-in user or an active API key, and turns any thrown error
@@ -46,7 +43,7 @@ export function withUser<P = Record<string, string>>(
   const access: RouteAccess = typeof accessOrHandler === 'function' ? { scope: 'session' } : accessOrHandler;
   const handler = typeof accessOrHandler === 'function' ? accessOrHandler : maybeHandler;
   if (!handler) throw new Error('withUser: no handler');
-  const wrapped = async (request: Request, routeContext: { params: Promise<P> }): Promise<Response> => {
+  return async (request: Request, routeContext: { params: Promise<P> }): Promise<Response> => {
     try {
       const { user, auth } = await authenticate(request, access);
       const params = routeContext?.params ? await routeContext.params : ({} as P);
@@ -55,7 +52,6 @@ export function withUser<P = Record<string, string>>(
       return handleRouteError(error);
     }
   };
-  return Object.assign(wrapped, { access });
 }
 
 async function authenticate(request: Request, access: RouteAccess): Promise<{ user: SessionUser; auth: RouteAuth }> {

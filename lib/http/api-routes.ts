@@ -24,8 +24,8 @@ import {
  * The one registry of the HTTP API: every route file's method and path with who may call it, what it reads and
  * what it answers. Route files pass their entry to `withUser` (which enforces `scope`) and read their body with
  * `entry.body`; lib/http/openapi.ts builds /api/openapi.json from the same entries; lib/http/api-routes.test.ts
- * fails when a route file exports a method without an entry, an entry without a route, or a route whose
- * handler was built from another entry.
+ * fails when a route file exports a method without an entry, an entry has no route, an authenticated route
+ * file does not pass its own entry to withUser, or a route reads a body with another schema.
  *
  * scope: `read` / `write` = a session, or an API key with that scope; `session` = browser session only (keys
  * refused); `public` = no credentials (a route with its own rules).
