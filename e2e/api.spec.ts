@@ -136,7 +136,7 @@ for (const viewport of [
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE });
     await page.goto('/documents');
-    await page.getByRole('link', { name: 'API', exact: true }).click();
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
     await expect(page).toHaveURL(/\/settings\/api-keys$/);
     await expect(page.getByText('No API keys yet')).toBeVisible();
     await page.getByLabel('Name').fill('nightly CI');
@@ -152,6 +152,10 @@ for (const viewport of [
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     expect(overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
+    const navOverflow = await page
+      .getByRole('navigation', { name: 'Main' })
+      .evaluate((nav) => nav.scrollWidth - nav.clientWidth);
+    expect(navOverflow, 'every header link visible').toBeLessThanOrEqual(0);
     await page.screenshot({ path: test.info().outputPath(`api-keys-${viewport.name}.png`), fullPage: true });
 
     const keyed = await playwrightRequest.newContext({
