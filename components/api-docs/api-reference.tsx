@@ -10,7 +10,7 @@ type Operation = {
   'x-docuchat-scope': string;
   'x-internal'?: boolean;
   parameters?: { name: string; in: string; required: boolean; description?: string }[];
-  requestBody?: { content: Record<string, { schema?: unknown }>; description?: string };
+  requestBody?: { content: Record<string, { schema?: unknown; example?: unknown }>; description?: string };
   responses: Record<string, { description: string; content?: Record<string, { schema?: unknown }> }>;
 };
 
@@ -132,6 +132,13 @@ export function ApiReference({ doc }: { doc: OpenApiDocument }) {
                     {op.requestBody ? (
                       <div>
                         <h4 className="font-medium">Request body ({Object.keys(op.requestBody.content).join(', ')})</h4>
+                        {Object.values(op.requestBody.content)[0]?.example !== undefined ? (
+                          <>
+                            <p className="mt-1 text-xs text-slate-500">Example</p>
+                            <Schema value={Object.values(op.requestBody.content)[0]?.example} />
+                            <p className="mt-2 text-xs text-slate-500">Schema</p>
+                          </>
+                        ) : null}
                         {Object.values(op.requestBody.content)[0]?.schema ? (
                           <Schema value={Object.values(op.requestBody.content)[0]?.schema} />
                         ) : null}

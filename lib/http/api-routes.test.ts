@@ -38,6 +38,12 @@ describe('the route registry', () => {
     if (route.body) expect(reads).toContain(`apiRoutes['${key}'].body`);
   });
 
+  it('has typed examples: each parses with its route body schema', () => {
+    const withExamples = entries.filter(([, r]) => r.example !== undefined);
+    expect(withExamples.length).toBeGreaterThanOrEqual(8);
+    for (const [key, route] of withExamples) expect(route.body?.safeParse(route.example).success, key).toBe(true);
+  });
+
   it('never lets an API key into the key management routes', () => {
     for (const [key, route] of entries) if (key.includes('/api/api-keys')) expect(route.scope).toBe('session');
   });

@@ -51,6 +51,8 @@ export interface ApiRoute {
   description?: string;
   /** JSON request body, read with readJson. */
   body?: z.ZodType;
+  /** An example body (the registry test parses it with `body`, so it is always valid). */
+  example?: unknown;
   /** Non-JSON request body (e.g. the raw file of an upload). */
   rawBody?: { contentType: string; description: string };
   query?: z.ZodObject;
@@ -73,6 +75,7 @@ const routes = {
       'Runs the agent over your indexed documents (search, open, cite, validate) and answers when it is done. ' +
       'With `conversationId` the question continues (and is saved to) that conversation.',
     body: agentRunBodySchema,
+    example: { question: 'On which day do we deploy?', mode: 'agent', style: 'concise', returnTrace: false },
     response: { status: 200, description: 'The validated answer with its citations', schema: answerSchema },
     errors: ['invalid_json', 'unprocessable', 'payload_too_large', 'unsupported_media_type', 'unavailable'],
   },
@@ -87,6 +90,7 @@ const routes = {
       '`Accept: application/x-ndjson`, one JSON object `{event, data}` per line. `complete` carries the same ' +
       'object as /api/agent/run; `error` carries `{code, message}`.',
     body: agentRunBodySchema,
+    example: { question: 'How do we roll back?', filters: { tags: ['runbook'] } },
     response: {
       status: 200,
       description: 'An event stream (SSE or NDJSON)',
@@ -157,6 +161,15 @@ const routes = {
     tag: 'Documents',
     summary: 'Move a document or edit its metadata',
     body: documentPatchBodySchema,
+    example: {
+      bucketId: null,
+      metadata: {
+        title: 'Release runbook',
+        documentDate: '2026-11-01',
+        tags: ['runbook'],
+        fields: { team: 'platform' },
+      },
+    },
     response: { status: 200, description: 'The document', schema: z.object({ document: documentSchema }) },
     errors: ['not_found', 'invalid_json', 'unprocessable', 'unsupported_media_type'],
   },
@@ -225,6 +238,7 @@ const routes = {
     tag: 'Buckets',
     summary: 'Create a bucket',
     body: bucketNameBodySchema,
+    example: { name: 'Runbooks' },
     response: { status: 201, description: 'The bucket', schema: z.object({ bucket: bucketSchema }) },
     errors: ['invalid_json', 'unprocessable', 'conflict', 'unsupported_media_type'],
   },
@@ -235,6 +249,7 @@ const routes = {
     tag: 'Buckets',
     summary: 'Rename a bucket',
     body: bucketNameBodySchema,
+    example: { name: 'Operations runbooks' },
     response: { status: 200, description: 'The bucket', schema: z.object({ bucket: bucketSchema }) },
     errors: ['not_found', 'invalid_json', 'unprocessable', 'conflict', 'unsupported_media_type'],
   },
@@ -285,6 +300,7 @@ const routes = {
     tag: 'Conversations',
     summary: 'Rename a conversation',
     body: conversationRenameBodySchema,
+    example: { title: 'Deploy questions' },
     response: { status: 200, description: 'The conversation', schema: z.object({ conversation: conversationSchema }) },
     errors: ['not_found', 'invalid_json', 'unprocessable', 'unsupported_media_type'],
   },
@@ -314,6 +330,7 @@ const routes = {
     summary: 'Share an answer as a public read-only link',
     description: 'Sharing the same answer again returns its active link.',
     body: shareCreateBodySchema,
+    example: { answerId: '0b7f6c3e-2f1d-4c8a-9e55-3d2a1b0c9f8e', expiresInDays: 7 },
     response: { status: 201, description: 'The link', schema: z.object({ share: shareSchema }) },
     errors: ['not_found', 'conflict', 'invalid_json', 'unprocessable', 'unsupported_media_type'],
   },
@@ -324,6 +341,7 @@ const routes = {
     tag: 'Shares',
     summary: "Set or clear a link's expiry",
     body: sharePatchBodySchema,
+    example: { expiresAt: '2026-12-31T23:59:59Z' },
     response: { status: 200, description: 'The link', schema: z.object({ share: shareSchema }) },
     errors: ['not_found', 'invalid_json', 'unprocessable', 'unsupported_media_type'],
   },
@@ -356,6 +374,7 @@ const routes = {
     tag: 'API keys',
     summary: 'Create an API key (signed-in session only; the key is shown once)',
     body: createApiKeyBodySchema,
+    example: { name: 'nightly CI', scopes: ['read'], expiresInDays: 90 },
     response: {
       status: 201,
       description: 'The key (only now) and its stored summary',
@@ -385,6 +404,12 @@ const routes = {
       'JSON-RPC 2.0 MCP messages. Tools: search_docs, search_text, search_semantic, open_citation, ' +
       'get_document_metadata, ask. Authenticate with `Authorization: Bearer <key>` (read scope).',
     body: mcpMessageBodySchema,
+    example: {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search_docs', arguments: { query: 'deploy day' } },
+    },
     response: {
       status: 200,
       description: 'JSON-RPC response (202 for notifications)',

@@ -116,7 +116,12 @@ function operation(route: ApiRoute, components: Record<string, JsonSchema>): Jso
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: toOpenApiSchema(route.body, 'input', components) } },
+            content: {
+              'application/json': {
+                schema: toOpenApiSchema(route.body, 'input', components),
+                ...(route.example !== undefined ? { example: route.example } : {}),
+              },
+            },
           },
         }
       : route.rawBody
