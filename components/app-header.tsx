@@ -53,7 +53,7 @@ export function AppHeader({ email, name }: { email: string; name: string }) {
                 aria-current={active ? 'page' : undefined}
                 aria-label={item.short ? item.label : undefined}
                 className={clsx(
-                  'whitespace-nowrap rounded-md px-2 py-1.5 text-sm font-medium transition-colors sm:px-3',
+                  'whitespace-nowrap rounded-md px-1.5 py-1.5 text-sm font-medium transition-colors sm:px-3',
                   active ? 'bg-brand-50 text-brand-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
                 )}
               >
