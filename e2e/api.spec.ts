@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { type APIRequestContext, request as playwrightRequest } from '@playwright/test';
 import { z } from 'zod';
-import { answerSchema, chunkSchema, documentSchema, shareSchema } from '../lib/http/api-schemas';
+import { answerSchema, chunkSchema, documentSchema, searchResultSchema, shareSchema } from '../lib/http/api-schemas';
 import { readmeApiExamples } from '../lib/http/readme-examples';
 import { listRouteExports } from '../lib/http/route-inventory';
 import { newApiUser, upload, waitForFinal } from '../test/reliability/api-client';
@@ -53,6 +53,7 @@ test('the README "Use the API" examples run as written against the app', async (
   console.log(stdout);
   expect(stderr).toBe('');
   expect(stdout).toMatch(/[0-9a-f-]{36} INDEXED/); // upload and poll
+  expect(stdout).toMatch(/^runbook\.md: \S/m); // search, then open the passage
   expect(stdout).toMatch(/Tuesdays/); // the answer
   expect(stdout).toMatch(/\[1\] runbook\.md: /); // a citation with its quote
   expect(stdout).toMatch(/^\s+\d+ event: complete$/m); // SSE
@@ -99,6 +100,10 @@ test('the OpenAPI document lists every route file method, and live responses mat
   documentSchema.parse(up.document);
   await waitForFinal(keyed, up.document?.id ?? '');
   z.object({ documents: z.array(documentSchema) }).parse(await (await keyed.get('/api/documents')).json());
+  const search = z
+    .object({ results: z.array(searchResultSchema) })
+    .parse(await (await keyed.get('/api/search?q=contract+renews&mode=keyword')).json());
+  expect(search.results[0]?.filename).toBe('contract.md');
   const answer = answerSchema.parse(
     await (await keyed.post('/api/agent/run', { data: { question: 'When does the contract renew?' } })).json(),
   );

@@ -328,6 +328,23 @@ function probes(): Probe[] {
           headers: { 'x-file-name': 'probe.txt', 'x-bucket-id': ids.bucket, 'content-type': 'text/plain' },
         }),
     },
+    // search
+    {
+      file: 'app/api/search/route.ts',
+      method: 'GET',
+      name: "search for A's words",
+      compare: 'none',
+      echoes: (w) => [w.canary],
+      send: (c, _ids, w) => c.get(`/api/search?q=${encodeURIComponent(`vault combination ${w.canary} ledger`)}`),
+    },
+    {
+      file: 'app/api/search/route.ts',
+      method: 'GET',
+      name: "search within A's bucket name",
+      compare: 'none',
+      echoes: (w) => [`bucket-${w.canary}`],
+      send: (c, _ids, w) => c.get(`/api/search?q=vault+combination&mode=keyword&bucket=bucket-${w.canary}`),
+    },
     // chunks
     {
       file: 'app/api/chunks/[id]/route.ts',

@@ -16,6 +16,7 @@ describe('the API examples', () => {
     for (const route of ['/api/agent/run', '/api/agent/stream', '/api/documents/upload', '/api/shares', '/api/mcp'])
       expect(all).toContain(route);
     expect(all).toContain('application/x-ndjson');
+    expect(all).toContain('/api/search');
   });
 
   it('reads the section and the sentence before each block', () => {

@@ -11,6 +11,11 @@ export const API_EXAMPLES: ShExample[] = [
     code: 'printf \'# Release runbook\\n\\nWe deploy on Tuesdays after the smoke tests pass.\\nRoll back by redeploying the previous image tag.\\n\' > runbook.md\nDOC_ID=$(curl -fsS -X POST "$DOCUCHAT_URL/api/documents/upload" \\\n  -H "Authorization: Bearer $DOCUCHAT_KEY" \\\n  -H "Content-Type: text/markdown" -H "X-File-Name: runbook.md" \\\n  --data-binary @runbook.md | jq -r .document.id)\nuntil STATUS=$(curl -fsS "$DOCUCHAT_URL/api/documents/$DOC_ID" -H "Authorization: Bearer $DOCUCHAT_KEY" |\n  jq -r .document.status) && [ "$STATUS" = INDEXED ] || [ "$STATUS" = FAILED ]; do sleep 1; done\necho "$DOC_ID $STATUS"',
   },
   {
+    title:
+      "Search your documents with the agent's own search tools (`mode`: `hybrid`, `keyword` or `semantic`), then open a passage",
+    code: 'CHUNK_ID=$(curl -fsS -G "$DOCUCHAT_URL/api/search" --data-urlencode "q=deploy tuesdays" \\\n  -H "Authorization: Bearer $DOCUCHAT_KEY" | jq -r \'.results[0].chunkId\')\ncurl -fsS "$DOCUCHAT_URL/api/chunks/$CHUNK_ID" -H "Authorization: Bearer $DOCUCHAT_KEY" |\n  jq -r \'"\\(.chunk.filename): \\(.chunk.text)"\'',
+  },
+  {
     title: 'Ask a question and get a cited answer (`[n]` markers, each citation with its file, page and quote)',
     code: 'ANSWER=$(curl -fsS "$DOCUCHAT_URL/api/agent/run" \\\n  -H "Authorization: Bearer $DOCUCHAT_KEY" -H "Content-Type: application/json" \\\n  -d \'{"question": "On which day do we deploy?"}\')\necho "$ANSWER" | jq -r .answer\necho "$ANSWER" | jq -r \'.citations[] | "[\\(.n)] \\(.filename): \\(.quote)"\'\nANSWER_ID=$(echo "$ANSWER" | jq -r .answerId)',
   },

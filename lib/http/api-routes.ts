@@ -15,6 +15,8 @@ import {
   documentPatchBodySchema,
   documentSchema,
   mcpMessageBodySchema,
+  searchQuerySchema,
+  searchResultSchema,
   shareCreateBodySchema,
   sharePatchBodySchema,
   shareSchema,
@@ -109,6 +111,23 @@ const routes = {
     response: { status: 200, description: 'AI SDK UI message stream (SSE)', contentType: 'text/event-stream' },
     errors: ['invalid_json', 'unprocessable', 'payload_too_large', 'unsupported_media_type'],
     internal: true,
+  },
+  'GET /api/search': {
+    method: 'GET',
+    path: '/api/search',
+    scope: 'read',
+    tag: 'Documents',
+    summary: "Search your indexed documents (the agent's own search tools)",
+    description:
+      'Passages best first, each with its chunkId (open it with GET /api/chunks/{id}) and documentId. ' +
+      'A search that cannot run (index down, no embedding model for semantic) answers 503.',
+    query: searchQuerySchema,
+    response: {
+      status: 200,
+      description: 'The passages',
+      schema: z.object({ results: z.array(searchResultSchema) }),
+    },
+    errors: ['unprocessable', 'unavailable'],
   },
   'GET /api/documents': {
     method: 'GET',

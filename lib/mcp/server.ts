@@ -2,11 +2,16 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import {
+  type CallerToolResult,
+  documentMetadataForCaller,
+  openCitationForCaller,
+  searchWithAgentTool,
+} from '@/lib/agent/tools/for-callers';
 import type { AgentDeps } from '@/lib/agent/types';
 import type { ChatResult } from '@/lib/chat/message';
 import { type AgentRunBody, agentRunBodySchema } from '@/lib/chat/request';
 import { AppError } from '@/lib/errors';
-import { getMcpDocumentMetadata, type McpToolResult, openMcpCitation, runMcpSearch } from '@/lib/mcp/tools';
 
 /**
  * DocuChat as an MCP server (Streamable HTTP, stateless: one server per request, JSON responses). Every tool is
@@ -34,7 +39,7 @@ const searchInput = {
   limit: z.number().int().min(1).max(20).default(8).describe('At most this many results'),
 };
 
-function reply<T>(result: McpToolResult<T>, render: (value: T) => string): CallToolResult {
+function reply<T>(result: CallerToolResult<T>, render: (value: T) => string): CallToolResult {
   if (!result.ok) return { isError: true, content: [{ type: 'text', text: `${result.code}: ${result.message}` }] };
   return {
     content: [{ type: 'text', text: render(result.value) }],
@@ -68,15 +73,17 @@ export function createMcpServer(
         annotations: { readOnlyHint: true },
       },
       async ({ query, bucket, limit }) =>
-        reply(await runMcpSearch(await deps.agentDeps(), { ownerId, tool, query, bucket, limit, signal }), (results) =>
-          results.length === 0
-            ? 'No passages matched.'
-            : results
-                .map(
-                  (r, i) =>
-                    `${i + 1}. chunkId=${r.chunkId} documentId=${r.documentId} "${r.filename}"${r.page !== null ? ` p.${r.page}` : ''} score=${r.score.toFixed(3)}${r.suspicious ? ' [contains instruction-like text]' : ''}\n   ${r.snippet.replace(/\s+/g, ' ')}`,
-                )
-                .join('\n'),
+        reply(
+          await searchWithAgentTool(await deps.agentDeps(), { ownerId, tool, query, bucket, limit, signal }),
+          (results) =>
+            results.length === 0
+              ? 'No passages matched.'
+              : results
+                  .map(
+                    (r, i) =>
+                      `${i + 1}. chunkId=${r.chunkId} documentId=${r.documentId} "${r.filename}"${r.page !== null ? ` p.${r.page}` : ''} score=${r.score.toFixed(3)}${r.suspicious ? ' [contains instruction-like text]' : ''}\n   ${r.snippet.replace(/\s+/g, ' ')}`,
+                  )
+                  .join('\n'),
         ),
     );
   }
@@ -88,7 +95,7 @@ export function createMcpServer(
       annotations: { readOnlyHint: true },
     },
     async ({ chunkId }) =>
-      reply(await openMcpCitation(await deps.agentDeps(), { ownerId, chunkId }), (p) =>
+      reply(await openCitationForCaller(await deps.agentDeps(), { ownerId, chunkId }), (p) =>
         [
           `"${p.filename}"${p.page !== null ? ` p.${p.page}` : ''}${p.headingPath ? ` § ${p.headingPath}` : ''}`,
           p.text,
@@ -103,7 +110,7 @@ export function createMcpServer(
       annotations: { readOnlyHint: true },
     },
     async ({ documentId }) =>
-      reply(await getMcpDocumentMetadata(await deps.agentDeps(), { ownerId, documentId }), (d) =>
+      reply(await documentMetadataForCaller(await deps.agentDeps(), { ownerId, documentId }), (d) =>
         JSON.stringify(d, null, 2),
       ),
   );

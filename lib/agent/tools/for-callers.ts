@@ -12,15 +12,16 @@ import type { AgentDeps } from '@/lib/agent/types';
 import { isUuid } from '@/lib/validation/ids';
 
 /**
- * The agent's tools for other agents (the MCP server, lib/mcp/server.ts), bound to one owner. Searches run the
- * agent's own search tools (same owner filter, same re-check against the owner's INDEXED documents); opening
- * and metadata go through the same ports the agent's tools use. Results carry ids instead of the agent's
- * per-run handles, since each MCP call is a run of its own. Another owner's id answers like a missing one.
+ * The agent's tools for callers outside an agent run (GET /api/search, the MCP server in lib/mcp/server.ts), bound
+ * to one owner. Searches run the agent's own search tools (same owner filter, same re-check against the owner's
+ * INDEXED documents); opening and metadata go through the same ports the agent's tools use. Results carry ids
+ * instead of the agent's per-run handles, since each call is a run of its own. Another owner's id answers like a
+ * missing one.
  */
 
-export type McpSearchTool = 'search_docs' | 'search_text' | 'search_semantic';
+export type SearchToolName = 'search_docs' | 'search_text' | 'search_semantic';
 
-export interface McpSearchResult {
+export interface SearchResultForCaller {
   chunkId: string;
   documentId: string;
   filename: string;
@@ -34,15 +35,15 @@ export interface McpSearchResult {
   suspicious: boolean;
 }
 
-export type McpToolResult<T> = { ok: true; value: T } | { ok: false; code: string; message: string };
+export type CallerToolResult<T> = { ok: true; value: T } | { ok: false; code: string; message: string };
 
-const factories: Record<McpSearchTool, (ctx: ToolContext) => AgentTool> = {
+const factories: Record<SearchToolName, (ctx: ToolContext) => AgentTool> = {
   search_docs: createSearchDocsTool,
   search_text: createSearchTextTool,
   search_semantic: createSearchSemanticTool,
 };
 
-export async function runMcpSearch(
+export async function searchWithAgentTool(
   deps: AgentDeps,
   {
     ownerId,
@@ -53,13 +54,13 @@ export async function runMcpSearch(
     signal,
   }: {
     ownerId: string;
-    tool: McpSearchTool;
+    tool: SearchToolName;
     query: string;
     bucket?: string;
     limit: number;
     signal?: AbortSignal;
   },
-): Promise<McpToolResult<McpSearchResult[]>> {
+): Promise<CallerToolResult<SearchResultForCaller[]>> {
   const buckets = await deps.catalog.listBuckets(ownerId);
   const constraints = analyzeConstraints(query);
   const plan = { ...defaultPlan(query, constraints, buckets, 'concise'), filters: {} };
@@ -100,7 +101,7 @@ export async function runMcpSearch(
   return { ok: true, value: results };
 }
 
-export interface McpOpenedPassage {
+export interface OpenedPassage {
   chunkId: string;
   documentId: string;
   filename: string;
@@ -114,10 +115,10 @@ export interface McpOpenedPassage {
 const NOT_FOUND = { ok: false, code: 'NOT_FOUND', message: 'Not found.' } as const;
 
 /** open_citation: the full text of one of the owner's indexed passages (as the agent's open_citation reads it). */
-export async function openMcpCitation(
+export async function openCitationForCaller(
   deps: Pick<AgentDeps, 'index' | 'catalog'>,
   { ownerId, chunkId }: { ownerId: string; chunkId: string },
-): Promise<McpToolResult<McpOpenedPassage>> {
+): Promise<CallerToolResult<OpenedPassage>> {
   if (!isUuid(chunkId)) return NOT_FOUND;
   const [chunk] = await deps.index.get(ownerId, [chunkId]);
   if (!chunk || chunk.ownerId !== ownerId) return NOT_FOUND;
@@ -139,10 +140,10 @@ export async function openMcpCitation(
 }
 
 /** get_document_metadata: one of the owner's indexed documents as the agent's catalog describes it. */
-export async function getMcpDocumentMetadata(
+export async function documentMetadataForCaller(
   deps: Pick<AgentDeps, 'catalog'>,
   { ownerId, documentId }: { ownerId: string; documentId: string },
-): Promise<McpToolResult<CatalogDocument>> {
+): Promise<CallerToolResult<CatalogDocument>> {
   const document = await deps.catalog.getDocument(ownerId, documentId);
   return document ? { ok: true, value: document } : NOT_FOUND;
 }

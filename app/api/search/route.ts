@@ -1,0 +1,29 @@
+// GET /api/search?q=… – search the user's indexed documents with the agent's own search tools
+import { type SearchToolName, searchWithAgentTool } from '@/lib/agent/tools/for-callers';
+import { withUser } from '@/lib/auth/with-user';
+import { buildAgentDeps } from '@/lib/chat/agent-deps';
+import { AppError } from '@/lib/errors';
+import { apiRoutes } from '@/lib/http/api-routes';
+
+const toolOf: Record<'hybrid' | 'keyword' | 'semantic', SearchToolName> = {
+  hybrid: 'search_docs',
+  keyword: 'search_text',
+  semantic: 'search_semantic',
+};
+
+export const GET = withUser(apiRoutes['GET /api/search'], async (request, { user }) => {
+  const query = apiRoutes['GET /api/search'].query.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const outcome = await searchWithAgentTool(await buildAgentDeps(), {
+    ownerId: user.id,
+    tool: toolOf[query.mode],
+    query: query.q,
+    bucket: query.bucket,
+    limit: query.limit,
+    signal: request.signal,
+  });
+  if (!outcome.ok) {
+    if (outcome.code === 'UNKNOWN_BUCKET') throw new AppError('unprocessable:api', outcome.message);
+    throw new AppError(outcome.code === 'INDEX_UNAVAILABLE' ? 'unavailable:index' : 'unavailable:llm', outcome.message);
+  }
+  return Response.json({ results: outcome.value }, { headers: { 'cache-control': 'no-store' } });
+});
