@@ -342,7 +342,7 @@ function probes(): Probe[] {
       method: 'GET',
       name: "search within A's bucket name",
       compare: 'none',
-      echoes: (w) => [`bucket-${w.canary}`],
+      echoes: (w) => [w.canary, `bucket-${w.canary}`],
       send: (c, _ids, w) => c.get(`/api/search?q=vault+combination&mode=keyword&bucket=bucket-${w.canary}`),
     },
     // chunks
