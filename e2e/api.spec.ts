@@ -129,6 +129,7 @@ test('the API reference page renders the document under the strict CSP', async (
   expect(await page.getByTestId('api-operation').count()).toBeGreaterThan(25);
   await page.locator('summary', { hasText: '/api/agent/run' }).first().click();
   await expect(page.getByText('Request body (application/json)').first()).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('api-docs.png') });
   expect(problems).toEqual([]);
 });
 

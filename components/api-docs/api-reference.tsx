@@ -28,6 +28,24 @@ const SCOPE_LABEL: Record<string, string> = {
   public: 'public',
 };
 
+/** Text with `code` spans (the document's descriptions use backticks). */
+function Prose({ text }: { text: string }) {
+  return (
+    <>
+      {text.split('`').map((part, i) =>
+        i % 2 === 1 ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string
+          <code key={i} className="rounded bg-slate-100 px-1 font-mono text-[0.85em]">
+            {part}
+          </code>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
 function Schema({ value }: { value: unknown }) {
   return (
     <pre className="max-h-96 overflow-auto rounded-md bg-slate-900 p-3 text-xs leading-relaxed text-slate-100">
@@ -63,7 +81,9 @@ export function ApiReference({ doc }: { doc: OpenApiDocument }) {
       <div className="flex min-w-0 flex-col gap-10">
         <section>
           <h1 className="text-2xl font-semibold tracking-tight">{doc.info.title}</h1>
-          <p className="mt-2 max-w-3xl text-sm text-slate-600">{doc.info.description}</p>
+          <p className="mt-2 max-w-3xl text-sm text-slate-600">
+            <Prose text={doc.info.description} />
+          </p>
           <p className="mt-2 text-sm text-slate-600">
             Base URL <code className="rounded bg-white px-1 font-mono">{doc.servers[0]?.url}</code>. Create a key under{' '}
             <a href="/settings/api-keys" className="font-medium text-brand-700 hover:underline">
@@ -115,7 +135,11 @@ export function ApiReference({ doc }: { doc: OpenApiDocument }) {
                     </span>
                   </summary>
                   <div className="flex flex-col gap-3 border-t border-slate-100 p-3 text-sm">
-                    {op.description ? <p className="text-slate-700">{op.description}</p> : null}
+                    {op.description ? (
+                      <p className="text-slate-700">
+                        <Prose text={op.description} />
+                      </p>
+                    ) : null}
                     {op.parameters?.length ? (
                       <div>
                         <h4 className="font-medium">Parameters</h4>
