@@ -9,10 +9,12 @@ import { Logo } from '@/components/logo';
 import { authClient } from '@/lib/client/auth-client';
 import { AppError } from '@/lib/errors';
 
-const nav = [
+/** `short`: the label on phones, where the full labels do not fit beside the sign-out button. */
+const nav: { href: string; label: string; short?: string }[] = [
   { href: '/documents', label: 'Documents' },
   { href: '/chat', label: 'Chat' },
-  { href: '/shares', label: 'Shared links' },
+  { href: '/shares', label: 'Shared links', short: 'Shares' },
+  { href: '/settings/api-keys', label: 'API keys', short: 'API' },
 ];
 
 /** The app's header: brand, navigation, and the signed-in user with a sign-out button. */
@@ -49,12 +51,20 @@ export function AppHeader({ email, name }: { email: string; name: string }) {
                 key={item.href}
                 href={item.href}
                 aria-current={active ? 'page' : undefined}
+                aria-label={item.short ? item.label : undefined}
                 className={clsx(
-                  'whitespace-nowrap rounded-md px-2 py-1.5 text-sm font-medium transition-colors sm:px-3',
+                  'whitespace-nowrap rounded-md px-1.5 py-1.5 text-sm font-medium transition-colors sm:px-3',
                   active ? 'bg-brand-50 text-brand-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
                 )}
               >
-                {item.label}
+                {item.short ? (
+                  <>
+                    <span className="sm:hidden">{item.short}</span>
+                    <span className="hidden sm:inline">{item.label}</span>
+                  </>
+                ) : (
+                  item.label
+                )}
               </Link>
             );
           })}

@@ -92,6 +92,8 @@ const envSchema = z.object({
   SIGN_IN_ACCOUNT_MAX_DELAY_SECONDS: intFrom(900, 1),
   RATE_LIMIT_UPLOADS_PER_MINUTE: intFrom(120, 1),
   RATE_LIMIT_AGENT_RUNS_PER_MINUTE: intFrom(30, 1),
+  RATE_LIMIT_API_KEY_PER_MINUTE: intFrom(300, 1),
+  RATE_LIMIT_API_USER_PER_MINUTE: intFrom(600, 1),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -160,6 +162,9 @@ export interface AppConfig {
     signInMaxDelaySeconds: number;
     uploadsPerMinute: number;
     agentRunsPerMinute: number;
+    /** Requests per minute for one API key, and for all of one user's keys together. */
+    apiKeyPerMinute: number;
+    apiUserPerMinute: number;
   };
 }
 
@@ -257,6 +262,8 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
       signInMaxDelaySeconds: e.SIGN_IN_ACCOUNT_MAX_DELAY_SECONDS,
       uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
       agentRunsPerMinute: e.RATE_LIMIT_AGENT_RUNS_PER_MINUTE,
+      apiKeyPerMinute: e.RATE_LIMIT_API_KEY_PER_MINUTE,
+      apiUserPerMinute: e.RATE_LIMIT_API_USER_PER_MINUTE,
     },
   };
 }

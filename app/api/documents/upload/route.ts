@@ -5,6 +5,8 @@ import { withUser } from '@/lib/auth/with-user';
 import { getConfig } from '@/lib/config';
 import { checkUploadQuota, confirmStoredUploadFits, quotaExceeded } from '@/lib/documents/quota';
 import { AppError } from '@/lib/errors';
+import { apiRoutes } from '@/lib/http/api-routes';
+import { uploadHeadersSchema } from '@/lib/http/api-schemas';
 import { parseBucketId, registerUpload } from '@/lib/ingest/intake';
 import { deleteStoredFile, saveUploadStream } from '@/lib/ingest/storage';
 import { enforceRateLimit } from '@/lib/rate-limit';
@@ -12,14 +14,7 @@ import { kickIngestWorker } from '@/lib/services';
 
 export const dynamic = 'force-dynamic';
 
-const headerSchema = z.object({
-  fileName: z.string().min(1, 'The x-file-name header is required.').max(4096),
-  contentType: z.string().max(200).nullable(),
-  bucketId: z.string().max(64).nullable(),
-  contentLength: z.coerce.number().int().nonnegative().nullable(),
-});
-
-export const POST = withUser(async (request, { user }) => {
+export const POST = withUser(apiRoutes['POST /api/documents/upload'], async (request, { user }) => {
   const config = getConfig();
   await enforceRateLimit({
     userId: user.id,
@@ -27,7 +22,7 @@ export const POST = withUser(async (request, { user }) => {
     max: config.rateLimits.uploadsPerMinute,
     surface: 'upload',
   });
-  const headers = headerSchema.parse({
+  const headers = uploadHeadersSchema.parse({
     fileName: safeDecode(request.headers.get('x-file-name') ?? ''),
     contentType: request.headers.get('content-type'),
     bucketId: request.headers.get('x-bucket-id'),
