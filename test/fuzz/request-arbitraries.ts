@@ -64,13 +64,13 @@ function numberFor(schema: JsonSchema, integer: boolean): fc.Arbitrary<number> {
 }
 
 /** Values that fit the schema (most of the time: patterns and refinements are not modelled). */
-export function valueOf(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
+function arbitraryFor(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
   if (depth > 6) return fc.constant(null);
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives?.length) return fc.oneof(...alternatives.map((s) => valueOf(s, depth + 1)));
-  if (schema.allOf?.length) return valueOf(schema.allOf[0] as JsonSchema, depth + 1);
+  if (alternatives?.length) return fc.oneof(...alternatives.map((s) => arbitraryFor(s, depth + 1)));
+  if (schema.allOf?.length) return arbitraryFor(schema.allOf[0] as JsonSchema, depth + 1);
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case 'string':
@@ -84,7 +84,7 @@ export function valueOf(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
     case 'null':
       return fc.constant(null);
     case 'array':
-      return fc.array(valueOf(schema.items ?? {}, depth + 1), {
+      return fc.array(arbitraryFor(schema.items ?? {}, depth + 1), {
         minLength: schema.minItems ?? 0,
         maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? MAX_ITEMS, MAX_ITEMS)),
       });
@@ -92,12 +92,12 @@ export function valueOf(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
       const props = schema.properties ?? {};
       const required = new Set(schema.required ?? []);
       const shape: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const [key, sub] of Object.entries(props)) shape[key] = valueOf(sub, depth + 1);
+      for (const [key, sub] of Object.entries(props)) shape[key] = arbitraryFor(sub, depth + 1);
       const requiredKeys = Object.keys(props).filter((k) => required.has(k));
       if (Object.keys(props).length === 0 && schema.additionalProperties && schema.additionalProperties !== true)
         return fc.dictionary(
           fc.string({ maxLength: 12 }),
-          valueOf(schema.additionalProperties as JsonSchema, depth + 1),
+          arbitraryFor(schema.additionalProperties as JsonSchema, depth + 1),
           { maxKeys: 3 },
         );
       return fc.record(shape, { requiredKeys });
@@ -110,7 +110,7 @@ export function valueOf(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
 /** An arbitrary of inputs shaped by a zod schema (its input side). */
 export function inputsOf(schema: z.ZodType): fc.Arbitrary<unknown> {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  return valueOf(json);
+  return arbitraryFor(json);
 }
 
 /** One request body as sent: raw bytes or text, the content type (null = none), and what kind of mutation it is. */

@@ -1,6 +1,5 @@
 // POST /api/documents/upload – stream one file (raw body) to disk within the owner's storage quota, sniff it,
 // dedupe by sha256, queue it
-import { z } from 'zod';
 import { withUser } from '@/lib/auth/with-user';
 import { getConfig } from '@/lib/config';
 import { checkUploadQuota, confirmStoredUploadFits, quotaExceeded } from '@/lib/documents/quota';
