@@ -159,16 +159,16 @@ test.describe('chat with a (fake) language model', () => {
     const firstIndex = (t: string) => types.indexOf(t);
     expect(firstIndex('plan')).toBe(0);
     expect(firstIndex('tool_result')).toBeGreaterThan(firstIndex('plan'));
-    const failed = trace.locator('[data-type="validation"]', { hasText: 'failed' }).first();
-    await expect(failed).toContainText('QUOTE_NOT_FOUND');
-    await expect(trace.locator('[data-type="draft_rejected"]')).toContainText('Draft 1 rejected');
-    await expect(trace.locator('[data-type="reprompt"]')).toContainText('Asked the model to revise');
-    await expect(trace.locator('[data-type="validation"]', { hasText: 'passed' })).toHaveCount(1);
+    const failed = trace.locator('[data-type="validation"]', { hasText: 'not found' }).first();
+    await expect(failed).toContainText('1 quote not found in the sources — rewriting');
+    await expect(trace.locator('[data-type="draft_rejected"]')).toContainText('Set draft 1 aside');
+    await expect(trace.locator('[data-type="reprompt"]')).toContainText('Asked the model to rewrite');
+    await expect(trace.locator('[data-type="validation"]', { hasText: 'match your documents' })).toHaveCount(1);
     const order = ['plan', 'tool_result', 'validation', 'draft_rejected', 'reprompt'];
     const positions = order.map((t) => firstIndex(t));
     expect(positions, `trace order ${types.join(' > ')}`).toEqual([...positions].sort((a, b) => a - b));
     expect(types[types.length - 1]).toBe('final');
-    await expect(trace.locator('[data-type="tool_result"]', { hasText: 'Search' }).first()).toContainText(
+    await expect(trace.locator('[data-type="tool_result"]', { hasText: 'Searched' }).first()).toContainText(
       'refund window days',
     );
 

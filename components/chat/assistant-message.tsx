@@ -115,7 +115,13 @@ export function AssistantMessage({
 
   return (
     <article className="space-y-3" data-testid="assistant-message" data-status={status} aria-busy={running}>
-      <TraceTimeline trace={view.trace} running={running} calls={calls} defaultOpen={running} />
+      <TraceTimeline
+        trace={view.trace}
+        running={running}
+        calls={calls}
+        defaultOpen={running}
+        citations={result?.citations ?? null}
+      />
 
       {rejected.length > 0 ? (
         <details
