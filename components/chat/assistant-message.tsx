@@ -21,7 +21,7 @@ function StatusNote({ status, stopped }: { status: string; stopped: boolean }) {
         className="inline-flex items-center gap-1.5 rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-600"
         data-testid="answer-stopped"
       >
-        <span aria-hidden className="h-2 w-2 rounded-sm bg-slate-500" /> Stopped: this answer was cut short
+        <span aria-hidden className="h-2 w-2 rounded-sm bg-slate-500" /> Stopped: saved as far as it got
       </p>
     );
   }
@@ -188,7 +188,7 @@ export function AssistantMessage({
               onClick={onRetry}
               className="rounded-md border border-red-300 bg-white px-2 py-0.5 text-xs font-medium hover:bg-red-100"
             >
-              Try again
+              Retry
             </button>
           ) : null}
         </div>
@@ -197,6 +197,16 @@ export function AssistantMessage({
       {!running ? (
         <div className="flex flex-wrap items-center gap-2">
           <StatusNote status={status} stopped={stoppedLocally} />
+          {onRetry && !errorText && (status === 'stopped' || status === 'error' || status === 'interrupted') ? (
+            <button
+              type="button"
+              onClick={onRetry}
+              className="rounded-md border border-slate-300 bg-white px-2 py-0.5 text-xs font-medium text-slate-700 hover:bg-slate-50"
+              data-testid="retry"
+            >
+              Retry
+            </button>
+          ) : null}
           {result && status === 'complete' ? <ConfidenceBadge confidence={result.confidence} /> : null}
           {result?.models.extractive ? (
             <span

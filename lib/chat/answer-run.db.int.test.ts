@@ -168,6 +168,53 @@ describe('runAnswer', () => {
     expect(await getDb().message.count({ where: { conversationId: a.session.conversationId ?? '' } })).toBe(2);
   });
 
+  it('starts a new conversation under the id the page proposed, so a Stop before the first byte can find it', async () => {
+    const user = await createTestUser('proposed');
+    const proposed = crypto.randomUUID();
+    const out = await runAnswer(
+      {
+        ownerId: user.id,
+        question: 'A question under a proposed id',
+        conversationId: proposed,
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: true,
+      },
+      deps(scriptedAgent([])),
+    );
+    expect(out.session.conversationId).toBe(proposed);
+    expect(await getDb().conversation.findFirst({ where: { id: proposed, ownerId: user.id } })).not.toBeNull();
+  });
+
+  it("a proposed id that is another user's conversation gets a fresh id and leaves theirs untouched", async () => {
+    const alice = await createTestUser('alice-p');
+    const mallory = await createTestUser('mallory-p');
+    const a = await runAnswer(
+      {
+        ownerId: alice.id,
+        question: 'Alice asks first',
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: true,
+      },
+      deps(scriptedAgent([])),
+    );
+    const aliceId = a.session.conversationId ?? '';
+    const m = await runAnswer(
+      {
+        ownerId: mallory.id,
+        question: 'Mallory proposes Alice conversation id',
+        conversationId: aliceId,
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: true,
+      },
+      deps(scriptedAgent([])),
+    );
+    expect(m.session.conversationId).not.toBe(aliceId);
+    const alices = await getDb().conversation.findUniqueOrThrow({ where: { id: aliceId } });
+    expect(alices.ownerId).toBe(alice.id);
+    expect(await getDb().message.count({ where: { conversationId: aliceId } })).toBe(2);
+    expect(await getDb().message.count({ where: { conversationId: m.session.conversationId ?? '' } })).toBe(2);
+  });
+
   it('saves a stopped run with what it produced', async () => {
     const user = await createTestUser('stop');
     const controller = new AbortController();

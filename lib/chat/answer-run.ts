@@ -82,18 +82,34 @@ export async function runAnswer(
 
   // Ids are made here so the session can be announced (and the run started) before the rows are written: the
   // writes go in one transaction alongside the run, and everything that touches the answer row waits for them.
+  // A chat page proposes the id of a new conversation (a UUID it made) so that it knows where its question went
+  // even if the reader presses Stop before the first byte arrives; that write is awaited, and a proposed id that
+  // cannot be used (taken) is replaced by a fresh one, which the session announces.
   const isNewConversation = input.persistConversation && !conversationId;
-  if (isNewConversation) conversationId = crypto.randomUUID();
+  const proposed =
+    isNewConversation && input.conversationId && isUuid(input.conversationId) ? input.conversationId : null;
+  if (isNewConversation) conversationId = proposed ?? crypto.randomUUID();
   const answerId = crypto.randomUUID();
-  const written = recordStartedAnswer({
-    ownerId: input.ownerId,
-    answerId,
-    question: input.question,
-    mode: input.options.mode,
-    style: input.options.style,
-    conversationId,
-    newConversationTitle: isNewConversation ? title : null,
-  });
+  const start = (id: string | null) =>
+    recordStartedAnswer({
+      ownerId: input.ownerId,
+      answerId,
+      question: input.question,
+      mode: input.options.mode,
+      style: input.options.style,
+      conversationId: id,
+      newConversationTitle: isNewConversation ? title : null,
+    });
+  let written: Promise<void>;
+  if (proposed) {
+    written = start(proposed).catch(async () => {
+      conversationId = crypto.randomUUID();
+      await start(conversationId);
+    });
+    await written;
+  } else {
+    written = start(conversationId);
+  }
   // Awaited below; never left unobserved.
   written.catch(() => {});
   const session: AnswerSession = { conversationId, answerId, title };
