@@ -215,6 +215,39 @@ describe('runAnswer', () => {
     expect(await getDb().message.count({ where: { conversationId: m.session.conversationId ?? '' } })).toBe(2);
   });
 
+  it('streams the validated answer of a run that streamed no text, sentence by sentence', async () => {
+    const user = await createTestUser('replay');
+    const answer = 'The job runs at 02:00 [1]. It takes ten minutes [1]. Logs go to the archive [2].';
+    const silent: RunAgentFn = async () => fakeResult({ answer });
+    const events: AgentEvent[] = [];
+    await runAnswer(
+      {
+        ownerId: user.id,
+        question: 'When does the job run?',
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: true,
+      },
+      deps(silent),
+      { onEvent: (e) => events.push(e) },
+    );
+    const tokens = events.flatMap((e) => (e.type === 'token' ? [e.text] : []));
+    expect(tokens.length).toBe(3);
+    expect(tokens.join('')).toBe(answer);
+    // A stopped run is never replayed (what it saved is shown as saved).
+    const stoppedEvents: AgentEvent[] = [];
+    await runAnswer(
+      {
+        ownerId: user.id,
+        question: 'Stopped one',
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: true,
+      },
+      deps(async () => fakeResult({ answer, status: 'stopped' })),
+      { onEvent: (e) => stoppedEvents.push(e) },
+    );
+    expect(stoppedEvents.filter((e) => e.type === 'token')).toEqual([]);
+  });
+
   it('saves a stopped run with what it produced', async () => {
     const user = await createTestUser('stop');
     const controller = new AbortController();

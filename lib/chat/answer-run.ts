@@ -1,6 +1,7 @@
 import type { AgentEvent, TraceEvent } from '@/lib/agent/events';
 import type { AgentDeps, AgentResult, ChatTurn, RunAgentInput } from '@/lib/agent/types';
 import type { ChatMessage, ChatResult } from '@/lib/chat/message';
+import { replayAnswer } from '@/lib/chat/replay-answer';
 import type { AnswerOptions } from '@/lib/chat/request';
 import {
   appendAssistantMessage,
@@ -143,6 +144,7 @@ export async function runAnswer(
       .catch(() => {});
   };
 
+  let streamedText = false;
   const result = await deps.runAgent(
     {
       question: input.question,
@@ -158,10 +160,14 @@ export async function runAnswer(
       if (event.type !== 'token') {
         trace.push(event);
         flush();
-      }
+      } else streamedText = true;
       listeners.onEvent?.(event);
     },
   );
+  // A run that streamed no text (extractive): its validated answer streams now, a sentence at a time.
+  if (listeners.onEvent && !streamedText && result.status === 'complete' && !result.clarification && result.answer) {
+    await replayAnswer(result.answer, listeners.onEvent, { signal: input.signal });
+  }
   clearTimeout(trailing);
   await written;
   await flushing;
