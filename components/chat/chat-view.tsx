@@ -353,7 +353,7 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
             ) : null}
           </div>
         </div>
-        <div className="flex-none border-t border-slate-200 bg-slate-50/80 px-3 pt-3 pb-4 sm:px-6">
+        <div className="flex-none border-t border-slate-200 bg-slate-50/80 px-2 pt-2 pb-2 sm:px-6 sm:pt-3 sm:pb-4">
           <div className="mx-auto max-w-3xl">
             <Composer
               ref={composerRef}
@@ -376,7 +376,7 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
               buckets={buckets}
               documents={documents}
             />
-            <p className="mt-1.5 text-center text-[0.7rem] text-slate-400">
+            <p className="mt-1.5 hidden text-center text-[0.7rem] text-slate-500 sm:block">
               Enter to send · Shift+Enter for a new line · Answers cite your documents only
             </p>
           </div>

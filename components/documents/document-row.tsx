@@ -142,7 +142,7 @@ export const DocumentRow = memo(function DocumentRow({
         type="checkbox"
         checked={selected}
         onChange={(event) => actions.onSelect(doc.id, event.target.checked)}
-        aria-label="Select document"
+        aria-label={`Select ${doc.filename}`}
         aria-describedby={nameId}
         className="mt-3 h-4 w-4 flex-none cursor-pointer rounded border-slate-300 accent-brand-600"
       />
@@ -249,7 +249,7 @@ export const DocumentRow = memo(function DocumentRow({
             </Button>
           ) : (
             <IconButton
-              label="Re-index"
+              label={`Re-index ${doc.filename}`}
               hint="Index this document again"
               onClick={() => actions.onReindex(doc)}
               disabled={busy}
@@ -258,7 +258,7 @@ export const DocumentRow = memo(function DocumentRow({
             </IconButton>
           )}
           <IconButton
-            label="Details"
+            label={`Details of ${doc.filename}`}
             hint="Title, date, tags and fields"
             onClick={() => actions.onEdit(doc)}
             disabled={busy}
@@ -266,7 +266,7 @@ export const DocumentRow = memo(function DocumentRow({
             <PencilIcon />
           </IconButton>
           <IconButton
-            label="Delete"
+            label={`Delete ${doc.filename}`}
             hint="Delete this document"
             onClick={() => actions.onDelete(doc)}
             disabled={busy}
