@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { recordFigures } from '../scripts/figures';
+import { ask, lastAnswer, uploadDocument } from './chat-helpers';
+import { expect, newCredentials, signUp, test } from './fixtures';
+
+// axe on every page, at desktop size and on a phone (390×844): no serious or critical violation (WCAG 2.x A/AA
+// rules). Also: overlays close with Escape, and on a phone the chat's banner and composer leave the answer at least
+// three quarters of the screen. `npm run a11y:report` records the count in docs/figures.json.
+
+const POLICY = `# Refund policy
+
+Customers can return any product for a full refund. The refund window is 30 days from the date of delivery.
+Refunds are paid to the original payment method within 5 business days after the return arrives.
+`;
+
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+const found: Array<{ page: string; viewport: string; id: string; impact: string; targets: string[] }> = [];
+
+async function audit(page: Page, label: string, viewport: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  for (const v of serious)
+    found.push({
+      page: label,
+      viewport,
+      id: v.id,
+      impact: v.impact ?? '',
+      targets: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`.slice(0, 300)),
+    });
+  expect
+    .soft(
+      serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`),
+      `${label} at ${viewport}`,
+    )
+    .toEqual([]);
+}
+
+test.describe
+  .serial('accessibility', () => {
+    test.afterAll(() => {
+      console.log(`[a11y] serious or critical violations: ${found.length}`);
+      for (const f of found)
+        console.log(`[a11y] ${f.viewport} ${f.page}: ${f.id} (${f.impact})\n  ${f.targets.join('\n  ')}`);
+      if (process.env.RECORD_FIGURES === '1')
+        recordFigures({
+          'a11y.serious_violations': { value: found.length, unit: 'violations', command: 'npm run a11y:report' },
+        });
+    });
+
+    for (const vp of VIEWPORTS) {
+      test(`every page at ${vp.name} size`, async ({ browser }) => {
+        test.setTimeout(180_000);
+        const b = randomBytes(3);
+        const context = await browser.newContext({
+          viewport: { width: vp.width, height: vp.height },
+          // a client address of its own, as the fixtures give every test (per-address rate limits)
+          extraHTTPHeaders: { 'x-forwarded-for': `10.${b[0]}.${b[1]}.${((b[2] ?? 1) % 250) + 1}` },
+        });
+        const page = await context.newPage();
+
+        await page.goto('/sign-in');
+        await audit(page, 'sign-in', vp.name);
+        await page.goto('/sign-up');
+        await audit(page, 'sign-up', vp.name);
+
+        await signUp(page, newCredentials('a11y'));
+        const documentId = await uploadDocument(page, 'refund-policy.md', POLICY);
+        await page.goto('/documents');
+        await expect(page.getByTestId('document-row')).toHaveCount(1);
+        await expect(page.getByRole('button', { name: 'Delete refund-policy.md' })).toBeVisible();
+        await audit(page, 'documents', vp.name);
+
+        await page.goto(`/documents/${documentId}/view`);
+        await expect(page.locator('main')).toBeVisible();
+        await audit(page, 'document view', vp.name);
+
+        await page.goto('/chat');
+        await audit(page, 'new chat', vp.name);
+        if (vp.name === 'phone') {
+          // Banner and composer together take at most a quarter of the screen.
+          const banner = (await page.getByTestId('extractive-banner').boundingBox())?.height ?? 0;
+          const composer = (await page.locator('form:has(textarea)').boundingBox())?.height ?? 0;
+          expect(banner + composer, `banner ${banner}px + composer ${composer}px`).toBeLessThanOrEqual(vp.height / 4);
+          // The conversations drawer: opens as a dialog, closes with Escape.
+          await page.getByRole('button', { name: 'Show conversations' }).click();
+          await expect(page.getByRole('dialog', { name: 'Conversations' })).toBeVisible();
+          await audit(page, 'conversations drawer', vp.name);
+          await page.keyboard.press('Escape');
+          await expect(page.getByRole('dialog', { name: 'Conversations' })).toHaveCount(0);
+        }
+
+        await ask(page, 'How long is the refund window?');
+        await expect(lastAnswer(page)).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
+        await lastAnswer(page).getByRole('button', { name: 'Show source 1' }).first().click();
+        await expect(page.getByTestId('citation-panel')).toBeVisible();
+        await audit(page, 'chat with an answer and a source open', vp.name);
+        await page.keyboard.press('Escape');
+        await expect(page.getByTestId('citation-panel')).toHaveCount(0);
+        await expect(page.getByRole('button', { name: /^Rename conversation “/ }).first()).toBeAttached();
+
+        const answerId = await page.evaluate(async () => {
+          const id = location.pathname.split('/').pop() ?? '';
+          const res = await fetch(`/api/conversations/${id}`);
+          const body = (await res.json()) as { messages: Array<{ metadata?: { answerId?: string } }> };
+          return body.messages.find((m) => m.metadata?.answerId)?.metadata?.answerId ?? '';
+        });
+        const shared = await page.request.post('/api/shares', { data: { answerId } });
+        expect(shared.status()).toBe(201);
+        const { share } = (await shared.json()) as { share: { slug: string } };
+        await page.goto('/shares');
+        await audit(page, 'shares', vp.name);
+        await page.goto(`/share/${share.slug}`);
+        await audit(page, 'share page', vp.name);
+        await context.close();
+      });
+    }
+  });
