@@ -147,19 +147,24 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
    * After Stop: the server keeps what the run produced and saves it (status `stopped`, or `complete` when it had
    * already finished). Show exactly what was saved: wait for the stored answer, then load the conversation.
    */
-  const syncSaved = useCallback(async () => {
-    const id = conversationIdRef.current ?? proposedIdRef.current;
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline) {
-      const res = await fetch(`/api/conversations/${encodeURIComponent(id)}`, { cache: 'no-store' }).catch(() => null);
-      if (res?.ok) {
-        const body = (await res.json()) as { conversation: { id: string; title: string }; messages: ChatMessage[] };
-        const lastSaved = body.messages[body.messages.length - 1];
-        if (lastSaved?.role === 'assistant') {
+  const syncSaved = useCallback(
+    async (asked: number) => {
+      const id = conversationIdRef.current ?? proposedIdRef.current;
+      const started = Date.now();
+      while (Date.now() - started < 15_000) {
+        const res = await fetch(`/api/conversations/${encodeURIComponent(id)}`, { cache: 'no-store' }).catch(
+          () => null,
+        );
+        const body = res?.ok
+          ? ((await res.json()) as { conversation: { id: string; title: string }; messages: ChatMessage[] })
+          : null;
+        const saved = body?.messages ?? [];
+        // The question is message number `asked`; its answer is saved once a message follows it.
+        if (body && saved.length > asked + 1 && saved[saved.length - 1]?.role === 'assistant') {
           const isNew = conversationIdRef.current !== body.conversation.id;
           conversationIdRef.current = body.conversation.id;
           setTitle(body.conversation.title);
-          setMessages(body.messages);
+          setMessages(saved);
           touchConversation({ id: body.conversation.id, title: body.conversation.title });
           if (isNew) {
             setActiveId(body.conversation.id);
@@ -167,25 +172,29 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
           }
           return true;
         }
+        // The server never recorded the question (stopped before it arrived): nothing will be saved.
+        if (saved.length <= asked && Date.now() - started > 2_000) return false;
+        await new Promise((r) => setTimeout(r, 250));
       }
-      await new Promise((r) => setTimeout(r, 300));
-    }
-    return false;
-  }, [setMessages, touchConversation, setActiveId]);
+      return false;
+    },
+    [setMessages, touchConversation, setActiveId],
+  );
 
   const stopRun = useCallback(async () => {
     if (syncing) return;
     const beforeFirstByte = status === 'submitted';
+    const asked = messages.findLastIndex((m) => m.role === 'user');
     await stop();
     setSyncing(true);
     try {
-      const saved = await syncSaved();
+      const saved = await syncSaved(Math.max(0, asked));
       if (!saved && beforeFirstByte) setStoppedEarly(true);
     } finally {
       setSyncing(false);
       void refreshConversations().catch(() => {});
     }
-  }, [syncing, status, stop, syncSaved, refreshConversations]);
+  }, [syncing, status, messages, stop, syncSaved, refreshConversations]);
 
   const send = useCallback(
     (text: string) => {
