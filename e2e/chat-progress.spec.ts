@@ -17,6 +17,9 @@ Standard shipping takes 4 to 6 business days. Express shipping takes 1 to 2 busi
 `;
 
 const QUESTIONS = [
+  // The first question is the server's first answer since it started (cold: modules load, caches fill); it is
+  // reported on its own and kept out of the percentiles of the ten that follow.
+  'What does the refund policy say?',
   'How long is the refund window?',
   'How are refunds paid?',
   'How long does standard shipping take?',
@@ -35,7 +38,7 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-test('first visible progress after submit, over ten questions', async ({ page, user }) => {
+test('first visible progress after submit, over a first question and ten more', async ({ page, user }) => {
   test.setTimeout(240_000);
   expect(user.email).toContain('@');
   await uploadDocument(page, 'refund-policy.md', POLICY);
@@ -82,14 +85,18 @@ test('first visible progress after submit, over ten questions', async ({ page, u
     expect(p.first, 'a trace card or answer text appeared').not.toBeNull();
     samples.push((p.first ?? 0) - p.start);
   }
-  const p95 = percentile(samples, 95);
-  const p50 = percentile(samples, 50);
+  const [cold = Number.NaN, ...warm] = samples;
+  const p95 = percentile(warm, 95);
+  const p50 = percentile(warm, 50);
   console.log(`[progress] submit → first trace card or text (ms): ${samples.map((s) => Math.round(s)).join(' ')}`);
-  console.log(`[progress] p50 ${Math.round(p50)} ms, p95 ${Math.round(p95)} ms`);
+  console.log(
+    `[progress] first question ${Math.round(cold)} ms; then p50 ${Math.round(p50)} ms, p95 ${Math.round(p95)} ms`,
+  );
   if (process.env.RECORD_FIGURES === '1') {
     recordFigures({
       'ui.first_progress_ms_p95': { value: Math.round(p95), unit: 'ms', command: 'npm run bench:ui' },
       'ui.first_progress_ms_p50': { value: Math.round(p50), unit: 'ms', command: 'npm run bench:ui' },
+      'ui.first_progress_ms_first_question': { value: Math.round(cold), unit: 'ms', command: 'npm run bench:ui' },
     });
   }
   // A regression bound, not the target: the target (150 ms) is what docs/benchmarks.md reports against.
