@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { recordFigures } from '../scripts/figures';
-import { ask, lastAnswer, uploadDocument } from './chat-helpers';
+import { ask, lastAnswer, openTrace, uploadDocument } from './chat-helpers';
 import { expect, newCredentials, signUp, test } from './fixtures';
 
 // axe on every page, at desktop size and on a phone (390×844): no serious or critical violation (WCAG 2.x A/AA
@@ -99,6 +99,8 @@ test.describe
 
         await ask(page, 'How long is the refund window?');
         await expect(lastAnswer(page)).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
+        await openTrace(page);
+        await expect(lastAnswer(page).getByTestId('trace-event').first()).toBeVisible();
         if (process.env.SCREENSHOTS_DIR)
           await page.screenshot({ path: `${process.env.SCREENSHOTS_DIR}/chat-answer-${vp.name}.png` });
         await lastAnswer(page).getByRole('button', { name: 'Show source 1' }).first().click();
