@@ -160,7 +160,8 @@ test.describe('chat with a (fake) language model', () => {
     expect(firstIndex('plan')).toBe(0);
     expect(firstIndex('tool_result')).toBeGreaterThan(firstIndex('plan'));
     const failed = trace.locator('[data-type="validation"]', { hasText: 'not found' }).first();
-    await expect(failed).toContainText('1 quote not found in the sources — rewriting');
+    await expect(failed).toContainText('1 quote not found in the sources');
+    await expect(failed).toContainText('— rewriting');
     await expect(trace.locator('[data-type="draft_rejected"]')).toContainText('Set draft 1 aside');
     await expect(trace.locator('[data-type="reprompt"]')).toContainText('Asked the model to rewrite');
     await expect(trace.locator('[data-type="validation"]', { hasText: 'match your documents' })).toHaveCount(1);
