@@ -105,6 +105,7 @@ test.describe
           await page.screenshot({ path: `${process.env.SCREENSHOTS_DIR}/chat-answer-${vp.name}.png` });
         await lastAnswer(page).getByRole('button', { name: 'Show source 1' }).first().click();
         await expect(page.getByTestId('citation-panel')).toBeVisible();
+        await expect(page.getByTestId('citation-panel').getByTestId('quoted-span').first()).toBeVisible();
         if (process.env.SCREENSHOTS_DIR)
           await page.screenshot({ path: `${process.env.SCREENSHOTS_DIR}/chat-source-${vp.name}.png` });
         await audit(page, 'chat with an answer and a source open', vp.name);

@@ -87,7 +87,10 @@ export function AssistantMessage({
   onCite,
   errorText,
   onRetry,
+  question,
 }: {
+  /** The question this message answers. */
+  question?: string | undefined;
   message: ChatMessage;
   running: boolean;
   stoppedLocally: boolean;
@@ -121,6 +124,7 @@ export function AssistantMessage({
         calls={calls}
         defaultOpen={running}
         citations={result?.citations ?? null}
+        question={question}
       />
 
       {rejected.length > 0 ? (

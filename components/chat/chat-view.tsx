@@ -335,6 +335,10 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
                   onCite={setCitation}
                   errorText={isLast ? errorText : null}
                   onRetry={isLast && !running ? () => retryFrom(i) : undefined}
+                  question={(() => {
+                    const asked = messages[i - 1];
+                    return asked?.role === 'user' ? messageText(asked) : undefined;
+                  })()}
                 />
               );
             })}

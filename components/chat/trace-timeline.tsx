@@ -254,12 +254,15 @@ export function TraceRow({
   call,
   ctx = { numbers: null, technical: false },
   rewriting = false,
+  question,
 }: {
   event: TraceEvent;
   call?: ToolCallEvent | undefined;
   ctx?: TraceContext;
   /** For a failed check: a rewrite followed. */
   rewriting?: boolean;
+  /** The question asked (a plan's sub-query that only repeats it is not named). */
+  question?: string | undefined;
 }) {
   switch (event.type) {
     case 'plan': {
@@ -272,7 +275,13 @@ export function TraceRow({
       if (c.requiredSections.length) needs.push(`sections: ${c.requiredSections.join(', ')}`);
       if (c.conflictRule) needs.push(`conflicts: ${c.conflictRule}`);
       const chips = filterChips(event.filters);
-      const looksFor = event.subQueries.length > 0 ? event.subQueries : [];
+      // Sub-queries worth naming: not just the question again.
+      const plain = (q: string) =>
+        q
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N}]+/gu, ' ')
+          .trim();
+      const looksFor = event.subQueries.filter((q) => plain(q) !== plain(question ?? ''));
       return (
         <Row
           event={event}
@@ -282,7 +291,7 @@ export function TraceRow({
           title={
             looksFor.length > 0
               ? `Planned what to look for: ${looksFor.map((q) => `“${q}”`).join(', ')}`
-              : 'Planned the search'
+              : 'Planned how to search your documents'
           }
           tech={
             <>
@@ -387,7 +396,7 @@ export function TraceRow({
           ctx={ctx}
           icon={<SparkIcon className="h-3.5 w-3.5" />}
           tone={event.action === 'accept' ? 'good' : 'warn'}
-          title={`Rated the answer ${percent(event.score)}%${event.action === 'retry' ? ' — trying once more' : ''}`}
+          title={`Rated the answer: ${percent(event.score)}%${event.action === 'retry' ? ' — trying once more' : ''}`}
           tech={
             <p>
               {[
@@ -493,7 +502,9 @@ export function TraceTimeline({
   calls,
   defaultOpen,
   citations,
+  question,
 }: {
+  question?: string | undefined;
   trace: TraceEvent[];
   running: boolean;
   /** The final answer's sources: the trace shows their numbers (null while the answer runs). */
@@ -564,6 +575,7 @@ export function TraceTimeline({
                 event={event}
                 call={calls?.get(event.id)}
                 ctx={ctx}
+                question={question}
                 rewriting={
                   event.type === 'validation' &&
                   !event.passed &&
