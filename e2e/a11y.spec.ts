@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { recordFigures } from '../scripts/figures';
+import { buildTextPdf } from '../test/support/ingest/minimal-pdf';
 import { ask, lastAnswer, openTrace, uploadDocument } from './chat-helpers';
 import { expect, newCredentials, signUp, test } from './fixtures';
 
@@ -81,6 +82,41 @@ test.describe
         await page.goto(`/documents/${documentId}/view`);
         await expect(page.locator('main')).toBeVisible();
         await audit(page, 'document view', vp.name);
+
+        // A PDF's view: the page fits the screen's width (nothing clipped on a phone).
+        const pdf = buildTextPdf(
+          [['Product handbook', 'The warranty period is 24 months from the date of purchase.']],
+          { title: 'Product handbook' },
+        );
+        const upload = await page.request.post('/api/documents/upload', {
+          data: Buffer.from(pdf),
+          headers: { 'x-file-name': 'handbook.pdf', 'content-type': 'application/pdf' },
+        });
+        expect(upload.status()).toBeLessThan(300);
+        let pdfId = '';
+        await expect
+          .poll(
+            async () => {
+              const body = (await (await page.request.get('/api/documents')).json()) as {
+                documents: Array<{ id: string; filename: string; status: string }>;
+              };
+              const doc = body.documents.find((d) => d.filename === 'handbook.pdf');
+              pdfId = doc?.id ?? '';
+              return doc?.status;
+            },
+            { timeout: 60_000 },
+          )
+          .toBe('INDEXED');
+        await page.goto(`/documents/${pdfId}/view`);
+        const pdfPage = page.getByTestId('pdf-page');
+        await expect(pdfPage.locator('canvas')).toBeVisible({ timeout: 30_000 });
+        await expect
+          .poll(async () => {
+            const box = await pdfPage.boundingBox();
+            return box ? box.x >= 0 && box.x + box.width <= vp.width : false;
+          })
+          .toBe(true);
+        await audit(page, 'PDF view', vp.name);
 
         await page.goto('/chat');
         await audit(page, 'new chat', vp.name);

@@ -133,7 +133,7 @@ export function AssistantMessage({
           open={streamingDraft}
         >
           <summary className="cursor-pointer text-xs font-medium text-red-700">
-            {rejected.length} rejected draft{rejected.length === 1 ? '' : 's'}: failed validation, not used
+            {rejected.length} draft{rejected.length === 1 ? '' : 's'} set aside: did not match your documents, not used
           </summary>
           <div className="mt-2 space-y-2">
             {rejected.map((d) => (

@@ -556,7 +556,7 @@ export function TraceTimeline({
         <ChevronIcon className={clsx('h-3.5 w-3.5 flex-none transition-transform', open && 'rotate-90')} />
         <ShieldIcon className="h-3.5 w-3.5 flex-none text-slate-400" />
         <span className="flex-none font-semibold text-slate-700">How this was found</span>
-        <span className="truncate">{summary}</span>
+        <span className="hidden truncate sm:inline">{summary}</span>
         {running ? (
           <span className="ml-auto flex min-w-0 items-center gap-1.5 text-brand-700" aria-live="polite">
             <Spinner className="h-3 w-3 flex-none" />
