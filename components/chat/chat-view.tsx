@@ -371,6 +371,7 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
             <Composer
               ref={composerRef}
               running={running}
+              stopping={syncing}
               disabled={noDocuments}
               onSend={send}
               onStop={() => void stopRun()}
