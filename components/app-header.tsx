@@ -39,7 +39,11 @@ export function AppHeader({ email, name }: { email: string; name: string }) {
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-7xl items-center gap-2 px-3 sm:gap-4 sm:px-6">
-        <Link href="/documents" className="flex items-center gap-2 font-semibold tracking-tight text-slate-900">
+        <Link
+          href="/documents"
+          aria-label="DocuChat: your documents"
+          className="flex items-center gap-2 font-semibold tracking-tight text-slate-900"
+        >
           <Logo />
           <span className="hidden sm:inline">DocuChat</span>
         </Link>

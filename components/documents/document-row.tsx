@@ -180,7 +180,7 @@ export const DocumentRow = memo(function DocumentRow({
         type="checkbox"
         checked={selected}
         onChange={(event) => actions.onSelect(doc.id, event.target.checked)}
-        aria-label="Select document"
+        aria-label={`Select ${doc.filename}`}
         aria-describedby={nameId}
         className="mt-3 h-4 w-4 flex-none cursor-pointer rounded border-slate-300 accent-brand-600"
       />
@@ -289,7 +289,7 @@ export const DocumentRow = memo(function DocumentRow({
             </Button>
           ) : doc.status === 'FAILED' ? null : (
             <IconButton
-              label="Re-index"
+              label={`Re-index ${doc.filename}`}
               hint="Index this document again"
               onClick={() => actions.onReindex(doc)}
               disabled={busy}
@@ -298,7 +298,7 @@ export const DocumentRow = memo(function DocumentRow({
             </IconButton>
           )}
           <IconButton
-            label="Details"
+            label={`Details of ${doc.filename}`}
             hint="Title, date, tags and fields"
             onClick={() => actions.onEdit(doc)}
             disabled={busy}
@@ -306,7 +306,7 @@ export const DocumentRow = memo(function DocumentRow({
             <PencilIcon />
           </IconButton>
           <IconButton
-            label="Delete"
+            label={`Delete ${doc.filename}`}
             hint="Delete this document"
             onClick={() => actions.onDelete(doc)}
             disabled={busy}

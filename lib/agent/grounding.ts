@@ -131,6 +131,7 @@ export function groundAnswer(answer: string, state: AgentState): Grounded {
         charStart: chunk.charStart,
         charEnd: chunk.charEnd,
         score: Math.round(opened.score * 1000) / 1000,
+        openedAs: oldN,
       },
     ];
   });

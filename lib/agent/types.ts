@@ -67,6 +67,11 @@ export interface AgentCitation {
   charEnd: number;
   /** Retrieval score of the chunk (engine scale), 0 when it was reached only by opening. */
   score: number;
+  /**
+   * The number the source had when it was opened during the run (the trace's `Opened r1 as [k]`); `n` is its number
+   * in the answer (renumbered by first use). Lets the trace show the answer's numbers. Absent in older answers.
+   */
+  openedAs?: number;
 }
 
 /** Something the question asked for that the documents did not provide. */
