@@ -34,6 +34,7 @@ CREATE TABLE "new_Document" (
     "lockedBy" TEXT,
     "lockedAt" DATETIME,
     "retryAt" DATETIME,
+    "claimedAt" DATETIME,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL,
     "indexedAt" DATETIME,
@@ -41,7 +42,7 @@ CREATE TABLE "new_Document" (
     CONSTRAINT "Document_bucketId_fkey" FOREIGN KEY ("bucketId") REFERENCES "Bucket" ("id") ON DELETE SET NULL ON UPDATE CASCADE,
     CONSTRAINT "Document_parentId_fkey" FOREIGN KEY ("parentId") REFERENCES "Document" ("id") ON DELETE SET NULL ON UPDATE CASCADE
 );
-INSERT INTO "new_Document" ("attempts", "bucketId", "cancelRequested", "chunkCount", "createdAt", "documentDate", "embeddingModel", "error", "filename", "id", "indexedAt", "lockedAt", "lockedBy", "metadata", "mime", "ownerId", "pageCount", "progress", "retryAt", "sha256", "size", "stage", "status", "storedName", "title", "updatedAt", "vectorsPending") SELECT "attempts", "bucketId", "cancelRequested", "chunkCount", "createdAt", "documentDate", "embeddingModel", "error", "filename", "id", "indexedAt", "lockedAt", "lockedBy", "metadata", "mime", "ownerId", "pageCount", "progress", "retryAt", "sha256", "size", "stage", "status", "storedName", "title", "updatedAt", "vectorsPending" FROM "Document";
+INSERT INTO "new_Document" ("attempts", "bucketId", "cancelRequested", "chunkCount", "claimedAt", "createdAt", "documentDate", "embeddingModel", "error", "filename", "id", "indexedAt", "lockedAt", "lockedBy", "metadata", "mime", "ownerId", "pageCount", "progress", "retryAt", "sha256", "size", "stage", "status", "storedName", "title", "updatedAt", "vectorsPending") SELECT "attempts", "bucketId", "cancelRequested", "chunkCount", "claimedAt", "createdAt", "documentDate", "embeddingModel", "error", "filename", "id", "indexedAt", "lockedAt", "lockedBy", "metadata", "mime", "ownerId", "pageCount", "progress", "retryAt", "sha256", "size", "stage", "status", "storedName", "title", "updatedAt", "vectorsPending" FROM "Document";
 DROP TABLE "Document";
 ALTER TABLE "new_Document" RENAME TO "Document";
 CREATE UNIQUE INDEX "Document_storedName_key" ON "Document"("storedName");
@@ -49,6 +50,7 @@ CREATE INDEX "Document_ownerId_status_idx" ON "Document"("ownerId", "status");
 CREATE INDEX "Document_status_lockedAt_idx" ON "Document"("status", "lockedAt");
 CREATE INDEX "Document_ownerId_bucketId_idx" ON "Document"("ownerId", "bucketId");
 CREATE INDEX "Document_parentId_idx" ON "Document"("parentId");
+CREATE INDEX "Document_ownerId_claimedAt_idx" ON "Document"("ownerId", "claimedAt");
 CREATE UNIQUE INDEX "Document_ownerId_sha256_key" ON "Document"("ownerId", "sha256");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
