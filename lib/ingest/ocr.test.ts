@@ -47,7 +47,7 @@ describe('recognizeImage', () => {
     expect(result.text).toMatch(/Invoice 4721 was paid in full/);
     expect(result.confidence).toBeGreaterThan(60);
     expect(result.words).toBeGreaterThanOrEqual(6);
-  }, 60_000);
+  }, 240_000); // OCR of a full page: seconds on an idle machine, minutes when the cores are shared
 });
 
 describe('textLayerUsable', () => {
