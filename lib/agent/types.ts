@@ -1,3 +1,4 @@
+import type { MetaFilter } from '@/lib/domain/typed-meta';
 import type { ChunkIndex, SearchFilters } from '@/lib/retrieval/types';
 import type { AgentEvent, TraceEvent } from './events';
 import type { AgentLimits } from './limits';
@@ -10,6 +11,12 @@ import type { AgentModels, DocumentCatalog, QueryEmbedder } from './ports';
  */
 
 export type AgentMode = 'agent' | 'quick';
+
+/**
+ * Search filters as the agent plans them: the engine's filters plus typed filters on the buckets' schema fields,
+ * which the search tools resolve to the matching documents before the engine runs (tools/search-common.ts).
+ */
+export type AgentFilters = SearchFilters & { meta?: MetaFilter[] };
 export type AnswerStyle = 'concise' | 'detailed' | 'bullet';
 export type Confidence = 'high' | 'medium' | 'low';
 export type AgentStatus = 'complete' | 'stopped' | 'error';

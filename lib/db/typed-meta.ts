@@ -97,7 +97,8 @@ export async function getDocumentTypedMeta({
 /**
  * Sets a document's typed values, validated against its bucket's schema (422 naming each bad field). `replace`
  * (a hand edit) replaces every value and needs the required fields; otherwise (extraction at ingest) the values
- * are merged over the stored ones and a missing required field is allowed. Evidence is kept per value.
+ * are merged over the stored ones (never over a hand-set value) and a missing required field is allowed. Evidence
+ * is kept per value.
  */
 export async function setDocumentTypedValues({
   ownerId,
@@ -115,7 +116,11 @@ export async function setDocumentTypedValues({
   const current = await getDocumentTypedMeta({ ownerId, documentId });
   if (current.bucketId === null && Object.keys(values).length > 0)
     throw new AppError('unprocessable:document', 'Put the document in a bucket with typed fields first.');
-  const checked = checkTypedValues(current.schema, values, { partial: !replace });
+  // Extraction never overwrites a value the user set by hand.
+  const incoming = replace
+    ? values
+    : Object.fromEntries(Object.entries(values).filter(([key]) => current.meta.evidence[key]?.source !== 'manual'));
+  const checked = checkTypedValues(current.schema, incoming, { partial: !replace });
   if (!checked.ok)
     throw new AppError('unprocessable:document', checked.errors.join(' '), {
       fields: checked.errors.map((message) => ({ path: 'values', message })),

@@ -251,31 +251,33 @@ function compare(a: MetaValue, b: MetaValue): number {
  * `!=`): a filter asks about documents that have the field. Dates compare as YYYY-MM-DD strings.
  */
 export function matchesMetaFilters(values: Record<string, MetaValue>, filters: readonly MetaFilter[]): boolean {
-  return filters.every((filter) => {
-    if (!Object.hasOwn(values, filter.field)) return false;
-    const value = values[filter.field] as MetaValue;
-    if (typeof value !== (filter.type === 'number' ? 'number' : filter.type === 'boolean' ? 'boolean' : 'string'))
-      return false;
-    const [first, second] = filter.values as [MetaValue, MetaValue?];
-    switch (filter.op) {
-      case '=':
-        return compare(value, first) === 0;
-      case '!=':
-        return compare(value, first) !== 0;
-      case '<':
-        return compare(value, first) < 0;
-      case '<=':
-        return compare(value, first) <= 0;
-      case '>':
-        return compare(value, first) > 0;
-      case '>=':
-        return compare(value, first) >= 0;
-      case 'in':
-        return filter.values.some((v) => compare(value, v) === 0);
-      case 'between':
-        return second !== undefined && compare(value, first) >= 0 && compare(value, second) <= 0;
-    }
-  });
+  return filters.every((filter) => matchesOne(values, filter));
+}
+
+function matchesOne(values: Record<string, MetaValue>, filter: MetaFilter): boolean {
+  if (!Object.hasOwn(values, filter.field)) return false;
+  const value = values[filter.field] as MetaValue;
+  if (typeof value !== (filter.type === 'number' ? 'number' : filter.type === 'boolean' ? 'boolean' : 'string'))
+    return false;
+  const [first, second] = filter.values as [MetaValue, MetaValue?];
+  switch (filter.op) {
+    case '=':
+      return compare(value, first) === 0;
+    case '!=':
+      return compare(value, first) !== 0;
+    case '<':
+      return compare(value, first) < 0;
+    case '<=':
+      return compare(value, first) <= 0;
+    case '>':
+      return compare(value, first) > 0;
+    case '>=':
+      return compare(value, first) >= 0;
+    case 'in':
+      return filter.values.some((v) => compare(value, v) === 0);
+    case 'between':
+      return second !== undefined && compare(value, first) >= 0 && compare(value, second) <= 0;
+  }
 }
 
 /** "total_amount > 1000": a filter as the trace and the model read it. */
@@ -285,3 +287,9 @@ export function describeMetaFilter(filter: MetaFilter): string {
   if (filter.op === 'in') return `${filter.field} in (${shown.join(', ')})`;
   return `${filter.field} ${filter.op} ${shown[0]}`;
 }
+
+/** A hand edit of a document's typed values (checked against the bucket's schema when written). */
+export const manualValuesSchema = z
+  .object({ values: z.record(z.string().max(40), z.union([metaValueSchema, z.null()])) })
+  .strict()
+  .refine((body) => Object.keys(body.values).length <= 30, 'At most 30 values.');

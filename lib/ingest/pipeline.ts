@@ -1,7 +1,9 @@
 import { listChunkIds, replaceDocumentPagesAndChunks } from '@/lib/db/chunks';
 import { loadJobDocument, markJobIndexed, recordJobProgress, saveExtractedTitle } from '@/lib/db/jobs';
+import { getDocumentTypedMeta, setDocumentTypedValues } from '@/lib/db/typed-meta';
 import { readMetadata } from '@/lib/domain/document';
 import { IngestError } from '@/lib/ingest/errors';
+import { extractTypedValues } from '@/lib/ingest/extract-typed-meta';
 import { parseAndChunkFile } from '@/lib/ingest/sandbox';
 import { storedFilePath } from '@/lib/ingest/storage';
 import type { IngestChunk } from '@/lib/ingest/types';
@@ -93,6 +95,8 @@ export async function processDocument(
   await progress('chunking', 1, true);
   await replaceDocumentPagesAndChunks({ documentId: doc.id, ownerId: doc.ownerId, pages: document.units, chunks });
 
+  await extractTypedMeta(doc.ownerId, doc.id, chunks);
+
   const metadata = readMetadata(doc.metadata);
   const title = metadata.title ?? document.title ?? null;
   if (!metadata.title && document.title) {
@@ -170,6 +174,15 @@ export async function processDocument(
     throw new JobStopped();
   }
   return { pageCount: document.pageCount, chunkCount: chunks.length };
+}
+
+/** Typed values for the bucket's schema fields, read from the chunks (lib/ingest/extract-typed-meta.ts). */
+async function extractTypedMeta(ownerId: string, documentId: string, chunks: readonly IngestChunk[]): Promise<void> {
+  const { schema } = await getDocumentTypedMeta({ ownerId, documentId });
+  if (schema.fields.length === 0) return;
+  const extracted = extractTypedValues(schema, chunks);
+  if (Object.keys(extracted.values).length === 0) return;
+  await setDocumentTypedValues({ ownerId, documentId, ...extracted, replace: false });
 }
 
 /** The text a chunk is embedded with: its short context prefix, then its text. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { metaFilterInputSchema } from '@/lib/domain/typed-meta';
 import type { ChunkIndex, SearchFilters } from '@/lib/retrieval/types';
 import { TOOL_NAMES, type ToolName } from '../events';
 import type { BucketRef, DocumentCatalog, QueryEmbedder } from '../ports';
@@ -30,6 +31,11 @@ export const modelFiltersSchema = z.object({
   dateFrom: z.string().optional().describe('YYYY-MM-DD'),
   dateTo: z.string().optional().describe('YYYY-MM-DD'),
   tags: z.array(z.string()).max(5).optional(),
+  meta: z
+    .array(metaFilterInputSchema)
+    .max(5)
+    .optional()
+    .describe('Typed field conditions, e.g. [{"field":"total_amount","op":">","value":1000}]'),
 });
 export type ModelFilters = z.infer<typeof modelFiltersSchema>;
 
