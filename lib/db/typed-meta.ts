@@ -57,17 +57,6 @@ export async function setBucketMetaSchema({
   return clean;
 }
 
-/** The schema of every bucket of the owner that declares at least one field, by bucket id. */
-export async function listBucketMetaSchemas(ownerId: string): Promise<Map<string, BucketMetaSchema>> {
-  const rows = await getDb().bucket.findMany({ where: { ownerId }, select: { id: true, metaSchema: true } });
-  const out = new Map<string, BucketMetaSchema>();
-  for (const row of rows) {
-    const schema = readBucketMetaSchema(row.metaSchema);
-    if (schema.fields.length > 0) out.set(row.id, schema);
-  }
-  return out;
-}
-
 export interface DocumentTypedMeta {
   bucketId: string | null;
   schema: BucketMetaSchema;
@@ -128,7 +117,9 @@ export async function setDocumentTypedValues({
   const merged: Record<string, MetaValue> = replace ? checked.values : { ...current.meta.values, ...checked.values };
   const keptEvidence: Record<string, MetaEvidence> = {};
   for (const key of Object.keys(merged)) {
-    const proof = evidence[key] ?? (replace ? undefined : current.meta.evidence[key]);
+    // A value saved unchanged keeps the evidence it was read from.
+    const unchanged = current.meta.values[key] === merged[key] && current.meta.evidence[key];
+    const proof = unchanged || evidence[key] || (replace ? undefined : current.meta.evidence[key]);
     if (proof) keptEvidence[key] = proof;
   }
   const meta: TypedMeta = { values: merged, evidence: keptEvidence };
