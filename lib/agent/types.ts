@@ -1,4 +1,4 @@
-import type { MetaFilter } from '@/lib/domain/typed-meta';
+import type { MetaFilter, MetaFilterInput } from '@/lib/domain/typed-meta';
 import type { ChunkIndex, SearchFilters } from '@/lib/retrieval/types';
 import type { AgentEvent, TraceEvent } from './events';
 import type { AgentLimits } from './limits';
@@ -17,6 +17,9 @@ export type AgentMode = 'agent' | 'quick';
  * which the search tools resolve to the matching documents before the engine runs (tools/search-common.ts).
  */
 export type AgentFilters = SearchFilters & { meta?: MetaFilter[] };
+
+/** The caller's hard filters: engine filters plus typed filters as written, checked against the buckets' schemas. */
+export type CallerFilters = SearchFilters & { meta?: MetaFilterInput[] };
 export type AnswerStyle = 'concise' | 'detailed' | 'bullet';
 export type Confidence = 'high' | 'medium' | 'low';
 export type AgentStatus = 'complete' | 'stopped' | 'error';
@@ -35,7 +38,7 @@ export interface RunAgentInput {
   mode: AgentMode;
   style: AnswerStyle;
   /** Hard filters from the caller, applied to every search on top of what the agent chooses. */
-  filters?: SearchFilters;
+  filters?: CallerFilters;
   /** Aborting stops model calls and returns what the run has, with status 'stopped'. */
   signal?: AbortSignal;
 }

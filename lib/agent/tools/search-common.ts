@@ -3,9 +3,10 @@ import { isIndexUnavailable } from '@/lib/retrieval/errors';
 import type { SearchFilters, SearchHit, SearchMode } from '@/lib/retrieval/types';
 import { findInjectedSpans } from '../injection';
 import { deadlineSignal } from '../model-call';
+import type { BucketRef } from '../ports';
 import { normalizeHandle, type ResultEntry, recordInjection, registerHit } from '../state';
 import { clip } from '../text';
-import type { AgentFilters } from '../types';
+import type { AgentFilters, CallerFilters } from '../types';
 import { type ModelFilters, type ToolCall, type ToolContext, type ToolOutcome, toolError } from './types';
 
 /**
@@ -91,11 +92,29 @@ export function resolveModelFilters(ctx: ToolContext, f: ModelFilters | undefine
  * Typed filters become the set of documents whose values pass them (read from the catalog, owner-scoped), which
  * every engine filters on natively; the engine's own filters pass through unchanged.
  */
-async function engineFilters(ctx: ToolContext, filters: AgentFilters): Promise<SearchFilters> {
+export async function engineFilters(
+  ctx: Pick<ToolContext, 'catalog' | 'ownerId'>,
+  filters: AgentFilters,
+): Promise<SearchFilters> {
   const { meta, ...rest } = filters;
   if (!meta || meta.length === 0) return rest;
   const ids = await ctx.catalog.findDocumentIdsByMeta(ctx.ownerId, rest.bucketIds, meta);
   return { ...rest, documentIds: intersect(rest.documentIds, ids) ?? ids };
+}
+
+/**
+ * The caller's hard filters with their typed filters checked against the schemas of the buckets they are limited
+ * to (else of every bucket); an error names the valid fields.
+ */
+export function resolveCallerFilters(
+  filters: CallerFilters | undefined,
+  buckets: readonly BucketRef[],
+): { ok: true; filters: AgentFilters } | { ok: false; error: string } {
+  const { meta, ...rest } = filters ?? {};
+  if (!meta || meta.length === 0) return { ok: true, filters: rest };
+  const scoped = rest.bucketIds ? buckets.filter((b) => rest.bucketIds?.includes(b.id)) : buckets;
+  const checked = checkMetaFilters(unionSchemas(scoped.flatMap((b) => (b.metaSchema ? [b.metaSchema] : []))), meta);
+  return checked.ok ? { ok: true, filters: { ...rest, meta: checked.filters } } : { ok: false, error: checked.error };
 }
 
 function mergeMeta(a: MetaFilter[] | undefined, b: MetaFilter[] | undefined): MetaFilter[] | undefined {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { metaFilterInputSchema } from '@/lib/domain/typed-meta';
-import type { ChunkIndex, SearchFilters } from '@/lib/retrieval/types';
+import type { ChunkIndex } from '@/lib/retrieval/types';
 import { TOOL_NAMES, type ToolName } from '../events';
 import type { BucketRef, DocumentCatalog, QueryEmbedder } from '../ports';
 import type { AgentState } from '../state';
+import type { AgentFilters } from '../types';
 
 /** What every tool factory receives. The owner id comes from here, never from a model's input. */
 export interface ToolContext {
@@ -14,7 +15,7 @@ export interface ToolContext {
   state: AgentState;
   buckets: BucketRef[];
   /** The caller's hard filters, applied to every search. */
-  baseFilters: SearchFilters;
+  baseFilters: AgentFilters;
   signal?: AbortSignal;
   now: () => number;
   embedTimeoutMs: number;
