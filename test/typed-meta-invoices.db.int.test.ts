@@ -9,6 +9,7 @@ import { createTools } from '@/lib/agent/tools/registry';
 import { createPrismaCatalog } from '@/lib/db/catalog';
 import { getDb } from '@/lib/db/client';
 import { getDocumentTypedMeta, setBucketMetaSchema, setDocumentTypedValues } from '@/lib/db/typed-meta';
+import { extractBucketTypedValues } from '@/lib/documents/extract-typed-values';
 import { AppError } from '@/lib/errors';
 import { createTestUser } from '@/test/factories';
 import { createHarness, type Harness, intake, processOne } from '@/test/reliability/ingest-harness';
@@ -186,5 +187,34 @@ describe('typed metadata per bucket', () => {
     expect(good).toMatchObject({ ok: true });
     expect(good?.forModel).toContain('inv-c.md');
     expect(good?.forModel).not.toMatch(/inv-[abde]\.md/);
+  });
+
+  it('reads values from documents ingested before their bucket declared the schema', async () => {
+    const later = (await getDb().bucket.create({ data: { ownerId: owner.id, name: 'receipts' } })).id;
+    const id = await ingestInto(
+      owner.id,
+      later,
+      'r1.md',
+      '# Receipt R-77\n\nPaid on 14 July 2021.\n\nAmount due: EUR 42.10\n',
+    );
+    expect((await getDocumentTypedMeta({ ownerId: owner.id, documentId: id })).meta.values).toEqual({});
+    await setBucketMetaSchema({
+      ownerId: owner.id,
+      bucketId: later,
+      schema: {
+        fields: [
+          { name: 'paid_on', type: 'date', required: false },
+          { name: 'amount', type: 'number', required: false },
+          { name: 'receipt_no', type: 'string', required: false, pattern: 'R-\\d+' },
+        ],
+      },
+    });
+    expect(await extractBucketTypedValues({ ownerId: other.id, bucketId: later })).toBe(0);
+    expect(await extractBucketTypedValues({ ownerId: owner.id, bucketId: later })).toBe(1);
+    expect((await getDocumentTypedMeta({ ownerId: owner.id, documentId: id })).meta.values).toEqual({
+      paid_on: '2021-07-14',
+      amount: 42.1,
+      receipt_no: 'R-77',
+    });
   });
 });

@@ -155,3 +155,24 @@ export async function findDocumentIdsByMeta({
   });
   return rows.filter((row) => matchesMetaFilters(readTypedMeta(row.typedMeta).values, filters)).map((row) => row.id);
 }
+
+/** Ids of the owner's INDEXED documents in a bucket (another owner's bucket has none). */
+export async function listIndexedDocumentIdsInBucket({ ownerId, bucketId }: { ownerId: string; bucketId: string }) {
+  if (!isUuid(bucketId)) return [];
+  const rows = await getDb().document.findMany({
+    where: { ownerId, bucketId, status: 'INDEXED' },
+    select: { id: true },
+    orderBy: { createdAt: 'asc' },
+  });
+  return rows.map((r) => r.id);
+}
+
+/** A document's chunk texts in order (what extraction reads), owner-scoped. */
+export async function listChunkTexts({ ownerId, documentId }: { ownerId: string; documentId: string }) {
+  if (!isUuid(documentId)) return [];
+  return getDb().chunk.findMany({
+    where: { ownerId, documentId },
+    select: { index: true, page: true, text: true },
+    orderBy: { index: 'asc' },
+  });
+}
