@@ -139,7 +139,12 @@ export async function startIngestWorkerOnce(): Promise<IngestWorker> {
     state.worker = startIngestWorker({
       index: await getChunkIndex(),
       concurrency: config.ingest.concurrency,
-      limits: { parseTimeoutMs: config.ingest.parseTimeoutMs, parseMaxMemoryMb: config.ingest.parseMaxMemoryMb },
+      ownerConcurrency: config.ingest.ownerConcurrency,
+      limits: {
+        parseTimeoutMs: config.ingest.parseTimeoutMs,
+        parseMaxMemoryMb: config.ingest.parseMaxMemoryMb,
+        ocr: config.ingest.ocr,
+      },
       resolveEmbedder: resolveDocumentEmbedder,
       resolveMetaModel: resolveMetaModel,
     });

@@ -64,6 +64,23 @@ function StatusBlock({ doc, pipeline }: { doc: DocumentSummary; pipeline: Pipeli
               Keyword only
             </span>
           ) : null}
+          {doc.warnings.length > 0 ? (
+            <span
+              className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-inset ring-amber-200"
+              title={doc.warnings.join('\n')}
+              data-testid="document-warnings"
+            >
+              {doc.warnings.length} warning{doc.warnings.length === 1 ? '' : 's'}
+            </span>
+          ) : null}
+          {doc.parentId ? (
+            <span
+              className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-600"
+              title="Attachment or archive member"
+            >
+              Attached file
+            </span>
+          ) : null}
         </div>
         <p className="text-xs text-slate-600 tabular-nums" data-testid="document-counts">
           {describeIndexed(doc)}

@@ -1,3 +1,4 @@
+import { createTimeSlicer, yieldToEventLoop } from '@/lib/event-loop';
 import { analyze } from '@/lib/retrieval/analyzer';
 import { Bm25Index, type Bm25Params, DEFAULT_BM25_PARAMS, type ScoredSlot } from '@/lib/retrieval/embedded/bm25-index';
 import type { ChunkTable } from '@/lib/retrieval/embedded/chunk-table';
@@ -10,6 +11,26 @@ import type { ChunkDocumentAttributes, ChunkVectorUpdate, IndexedChunk, SearchFi
 /** Compaction runs when tombstoned slots exceed this share of all slots (and at least COMPACT_MIN_DEAD). */
 const COMPACT_DEAD_RATIO = 0.25;
 const COMPACT_MIN_DEAD = 1_000;
+/** Chunks written and swapped in per step of a large upsert (a few tens of ms of work each). */
+const UPSERT_SLICE = 256;
+
+/** A chunk's analysed fields (body text, context prefix), computed before the in-memory state changes. */
+interface AnalysedChunk {
+  chunk: StoredChunk;
+  body: string[];
+  context: string[];
+}
+
+/** Analyses chunks in time slices, yielding to the event loop between slices (analysis is the costly part). */
+async function analyseSliced(chunks: Iterable<StoredChunk>): Promise<AnalysedChunk[]> {
+  const slice = createTimeSlicer();
+  const out: AnalysedChunk[] = [];
+  for (const chunk of chunks) {
+    await slice();
+    out.push({ chunk, body: analyze(chunk.text), context: analyze(chunk.contextPrefix) });
+  }
+  return out;
+}
 
 export interface KeywordMatch {
   chunk: StoredChunk;
@@ -61,15 +82,20 @@ export class OwnerPartition {
     this.bm25 = new Bm25Index(params);
   }
 
-  /** Loads an owner's partition from its table (rebuilding the in-memory BM25 index from the stored text). */
+  /**
+   * Loads an owner's partition from its table (rebuilding the in-memory BM25 index from the stored text), in time
+   * slices: a large partition (100k chunks, seconds of work) never holds the event loop for more than a slice.
+   */
   static async load(
     ownerId: string,
     table: ChunkTable,
     params: Bm25Params = DEFAULT_BM25_PARAMS,
   ): Promise<OwnerPartition> {
     const partition = new OwnerPartition(ownerId, table, params);
+    const slice = createTimeSlicer();
     for await (const rows of table.scanRows()) {
       for (const row of rows) {
+        await slice();
         const chunk = rowToStoredChunk(row);
         // Defence in depth: a row of another owner (corruption, hash collision) is never loaded.
         if (chunk.ownerId !== ownerId) continue;
@@ -83,7 +109,11 @@ export class OwnerPartition {
     return this.slotById.size;
   }
 
-  /** Inserts or overwrites this owner's chunks (all must carry this owner's id). */
+  /**
+   * Inserts or overwrites this owner's chunks (all must carry this owner's id). A large call is written in slices
+   * of UPSERT_SLICE chunks with an event-loop turn between them; each slice's in-memory swap is one synchronous
+   * step (readers see a slice entirely or not at all).
+   */
   upsert(chunks: IndexedChunk[]): Promise<void> {
     return this.writes.run(async () => {
       const latest = new Map<string, IndexedChunk>();
@@ -94,12 +124,18 @@ export class OwnerPartition {
       const [dim] = [...dims];
       if (dim !== undefined && (await this.table.ensureVectorColumn(dim))) this.forgetAllVectors();
       const withVectorColumn = this.table.dimensions !== null;
-      const rows = batch.map((chunk) => chunkToRow(toStored(chunk), chunk.vector, withVectorColumn));
-      if (batch.some((chunk) => this.slotById.has(chunk.chunkId))) await this.table.upsert(rows);
-      else await this.table.add(rows);
-      for (const chunk of batch) {
-        this.removeFromMemory(chunk.chunkId);
-        this.putInMemory(toStored(chunk));
+      for (let start = 0; start < batch.length; start += UPSERT_SLICE) {
+        if (start > 0) await yieldToEventLoop();
+        const slice = batch.slice(start, start + UPSERT_SLICE);
+        const rows = slice.map((chunk) => chunkToRow(toStored(chunk), chunk.vector, withVectorColumn));
+        // analysed before the write (the costly part, itself in time slices); the swap below is cheap
+        const analysed = await analyseSliced(slice.map(toStored));
+        if (slice.some((chunk) => this.slotById.has(chunk.chunkId))) await this.table.upsert(rows);
+        else await this.table.add(rows);
+        for (const item of analysed) {
+          this.removeFromMemory(item.chunk.chunkId);
+          this.putInMemory(item.chunk, item);
+        }
       }
       this.afterWrite();
     });
@@ -107,8 +143,10 @@ export class OwnerPartition {
 
   deleteDocument(documentId: string): Promise<void> {
     return this.writes.run(async () => {
+      const doomed = [...(this.chunksByDocument.get(documentId) ?? [])].flatMap((id) => this.chunk(id) ?? []);
+      const analysed = await analyseSliced(doomed);
       await this.table.deleteDocument(documentId);
-      for (const chunkId of [...(this.chunksByDocument.get(documentId) ?? [])]) this.removeFromMemory(chunkId);
+      for (const item of analysed) this.removeFromMemory(item.chunk.chunkId, item);
       this.afterWrite();
     });
   }
@@ -232,8 +270,11 @@ export class OwnerPartition {
     };
   }
 
-  private putInMemory(chunk: StoredChunk): void {
-    const slot = this.bm25.add(analyze(chunk.text), analyze(chunk.contextPrefix));
+  private putInMemory(chunk: StoredChunk, analysed?: Pick<AnalysedChunk, 'body' | 'context'>): void {
+    const slot = this.bm25.add(
+      analysed?.body ?? analyze(chunk.text),
+      analysed?.context ?? analyze(chunk.contextPrefix),
+    );
     this.records[slot] = chunk;
     this.slotById.set(chunk.chunkId, slot);
     let chunkIds = this.chunksByDocument.get(chunk.documentId);
@@ -245,14 +286,17 @@ export class OwnerPartition {
     if (chunk.embeddingModel !== null) this.vectorCount++;
   }
 
-  private removeFromMemory(chunkId: string): void {
+  private removeFromMemory(chunkId: string, analysed?: AnalysedChunk): void {
     const slot = this.slotById.get(chunkId);
     if (slot === undefined) return;
     const chunk = this.records[slot];
     this.slotById.delete(chunkId);
     this.records[slot] = undefined;
     if (!chunk) return;
-    this.bm25.remove(slot, analyze(chunk.text), analyze(chunk.contextPrefix));
+    // precomputed terms only when they were computed from this very record
+    const terms =
+      analysed?.chunk === chunk ? analysed : { body: analyze(chunk.text), context: analyze(chunk.contextPrefix) };
+    this.bm25.remove(slot, terms.body, terms.context);
     const chunkIds = this.chunksByDocument.get(chunk.documentId);
     chunkIds?.delete(chunkId);
     if (chunkIds?.size === 0) this.chunksByDocument.delete(chunk.documentId);

@@ -1,10 +1,12 @@
-// POST /api/documents/upload – stream one file (raw body) to disk, sniff it, dedupe by sha256, queue it
+// POST /api/documents/upload – stream one file (raw body) to disk within the owner's storage quota, sniff it,
+// dedupe by sha256, queue it
 import { z } from 'zod';
 import { withUser } from '@/lib/auth/with-user';
 import { getConfig } from '@/lib/config';
+import { checkUploadQuota, confirmStoredUploadFits, quotaExceeded } from '@/lib/documents/quota';
 import { AppError } from '@/lib/errors';
 import { parseBucketId, registerUpload } from '@/lib/ingest/intake';
-import { saveUploadStream } from '@/lib/ingest/storage';
+import { deleteStoredFile, saveUploadStream } from '@/lib/ingest/storage';
 import { enforceRateLimit } from '@/lib/rate-limit';
 import { kickIngestWorker } from '@/lib/services';
 
@@ -39,11 +41,24 @@ export const POST = withUser(async (request, { user }) => {
     );
   }
   if (!request.body) throw new AppError('bad_request:upload', 'The request has no file content.');
+  const { usage, remainingBytes } = await checkUploadQuota({
+    ownerId: user.id,
+    quota: config.quota,
+    declaredBytes: headers.contentLength,
+  });
+  const quotaBound = remainingBytes < config.ingest.maxUploadBytes;
   const stored = await saveUploadStream({
     body: request.body,
-    maxBytes: config.ingest.maxUploadBytes,
+    maxBytes: Math.min(config.ingest.maxUploadBytes, remainingBytes),
     signal: request.signal,
+    ...(quotaBound ? { tooLarge: () => quotaExceeded(usage, config.quota, null) } : {}),
   });
+  try {
+    await confirmStoredUploadFits({ ownerId: user.id, quota: config.quota, storedBytes: stored.size });
+  } catch (error) {
+    await deleteStoredFile(stored.storedName).catch(() => {});
+    throw error;
+  }
   const result = await registerUpload({
     ownerId: user.id,
     stored,
