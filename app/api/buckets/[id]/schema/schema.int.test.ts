@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import * as authRoute from '@/app/api/auth/[...all]/route';
 import * as schemaRoute from '@/app/api/buckets/[id]/schema/route';
 import * as typedRoute from '@/app/api/documents/[id]/typed-metadata/route';
 import { getDb } from '@/lib/db/client';
 import { ensureDbReady } from '@/lib/db/lifecycle';
-import { createTestDocument } from '@/test/factories';
+import { createTestDocument, createTestUser } from '@/test/factories';
 
 /**
  * The typed metadata routes, through the real handlers: a bucket's schema is validated (422 with field paths),
@@ -22,19 +21,19 @@ function request(path: string, cookie: string, method = 'GET', body?: unknown): 
 }
 
 async function signUp(label: string): Promise<{ cookie: string; id: string }> {
+  const { getAuth } = await import('@/lib/auth/auth');
   const email = `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
-  const headers = { 'x-forwarded-for': `10.203.0.${Math.floor(Math.random() * 200) + 1}` };
-  const body = JSON.stringify({ email, password: 'a-long-password-1', name: label });
-  const post = (path: string, json: string) =>
-    new Request(`${ORIGIN}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: ORIGIN, host: 'localhost:3000', ...headers },
-      body: json,
-    });
-  expect((await authRoute.POST(post('/api/auth/sign-up/email', body))).status).toBe(200);
-  const signIn = await authRoute.POST(
-    post('/api/auth/sign-in/email', JSON.stringify({ email, password: 'a-long-password-1' })),
-  );
+  const post = (path: string, body: unknown) =>
+    getAuth().handler(
+      new Request(`${ORIGIN}/api/auth${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: ORIGIN },
+        body: JSON.stringify(body),
+      }),
+    );
+  // sign-up opens no session (it answers alike for a taken email): sign in next
+  expect((await post('/sign-up/email', { email, password: 'a-long-password-1', name: label })).status).toBe(200);
+  const signIn = await post('/sign-in/email', { email, password: 'a-long-password-1' });
   expect(signIn.status).toBe(200);
   const cookie = signIn.headers
     .getSetCookie()
@@ -44,14 +43,18 @@ async function signUp(label: string): Promise<{ cookie: string; id: string }> {
 }
 
 let alice: { cookie: string; id: string };
-let bob: { cookie: string; id: string };
 let bucketId = '';
 let documentId = '';
+// Another user's bucket and document, which Alice's requests must not reach.
+let bobBucketId = '';
+let bobDocumentId = '';
 
 beforeAll(async () => {
   await ensureDbReady();
   alice = await signUp('typed-alice');
-  bob = await signUp('typed-bob');
+  const bob = await createTestUser('typed-bob');
+  bobBucketId = (await getDb().bucket.create({ data: { ownerId: bob.id, name: 'invoices' } })).id;
+  bobDocumentId = (await createTestDocument(bob.id, { status: 'INDEXED', bucketId: bobBucketId })).id;
   bucketId = (await getDb().bucket.create({ data: { ownerId: alice.id, name: 'invoices' } })).id;
   documentId = (await createTestDocument(alice.id, { status: 'INDEXED', bucketId })).id;
 });
@@ -82,13 +85,18 @@ describe('typed metadata routes', () => {
     expect(bad.status).toBe(422);
     expect(JSON.stringify(await bad.json())).toContain('fields.0.name');
 
-    const other = await schemaRoute.GET(request(`/api/buckets/${bucketId}/schema`, bob.cookie), at(bucketId));
+    const other = await schemaRoute.GET(request(`/api/buckets/${bobBucketId}/schema`, alice.cookie), at(bobBucketId));
     expect(other.status).toBe(404);
     const otherPut = await schemaRoute.PUT(
-      request(`/api/buckets/${bucketId}/schema`, bob.cookie, 'PUT', schema),
-      at(bucketId),
+      request(`/api/buckets/${bobBucketId}/schema`, alice.cookie, 'PUT', schema),
+      at(bobBucketId),
     );
     expect(otherPut.status).toBe(404);
+    const missing = await schemaRoute.GET(
+      request('/api/buckets/00000000-0000-4000-8000-000000000000/schema', alice.cookie),
+      at('00000000-0000-4000-8000-000000000000'),
+    );
+    expect(await missing.json()).toEqual(await other.json());
   });
 
   it("validates a document's typed values against its bucket's schema", async () => {
@@ -110,6 +118,12 @@ describe('typed metadata routes', () => {
       bucketId,
       meta: { values: { total_amount: 1500, issued: '2023-03-02' }, evidence: { total_amount: { source: 'manual' } } },
     });
-    expect((await typedRoute.GET(request(path, bob.cookie), at(documentId))).status).toBe(404);
+    const bobPath = `/api/documents/${bobDocumentId}/typed-metadata`;
+    expect((await typedRoute.GET(request(bobPath, alice.cookie), at(bobDocumentId))).status).toBe(404);
+    const bobPut = await typedRoute.PUT(
+      request(bobPath, alice.cookie, 'PUT', { values: { total_amount: 1 } }),
+      at(bobDocumentId),
+    );
+    expect(bobPut.status).toBe(404);
   });
 });
