@@ -110,6 +110,14 @@ export async function resolveDocumentEmbedder(): Promise<DocumentEmbedder | null
   };
 }
 
+/** The decision model for reading typed metadata at ingest when the generation models answer right now, else null. */
+async function resolveMetaModel() {
+  const reach = await getLlmProbe().check();
+  if (!reach.canGenerate) return null;
+  const registry = getModelRegistry();
+  return { model: registry.decision, timeoutMs: registry.timeouts.decisionMs };
+}
+
 export async function getManageDeps(): Promise<ManageDeps> {
   const index = await getChunkIndex();
   return {
@@ -138,6 +146,7 @@ export async function startIngestWorkerOnce(): Promise<IngestWorker> {
         ocr: config.ingest.ocr,
       },
       resolveEmbedder: resolveDocumentEmbedder,
+      resolveMetaModel: resolveMetaModel,
     });
   }
   return state.worker;

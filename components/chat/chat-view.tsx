@@ -204,11 +204,12 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
       setRunCalls(new Map());
       stickToBottom.current = true;
       const activeFilters =
-        filters.bucketIds.length > 0 || filters.documentIds.length > 0
+        filters.bucketIds.length > 0 || filters.documentIds.length > 0 || (filters.meta?.length ?? 0) > 0
           ? {
               filters: {
                 ...(filters.bucketIds.length ? { bucketIds: filters.bucketIds } : {}),
                 ...(filters.documentIds.length ? { documentIds: filters.documentIds } : {}),
+                ...(filters.meta?.length ? { meta: filters.meta } : {}),
               },
             }
           : {};

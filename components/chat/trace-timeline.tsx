@@ -157,6 +157,10 @@ function filterChips(filters: ToolCallEvent['input']['filters'] | undefined): Re
     chips.push(<Chip key="dt">{`${filters.dateFrom ?? '…'} – ${filters.dateTo ?? '…'}`}</Chip>);
   if (filters.tags?.length) chips.push(<Chip key="t">tags: {filters.tags.join(', ')}</Chip>);
   if (filters.mimeTypes?.length) chips.push(<Chip key="m">{filters.mimeTypes.join(', ')}</Chip>);
+  for (const [i, m] of (filters.meta ?? []).entries()) {
+    const shown = m.op === 'between' ? `${m.values[0]}–${m.values[1]}` : m.values.join(', ');
+    chips.push(<Chip key={`meta${i}`}>{`${m.field} ${m.op} ${shown}`}</Chip>);
+  }
   return chips;
 }
 

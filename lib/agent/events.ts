@@ -25,6 +25,17 @@ export const eventFiltersSchema = z.object({
   dateTo: z.string().optional(),
   tags: z.array(z.string()).optional(),
   fields: z.record(z.string(), z.string()).optional(),
+  /** Typed filters on bucket schema fields (lib/domain/typed-meta.ts MetaFilter). */
+  meta: z
+    .array(
+      z.object({
+        field: z.string(),
+        type: z.enum(['string', 'number', 'date', 'enum', 'boolean']).optional(),
+        op: z.enum(['=', '!=', '<', '<=', '>', '>=', 'in', 'between']),
+        values: z.array(z.union([z.string(), z.number(), z.boolean()])),
+      }),
+    )
+    .optional(),
 });
 
 const validationIssueSchema = z.object({ code: z.string(), message: z.string() });

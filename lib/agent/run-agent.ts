@@ -19,6 +19,7 @@ import { runQuick } from './quick';
 import { createAgentState } from './state';
 import { synthesizeDraft } from './synthesis';
 import { createTools } from './tools/registry';
+import { resolveCallerFilters } from './tools/search-common';
 import type { AgentDeps, AgentEmit, AgentResult, AgentStatus, AgentTimings, Confidence, RunAgentInput } from './types';
 import { validateDraft } from './validate';
 
@@ -103,6 +104,14 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
     let t = now();
     let constraints = capConstraints(analyzeConstraints(question), limits);
     const buckets = await deps.catalog.listBuckets(input.ownerId);
+    const baseFilters = resolveCallerFilters(input.filters, buckets);
+    if (!baseFilters.ok)
+      return refuse({
+        ok: false,
+        reason: 'bad_filter',
+        answer: `The search filter is not valid: ${baseFilters.error}`,
+        safetyFlags: [],
+      });
     const usesModelPlan = Boolean(deps.models.decision) && input.mode === 'agent';
     if (usesModelPlan) {
       // Show a plan at once (from the pattern analysis); the model's plan replaces it in place (same id) when ready.
@@ -163,7 +172,7 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
       embedder: deps.embedder,
       state,
       buckets,
-      baseFilters: input.filters ?? {},
+      baseFilters: baseFilters.filters,
       signal,
       now,
       embedTimeoutMs: Math.min(limits.decisionMs, 30_000),

@@ -1,3 +1,4 @@
+import type { MetaFilter, MetaFilterInput } from '@/lib/domain/typed-meta';
 import type { ChunkIndex, SearchFilters } from '@/lib/retrieval/types';
 import type { AgentEvent, TraceEvent } from './events';
 import type { AgentLimits } from './limits';
@@ -10,6 +11,15 @@ import type { AgentModels, DocumentCatalog, QueryEmbedder } from './ports';
  */
 
 export type AgentMode = 'agent' | 'quick';
+
+/**
+ * Search filters as the agent plans them: the engine's filters plus typed filters on the buckets' schema fields,
+ * which the search tools resolve to the matching documents before the engine runs (tools/search-common.ts).
+ */
+export type AgentFilters = SearchFilters & { meta?: MetaFilter[] };
+
+/** The caller's hard filters: engine filters plus typed filters as written, checked against the buckets' schemas. */
+export type CallerFilters = SearchFilters & { meta?: MetaFilterInput[] };
 export type AnswerStyle = 'concise' | 'detailed' | 'bullet';
 export type Confidence = 'high' | 'medium' | 'low';
 export type AgentStatus = 'complete' | 'stopped' | 'error';
@@ -28,7 +38,7 @@ export interface RunAgentInput {
   mode: AgentMode;
   style: AnswerStyle;
   /** Hard filters from the caller, applied to every search on top of what the agent chooses. */
-  filters?: SearchFilters;
+  filters?: CallerFilters;
   /** Aborting stops model calls and returns what the run has, with status 'stopped'. */
   signal?: AbortSignal;
 }
