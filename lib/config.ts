@@ -30,6 +30,9 @@ const envSchema = z.object({
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
   TRUSTED_ORIGINS: z.string().default(''),
 
+  /** Memory bound (MB) for loaded owners' keyword indexes in the embedded chunk index (LRU owners unloaded). */
+  INDEX_MEMORY_BUDGET_MB: intFrom(1024, 16),
+
   QDRANT_URL: optionalUrl,
   QDRANT_API_KEY: z.string().optional(),
   QDRANT_COLLECTION_PREFIX: z.string().default('docuchat'),
@@ -76,6 +79,8 @@ export interface AppConfig {
   dataDir: string;
   uploadsDir: string;
   indexDir: string;
+  /** Memory budget of the embedded index's loaded keyword partitions, in MB. */
+  indexMemoryBudgetMb: number;
   database: { url: string; provider: 'sqlite' | 'postgresql' };
   appUrl: string;
   secureCookies: boolean;
@@ -131,6 +136,7 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
     dataDir,
     uploadsDir: path.join(dataDir, 'uploads'),
     indexDir: path.join(dataDir, 'index'),
+    indexMemoryBudgetMb: e.INDEX_MEMORY_BUDGET_MB,
     database: { url: dbUrl, provider },
     appUrl,
     secureCookies: appUrl.startsWith('https://'),

@@ -93,6 +93,20 @@ export class ChunkTable {
     }
   }
 
+  /** Stored rows (no vector) matching a SQL condition. */
+  async rowsWhere(where: string): Promise<ChunkRow[]> {
+    if (!this.table) return [];
+    const rows: ChunkRow[] = [];
+    for await (const batch of this.table.query().where(where).select(STORED_COLUMNS) as AsyncIterable<RecordBatch>) {
+      for (let i = 0; i < batch.numRows; i++) {
+        const row: ChunkRow = {};
+        for (const name of STORED_COLUMNS) row[name] = batch.getChild(name)?.get(i);
+        rows.push(row);
+      }
+    }
+    return rows;
+  }
+
   /**
    * Makes sure the vector column exists with `dims` dimensions. A different dimension means the embedding model
    * changed: the old column is dropped (every stored vector is discarded) and true is returned.
