@@ -66,8 +66,79 @@ interface LiveSegment {
   deadContext: number;
   tombstones: { file: string; checksum: number } | null;
   base: number;
-  /** Cached BM25F length norms (recomputed when the collection averages change). */
-  norms: { key: string; bodyInverse: Float32Array; contextFactor: Float32Array } | null;
+}
+
+interface QueryList {
+  parts: { segment: LiveSegment; term: number }[];
+  weight: number;
+  bound: number;
+  postings: number;
+}
+
+/** Search tuning. `seedMinPostings`: below this many postings in all query terms a search skips seeding. */
+export const searchTuning = { seedMinPostings: 4_096 };
+const END = 0x7fffffff;
+
+/** One term's postings across all segments, in global slot order (segment base + local doc). */
+class GlobalCursor {
+  doc = -1;
+  tfBody = 0;
+  tfContext = 0;
+  private part = -1;
+  private cursor: PostingCursor | null = null;
+
+  constructor(private readonly parts: readonly { segment: LiveSegment; term: number }[]) {}
+
+  start(): boolean {
+    this.part = -1;
+    return this.nextPart();
+  }
+
+  next(): void {
+    const cursor = this.cursor as PostingCursor;
+    cursor.next();
+    if (cursor.doc !== END) this.load(cursor);
+    else this.nextPart();
+  }
+
+  advance(target: number): void {
+    if (this.doc >= target) return;
+    while (this.part < this.parts.length) {
+      const part = this.parts[this.part] as { segment: LiveSegment };
+      if (target < part.segment.base + part.segment.reader.docs) break;
+      if (!this.nextPart()) return;
+    }
+    if (this.doc >= target) return;
+    const cursor = this.cursor as PostingCursor;
+    const base = (this.parts[this.part] as { segment: LiveSegment }).segment.base;
+    cursor.advance(target - base);
+    if (cursor.doc !== END) this.load(cursor);
+    else this.nextPart();
+  }
+
+  private load(cursor: PostingCursor): void {
+    this.doc = (this.parts[this.part] as { segment: LiveSegment }).segment.base + cursor.doc;
+    this.tfBody = cursor.tfBody;
+    this.tfContext = cursor.tfContext;
+  }
+
+  private nextPart(): boolean {
+    for (;;) {
+      this.part++;
+      if (this.part >= this.parts.length) {
+        this.doc = END;
+        this.cursor = null;
+        return false;
+      }
+      const part = this.parts[this.part] as { segment: LiveSegment; term: number };
+      const cursor = new PostingCursor(part.segment.reader, part.term);
+      if (cursor.start()) {
+        this.cursor = cursor;
+        this.load(cursor);
+        return true;
+      }
+    }
+  }
 }
 
 export interface Bm25Parameters {
@@ -109,6 +180,11 @@ export class KeywordStore {
   private vectorLive = 0;
   private totalBody = 0;
   private totalContext = 0;
+  /** Liveness by global slot (all segments). */
+  private aliveAll = new Uint8Array(0);
+  private norms: { key: string; bodyInverse: Float32Array; contextFactor: Float32Array } | null = null;
+  /** Set on a store for an owner with nothing on disk yet: its first refresh under the write lock creates it. */
+  private createOnWrite = false;
 
   private constructor(readonly dir: string) {}
 
@@ -126,7 +202,7 @@ export class KeywordStore {
 
   /** Re-reads the manifest if another process committed a newer one (reusing unchanged segments). */
   async refresh(): Promise<void> {
-    if (this.generation === 0 && this.segments.length === 0 && !hasManifest(this.dir)) {
+    if (this.createOnWrite && !hasManifest(this.dir)) {
       // Still nothing on disk: the first write creates the index.
       await mkdir(this.dir, { recursive: true });
       await this.commit([], this.nextSegment);
@@ -167,7 +243,9 @@ export class KeywordStore {
 
   /** An empty store that writes nothing until its first write (an owner nobody has written yet). */
   static empty(dir: string): KeywordStore {
-    return new KeywordStore(dir);
+    const store = new KeywordStore(dir);
+    store.createOnWrite = true;
+    return store;
   }
 
   /**
@@ -208,6 +286,17 @@ export class KeywordStore {
     let bytes = this.slotById.size * 120;
     for (const segment of this.segments) bytes += segment.reader.memoryBytes + segment.alive.byteLength * 9;
     return bytes;
+  }
+
+  /** Live chunks containing the term (exact: deleted chunks excluded). */
+  documentFrequency(term: string): number {
+    const bytes = Buffer.from(term);
+    let df = 0;
+    for (const segment of this.segments) {
+      const index = segment.reader.findTerm(bytes);
+      if (index >= 0) df += (segment.reader.termDf[index] as number) - (segment.deadDf.get(term) ?? 0);
+    }
+    return df;
   }
 
   chunkIdOf(slot: number): string | undefined {
@@ -337,8 +426,11 @@ export class KeywordStore {
 
   /**
    * Best live slots for weighted query terms (BM25F, exact scores), best first, ties by lower slot.
-   * Document-at-a-time MaxScore per segment with a shared top-k: terms whose summed score bound cannot lift a
-   * chunk into the top-k only score the chunks the other terms found.
+   * Document-at-a-time MaxScore over all segments at once (a term's postings are one list in slot order):
+   * 1. seed: the rarest terms are accumulated term-at-a-time, their best chunks scored exactly and put in the
+   *    top-k, so the threshold is high from the start;
+   * 2. the lists whose summed score bounds cannot beat the threshold are only probed (skipping whole blocks)
+   *    for chunks the other lists found.
    */
   search(
     query: ReadonlyMap<string, number>,
@@ -347,100 +439,193 @@ export class KeywordStore {
     accept?: (slot: number) => boolean,
   ): ScoredSlot[] {
     if (limit <= 0 || this.liveCount === 0 || query.size === 0) return [];
-    const { k1, bBody, bContext, contextWeight } = params;
-    const avgBody = this.totalBody / this.liveCount || 1;
-    const avgContext = this.totalContext / this.liveCount || 1;
-    const terms: { bytes: Buffer; weight: number }[] = [];
+    const { k1 } = params;
+    const norms = this.globalNorms(params);
+    const lists: QueryList[] = [];
     for (const [term, queryWeight] of query) {
       if (!(queryWeight > 0)) continue;
       const bytes = Buffer.from(term);
+      const parts: { segment: LiveSegment; term: number }[] = [];
       let df = 0;
+      let postings = 0;
       for (const segment of this.segments) {
         const index = segment.reader.findTerm(bytes);
-        if (index >= 0) df += (segment.reader.termDf[index] as number) - (segment.deadDf.get(term) ?? 0);
+        if (index < 0) continue;
+        const count = segment.reader.termDf[index] as number;
+        df += count - (segment.deadDf.get(term) ?? 0);
+        postings += count;
+        parts.push({ segment, term: index });
       }
       if (df <= 0) continue;
-      const idf = Math.log(1 + (this.liveCount - df + 0.5) / (df + 0.5));
-      terms.push({ bytes, weight: idf * queryWeight * (k1 + 1) });
-    }
-    if (terms.length === 0) return [];
-    const heap = new TopK(limit);
-    const bodyNorm = (len: number) => 1 / (1 - bBody + (bBody * len) / avgBody);
-    const contextNorm = (len: number) => contextWeight / (1 - bContext + (bContext * len) / avgContext);
-    const normKey = `${avgBody}:${avgContext}:${bBody}:${bContext}:${contextWeight}`;
-    for (const segment of this.segments) {
-      const reader = segment.reader;
-      const norms = this.normsOf(segment, normKey, bodyNorm, contextNorm);
-      const cursors: { cursor: PostingCursor; weight: number; bound: number }[] = [];
-      for (const term of terms) {
-        const index = reader.findTerm(term.bytes);
-        if (index < 0) continue;
-        const cursor = new PostingCursor(reader, index);
-        if (!cursor.start()) continue;
-        let bound = 0;
-        const end = reader.termBlockStart[index + 1] as number;
-        for (let block = reader.termBlockStart[index] as number; block < end; block++) {
+      const weight = Math.log(1 + (this.liveCount - df + 0.5) / (df + 0.5)) * queryWeight * (k1 + 1);
+      let bound = 0;
+      for (const part of parts) {
+        const reader = part.segment.reader;
+        const end = reader.termBlockStart[part.term + 1] as number;
+        for (let block = reader.termBlockStart[part.term] as number; block < end; block++) {
           const maxB = reader.blockMaxTfBody[block] as number;
           const maxC = reader.blockMaxTfContext[block] as number;
-          let tf = maxB > 0 ? maxB * bodyNorm(reader.blockMinLenBody[block] as number) : 0;
-          if (maxC > 0) tf += maxC * contextNorm(reader.blockMinLenContext[block] as number);
-          const value = (term.weight * tf) / (tf + k1);
+          let tf = maxB > 0 ? maxB * norms.body(reader.blockMinLenBody[block] as number) : 0;
+          if (maxC > 0) tf += maxC * norms.context(reader.blockMinLenContext[block] as number);
+          const value = (weight * tf) / (tf + k1);
           if (value > bound) bound = value;
         }
-        cursors.push({ cursor, weight: term.weight, bound: bound * 1.0001 + 1e-9 });
       }
-      if (cursors.length === 0) continue;
-      // Ascending bound: cursors[0..essentialFrom) are non-essential while their bound sum stays <= threshold.
-      cursors.sort((a, b) => a.bound - b.bound);
-      const m = cursors.length;
-      const prefix = new Float64Array(m + 1);
-      for (let i = 0; i < m; i++) prefix[i + 1] = (prefix[i] as number) + (cursors[i]?.bound ?? 0);
-      let essentialFrom = 0;
-      const updateEssential = () => {
-        const threshold = heap.threshold();
+      lists.push({ parts, weight, bound: bound * 1.0001 + 1e-9, postings });
+    }
+    if (lists.length === 0) return [];
+    const { bodyInverse, contextFactor } = norms;
+    const alive = this.aliveAll;
+    const score = (cursor: GlobalCursor, weight: number, slot: number) => {
+      let tf = cursor.tfBody * (bodyInverse[slot] as number);
+      if (cursor.tfContext > 0) tf += cursor.tfContext * (contextFactor[slot] as number);
+      return (weight * tf) / (tf + k1);
+    };
+    const heap = new TopK(limit);
+    const seeded = this.seed(lists, limit, score, heap, accept);
+
+    lists.sort((x, y) => x.bound - y.bound);
+    const m = lists.length;
+    const cursors: GlobalCursor[] = [];
+    const weights = new Float64Array(m);
+    const prefix = new Float64Array(m + 1);
+    for (let i = 0; i < m; i++) {
+      const list = lists[i] as QueryList;
+      const cursor = new GlobalCursor(list.parts);
+      cursor.start();
+      cursors.push(cursor);
+      weights[i] = list.weight;
+      prefix[i + 1] = (prefix[i] as number) + list.bound;
+    }
+    let essentialFrom = 0;
+    let threshold = heap.threshold();
+    while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
+    while (essentialFrom < m) {
+      let slot = END;
+      for (let i = essentialFrom; i < m; i++) {
+        const d = (cursors[i] as GlobalCursor).doc;
+        if (d < slot) slot = d;
+      }
+      if (slot === END) break;
+      let total = 0;
+      for (let i = essentialFrom; i < m; i++) {
+        const cursor = cursors[i] as GlobalCursor;
+        if (cursor.doc === slot) {
+          total += score(cursor, weights[i] as number, slot);
+          cursor.next();
+        }
+      }
+      if (alive[slot] !== 1 || seeded?.has(slot)) continue;
+      let pruned = false;
+      for (let i = essentialFrom - 1; i >= 0; i--) {
+        if (heap.full && total + (prefix[i + 1] as number) <= threshold) {
+          pruned = true;
+          break;
+        }
+        const cursor = cursors[i] as GlobalCursor;
+        cursor.advance(slot);
+        if (cursor.doc === slot) total += score(cursor, weights[i] as number, slot);
+      }
+      if (pruned || !heap.wouldAccept(total, slot)) continue;
+      if (accept && !accept(slot)) continue;
+      heap.push(total, slot);
+      if (heap.full) {
+        threshold = heap.threshold();
         while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
-      };
-      updateEssential();
-      const { bodyInverse, contextFactor } = norms;
-      const alive = segment.alive;
-      const base = segment.base;
-      const scoreOf = (entry: { cursor: PostingCursor; weight: number }, doc: number) => {
-        const cursor = entry.cursor;
-        let tf = cursor.tfBody * (bodyInverse[doc] as number);
-        if (cursor.tfContext > 0) tf += cursor.tfContext * (contextFactor[doc] as number);
-        return (entry.weight * tf) / (tf + k1);
-      };
-      while (essentialFrom < m) {
-        let doc = 0x7fffffff;
-        for (let i = essentialFrom; i < m; i++) {
-          const d = (cursors[i] as { cursor: PostingCursor }).cursor.doc;
-          if (d < doc) doc = d;
-        }
-        if (doc === 0x7fffffff) break;
-        let score = 0;
-        for (let i = essentialFrom; i < m; i++) {
-          const entry = cursors[i] as { cursor: PostingCursor; weight: number };
-          if (entry.cursor.doc === doc) {
-            score += scoreOf(entry, doc);
-            entry.cursor.next();
-          }
-        }
-        if (alive[doc] !== 1) continue;
-        const threshold = heap.threshold();
-        for (let i = essentialFrom - 1; i >= 0; i--) {
-          if (score + (prefix[i + 1] as number) <= threshold && heap.full) break;
-          const entry = cursors[i] as { cursor: PostingCursor; weight: number };
-          entry.cursor.advance(doc);
-          if (entry.cursor.doc === doc) score += scoreOf(entry, doc);
-        }
-        const slot = base + doc;
-        if (!heap.wouldAccept(score, slot)) continue;
-        if (accept && !accept(slot)) continue;
-        heap.push(score, slot);
-        if (heap.full) updateEssential();
       }
     }
     return heap.sorted();
+  }
+
+  /**
+   * Accumulates the rarest query terms (highest bounds, few postings) term-at-a-time, takes the best chunks by
+   * that partial score, scores them exactly on every term and pushes them into the top-k. Returns the slots it
+   * considered (the MaxScore pass must not score them twice), or null when the query is cheap enough without.
+   */
+  private seed(
+    lists: readonly QueryList[],
+    limit: number,
+    score: (cursor: GlobalCursor, weight: number, slot: number) => number,
+    heap: TopK,
+    accept: ((slot: number) => boolean) | undefined,
+  ): Set<number> | null {
+    const byBound = [...lists].sort((x, y) => y.bound - x.bound);
+    const budget = Math.max(searchTuning.seedMinPostings, this.liveCount >>> 6);
+    const total = lists.reduce((sum, list) => sum + list.postings, 0);
+    if (total <= budget) return null;
+    const seeds: QueryList[] = [];
+    let postings = 0;
+    for (const list of byBound) {
+      if (seeds.length > 0 && postings + list.postings > budget) break;
+      seeds.push(list);
+      postings += list.postings;
+    }
+    const accumulated = new Map<number, number>();
+    for (const list of seeds) {
+      const cursor = new GlobalCursor(list.parts);
+      if (!cursor.start()) continue;
+      while (cursor.doc !== END) {
+        const slot = cursor.doc;
+        accumulated.set(slot, (accumulated.get(slot) ?? 0) + score(cursor, list.weight, slot));
+        cursor.next();
+      }
+    }
+    const partial = new TopK(limit * 2 + 16);
+    for (const [slot, value] of accumulated) {
+      if (this.aliveAll[slot] === 1 && partial.wouldAccept(value, slot)) partial.push(value, slot);
+    }
+    const candidates = partial
+      .sorted()
+      .map((entry) => entry.slot)
+      .sort((x, y) => x - y);
+    const exact = new Float64Array(candidates.length);
+    for (const list of lists) {
+      const cursor = new GlobalCursor(list.parts);
+      if (!cursor.start()) continue;
+      for (let i = 0; i < candidates.length; i++) {
+        const slot = candidates[i] as number;
+        cursor.advance(slot);
+        if (cursor.doc === slot) exact[i] = (exact[i] as number) + score(cursor, list.weight, slot);
+      }
+    }
+    const considered = new Set<number>();
+    for (let i = 0; i < candidates.length; i++) {
+      const slot = candidates[i] as number;
+      considered.add(slot);
+      const value = exact[i] as number;
+      if (!heap.wouldAccept(value, slot)) continue;
+      if (accept && !accept(slot)) continue;
+      heap.push(value, slot);
+    }
+    return considered;
+  }
+
+  /** Per-slot BM25F length norms over all segments, cached until the collection or the parameters change. */
+  private globalNorms(params: Bm25Parameters): {
+    bodyInverse: Float32Array;
+    contextFactor: Float32Array;
+    body: (len: number) => number;
+    context: (len: number) => number;
+  } {
+    const { bBody, bContext, contextWeight } = params;
+    const avgBody = this.totalBody / this.liveCount || 1;
+    const avgContext = this.totalContext / this.liveCount || 1;
+    const body = (len: number) => 1 / (1 - bBody + (bBody * len) / avgBody);
+    const context = (len: number) => contextWeight / (1 - bContext + (bContext * len) / avgContext);
+    const key = `${this.generation}:${bBody}:${bContext}:${contextWeight}`;
+    if (this.norms?.key !== key) {
+      const bodyInverse = new Float32Array(this.aliveAll.length);
+      const contextFactor = new Float32Array(this.aliveAll.length);
+      for (const segment of this.segments) {
+        const reader = segment.reader;
+        for (let local = 0; local < reader.docs; local++) {
+          bodyInverse[segment.base + local] = body(reader.bodyLength[local] as number);
+          contextFactor[segment.base + local] = context(reader.contextLength[local] as number);
+        }
+      }
+      this.norms = { key, bodyInverse, contextFactor };
+    }
+    return { bodyInverse: this.norms.bodyInverse, contextFactor: this.norms.contextFactor, body, context };
   }
 
   close(): void {
@@ -477,24 +662,6 @@ export class KeywordStore {
 
   private live(segment: LiveSegment): number {
     return segment.reader.docs - segment.deleted;
-  }
-
-  private normsOf(
-    segment: LiveSegment,
-    key: string,
-    bodyNorm: (len: number) => number,
-    contextNorm: (len: number) => number,
-  ): { bodyInverse: Float32Array; contextFactor: Float32Array } {
-    if (segment.norms?.key === key) return segment.norms;
-    const n = segment.reader.docs;
-    const bodyInverse = new Float32Array(n);
-    const contextFactor = new Float32Array(n);
-    for (let i = 0; i < n; i++) {
-      bodyInverse[i] = bodyNorm(segment.reader.bodyLength[i] as number);
-      contextFactor[i] = contextNorm(segment.reader.contextLength[i] as number);
-    }
-    segment.norms = { key, bodyInverse, contextFactor };
-    return segment.norms;
   }
 
   private locate(slot: number): { segment: LiveSegment; local: number } {
@@ -543,7 +710,6 @@ export class KeywordStore {
       deadContext,
       tombstones,
       base: 0,
-      norms: null,
     };
   }
 
@@ -576,6 +742,9 @@ export class KeywordStore {
       }
       base += reader.docs;
     }
+    this.aliveAll = new Uint8Array(base);
+    for (const segment of this.segments) this.aliveAll.set(segment.alive, segment.base);
+    this.norms = null;
   }
 
   private async writeSegment(name: string, encoded: EncodedSegment): Promise<number> {

@@ -244,6 +244,11 @@ export class OwnerPartition {
     });
   }
 
+  /** True when at least one of the terms occurs in this owner's live chunks. */
+  hasAnyTerm(terms: readonly string[]): boolean {
+    return terms.some((term) => this.store.documentFrequency(term) > 0);
+  }
+
   /** Best BM25F matches passing the filters (synchronous: one consistent state). */
   searchKeyword(terms: string[], limit: number, filters: SearchFilters | undefined): KeywordMatch[] {
     const predicate = compileFilters(filters);

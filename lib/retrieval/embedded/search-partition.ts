@@ -1,4 +1,4 @@
-import { analyzeQuery } from '@/lib/retrieval/analyzer';
+import { analyze, analyzeForIndex } from '@/lib/retrieval/analyzer';
 import { compileFilters } from '@/lib/retrieval/embedded/filter-predicate';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import type { OwnerPartition } from '@/lib/retrieval/embedded/owner-partition';
@@ -39,6 +39,17 @@ function toHit(
 }
 
 /**
+ * The terms a keyword query searches: its content words (`analyze`: function words dropped), or, when none of
+ * those occurs in the owner's chunks ("what is it", a misspelt name next to "how"), every word the index keeps
+ * (`analyzeForIndex`), so a query with any indexed word always returns the chunks that contain it.
+ */
+function queryTerms(partition: OwnerPartition, query: string): string[] {
+  const content = analyze(query);
+  if (partition.hasAnyTerm(content)) return content;
+  return analyzeForIndex(query);
+}
+
+/**
  * Runs one (already validated) search inside one owner's partition:
  * - keyword: BM25F over text + context prefix, score = BM25;
  * - semantic: cosine similarity over chunks that have a vector (none without a query vector), score = cosine;
@@ -48,7 +59,7 @@ function toHit(
  * Only the returned hits are read from the doc store (text, location); ranking runs on in-memory data.
  */
 export async function searchPartition(partition: OwnerPartition, request: SearchRequest): Promise<SearchHit[]> {
-  const terms = analyzeQuery(request.query);
+  const terms = queryTerms(partition, request.query);
   const termSet = new Set(terms);
   const includeText = request.includeText === true;
   const vector = request.queryVector ?? null;
