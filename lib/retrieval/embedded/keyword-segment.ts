@@ -494,9 +494,9 @@ export class PostingCursor {
   doc = -1;
   tfBody = 0;
   tfContext = 0;
-  private block: number;
-  private readonly firstBlock: number;
-  private readonly endBlock: number;
+  private block = 0;
+  private firstBlock = 0;
+  private endBlock = 0;
   private readonly docs = new Int32Array(BLOCK_SIZE);
   private readonly bodyTfs = new Uint32Array(BLOCK_SIZE);
   private readonly contextTfs = new Uint32Array(BLOCK_SIZE);
@@ -504,12 +504,22 @@ export class PostingCursor {
   private position = 0;
 
   constructor(
-    private readonly segment: SegmentReader,
+    private segment: SegmentReader,
     term: number,
   ) {
+    this.reset(segment, term);
+  }
+
+  /** Points the cursor at another term (of any segment) without allocating; call start() next. */
+  reset(segment: SegmentReader, term: number): this {
+    this.segment = segment;
     this.firstBlock = segment.termBlockStart[term] as number;
     this.block = this.firstBlock - 1;
     this.endBlock = segment.termBlockStart[term + 1] as number;
+    this.doc = -1;
+    this.count = 0;
+    this.position = 0;
+    return this;
   }
 
   /** Moves to the first posting; false when none. */

@@ -127,11 +127,13 @@ class GlobalCursor {
       this.part++;
       if (this.part >= this.parts.length) {
         this.doc = END;
-        this.cursor = null;
         return false;
       }
       const part = this.parts[this.part] as { segment: LiveSegment; term: number };
-      const cursor = new PostingCursor(part.segment.reader, part.term);
+      const cursor = this.cursor
+        ? this.cursor.reset(part.segment.reader, part.term)
+        : new PostingCursor(part.segment.reader, part.term);
+      this.cursor = cursor;
       if (cursor.start()) {
         this.cursor = cursor;
         this.load(cursor);
@@ -851,6 +853,7 @@ export class KeywordStore {
     const encoder = new PostingsEncoder(columns.bodyLength, columns.contextLength);
     // k-way merge of the sorted dictionaries.
     const heads = group.map(() => 0);
+    let mergeCursor: PostingCursor | null = null;
     let outDocs = new Uint32Array(1024);
     let outTfs = new Uint32Array(1024);
     for (;;) {
@@ -870,7 +873,8 @@ export class KeywordStore {
         if (head >= reader.termDf.length || reader.termAt(head).compare(term) !== 0) continue;
         heads[g] = head + 1;
         const remap = remaps[g] as Int32Array;
-        const cursor = new PostingCursor(reader, head);
+        const cursor: PostingCursor = mergeCursor ? mergeCursor.reset(reader, head) : new PostingCursor(reader, head);
+        mergeCursor = cursor;
         if (!cursor.start()) continue;
         while (cursor.doc !== 0x7fffffff) {
           const mapped = remap[cursor.doc] as number;
