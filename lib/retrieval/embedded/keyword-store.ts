@@ -237,10 +237,9 @@ export class KeywordStore {
     }
     const kept = new Set(next.map((segment) => segment.reader));
     for (const segment of this.segments) if (!kept.has(segment.reader)) segment.reader.close();
-    this.segments = next;
+    this.adoptSegments(next);
     this.generation = manifest.data.generation;
     this.nextSegment = manifest.data.nextSegment;
-    this.rebuildMaps();
   }
 
   /** An empty store that writes nothing until its first write (an owner nobody has written yet). */
@@ -715,38 +714,78 @@ export class KeywordStore {
     };
   }
 
-  private rebuildMaps(): void {
-    this.slotById.clear();
-    this.slotsByDocument.clear();
-    this.liveCount = 0;
-    this.vectorLive = 0;
+  /**
+   * Brings the id maps, counters and slot arrays in line with `next` (the segments about to be current).
+   * When `next` only adds segments at the end and tombstones in existing ones (every write but a merge), the
+   * maps are updated for the changed chunks only; otherwise (a merge renumbers slots) they are rebuilt.
+   */
+  private adoptSegments(next: LiveSegment[]): void {
+    const previous = this.segments;
+    const incremental =
+      previous.length <= next.length && previous.every((segment, i) => next[i]?.reader === segment.reader);
+    this.segments = next;
+    if (!incremental) {
+      this.slotById.clear();
+      this.slotsByDocument.clear();
+      this.liveCount = 0;
+      this.vectorLive = 0;
+    }
+    let base = 0;
+    for (let i = 0; i < next.length; i++) {
+      const segment = next[i] as LiveSegment;
+      segment.base = base;
+      base += segment.reader.docs;
+      const old = incremental ? previous[i] : undefined;
+      if (old) {
+        for (let local = 0; local < segment.reader.docs; local++) {
+          if (old.alive[local] === 1 && segment.alive[local] !== 1) this.unindexDoc(segment, local);
+        }
+      } else {
+        for (let local = 0; local < segment.reader.docs; local++) {
+          if (segment.alive[local] === 1) this.indexDoc(segment, local);
+        }
+      }
+    }
     this.totalBody = 0;
     this.totalContext = 0;
-    let base = 0;
-    for (const segment of this.segments) {
-      segment.base = base;
-      const reader = segment.reader;
-      this.totalBody += reader.totalBody - segment.deadBody;
-      this.totalContext += reader.totalContext - segment.deadContext;
-      for (let local = 0; local < reader.docs; local++) {
-        if (segment.alive[local] !== 1) continue;
-        const slot = base + local;
-        this.slotById.set(reader.chunkIds[local] as string, slot);
-        const documentId = (reader.attributeSets[reader.attributeRef[local] as number] as AttributeSet).documentId;
-        let slots = this.slotsByDocument.get(documentId);
-        if (!slots) {
-          slots = new Set();
-          this.slotsByDocument.set(documentId, slots);
-        }
-        slots.add(slot);
-        this.liveCount++;
-        if (reader.hasVector[local] === 1) this.vectorLive++;
-      }
-      base += reader.docs;
+    for (const segment of next) {
+      this.totalBody += segment.reader.totalBody - segment.deadBody;
+      this.totalContext += segment.reader.totalContext - segment.deadContext;
     }
     this.aliveAll = new Uint8Array(base);
-    for (const segment of this.segments) this.aliveAll.set(segment.alive, segment.base);
+    for (const segment of next) this.aliveAll.set(segment.alive, segment.base);
     this.norms = null;
+  }
+
+  private documentOf(segment: LiveSegment, local: number): string {
+    const reader = segment.reader;
+    return (reader.attributeSets[reader.attributeRef[local] as number] as AttributeSet).documentId;
+  }
+
+  private indexDoc(segment: LiveSegment, local: number): void {
+    const slot = segment.base + local;
+    this.slotById.set(segment.reader.chunkIds[local] as string, slot);
+    const documentId = this.documentOf(segment, local);
+    let slots = this.slotsByDocument.get(documentId);
+    if (!slots) {
+      slots = new Set();
+      this.slotsByDocument.set(documentId, slots);
+    }
+    slots.add(slot);
+    this.liveCount++;
+    if (segment.reader.hasVector[local] === 1) this.vectorLive++;
+  }
+
+  private unindexDoc(segment: LiveSegment, local: number): void {
+    const slot = segment.base + local;
+    const chunkId = segment.reader.chunkIds[local] as string;
+    if (this.slotById.get(chunkId) === slot) this.slotById.delete(chunkId);
+    const documentId = this.documentOf(segment, local);
+    const slots = this.slotsByDocument.get(documentId);
+    slots?.delete(slot);
+    if (slots?.size === 0) this.slotsByDocument.delete(documentId);
+    this.liveCount--;
+    if (segment.reader.hasVector[local] === 1) this.vectorLive--;
   }
 
   private async writeSegment(name: string, encoded: EncodedSegment): Promise<number> {
@@ -787,10 +826,9 @@ export class KeywordStore {
     await writeDurable(KeywordStore.manifestPath(this.dir), Buffer.from(JSON.stringify(manifest)));
     const kept = new Set(next.map((segment) => segment.reader));
     for (const segment of this.segments) if (!kept.has(segment.reader)) segment.reader.close();
-    this.segments = next;
+    this.adoptSegments(next);
     this.generation = manifest.generation;
     this.nextSegment = nextSegment;
-    this.rebuildMaps();
     this.cleanUp();
   }
 
