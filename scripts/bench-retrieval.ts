@@ -13,8 +13,8 @@
  * docs/benchmarks-retrieval.md.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -900,11 +900,19 @@ async function main() {
   console.log(
     `\n## Scale: synthetic chunks (~120 words, SciFact unigram vocabulary + Zipf tail, ${SCALE_DIMS}-dim vectors), one owner of N chunks + 2 neighbour owners of 2,000, topK 10\n`,
   );
+  // --dir PATH keeps the ingested index there and reuses it on the next run (re-measure serving only).
+  const keepDir = option('--dir');
   for (const size of sizes) {
-    const dir = await mkdtemp(path.join(tmpdir(), `bench-scale-${size}-`));
+    const dir = keepDir ? path.join(keepDir, String(size)) : await mkdtemp(path.join(tmpdir(), `bench-scale-${size}-`));
     try {
-      const ingestLine = runChild(['--child', 'scale-ingest', String(size), dir]);
-      if (!ingestLine) continue;
+      const marker = path.join(dir, 'INGESTED.json');
+      let ingestLine: string | null = existsSync(marker) ? readFileSync(marker, 'utf8') : null;
+      if (!ingestLine) {
+        await mkdir(dir, { recursive: true });
+        ingestLine = runChild(['--child', 'scale-ingest', String(size), dir]);
+        if (!ingestLine) continue;
+        if (keepDir) writeFileSync(marker, ingestLine);
+      }
       const ingested = JSON.parse(ingestLine) as IngestResult;
       const serveLine = runChild(['--child', 'scale-serve', String(size), dir]);
       if (!serveLine) continue;
@@ -947,7 +955,7 @@ async function main() {
         });
       }
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      if (!keepDir) await rm(dir, { recursive: true, force: true });
     }
   }
 }

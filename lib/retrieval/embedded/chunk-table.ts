@@ -259,9 +259,13 @@ export class ChunkTable {
         replace: true,
       });
       this.annReady = true;
-      // A large owner also gets key indexes, so get() and deleteDocument() stop scanning the table.
+      // A large owner also gets key indexes, so get() and deleteDocument() stop scanning the table...
       await table.createIndex('chunkId', { config: Index.btree(), replace: true });
       await table.createIndex('documentId', { config: Index.btree(), replace: true });
+      // ...and the columns filters pre-filter on, so a filtered vector search does not scan every row.
+      await table.createIndex('bucketId', { config: Index.bitmap(), replace: true });
+      await table.createIndex('mime', { config: Index.bitmap(), replace: true });
+      await table.createIndex('documentDay', { config: Index.btree(), replace: true });
     } catch (error) {
       this.lastAnnFailure = Date.now();
       console.warn(`[chunk-index] ANN index build for ${this.name} failed; searches stay exact`, error);
