@@ -72,8 +72,8 @@ describe('KeywordStore', () => {
         fc.array(text, { minLength: 1, maxLength: 4 }),
         fc.boolean(),
         async (ops, queries, seeding) => {
-          // Seeding (exact scores of the rarest terms' best chunks first) normally starts at 4,096 postings.
-          searchTuning.seedMinPostings = seeding ? 0 : 4_096;
+          // Seeding (exact scores of the rarest terms' best chunks first) normally starts at 32,768 postings.
+          searchTuning.seedMinPostings = seeding ? 0 : 32_768;
           const dir = freshDir();
           let store = await KeywordStore.create(dir);
           const reference = new Bm25Index(DEFAULT_BM25_PARAMS);

@@ -75,9 +75,14 @@ interface QueryList {
   postings: number;
 }
 
-/** Search tuning. `seedMinPostings`: below this many postings in all query terms a search skips seeding. */
-export const searchTuning = { seedMinPostings: 4_096 };
+/**
+ * Search tuning. `seedMinPostings`: below this many postings in all query terms a search skips seeding (on small
+ * owners plain MaxScore is cheaper than the extra pass).
+ */
+export const searchTuning = { seedMinPostings: 32_768 };
 const END = 0x7fffffff;
+/** Slots per MaxScore window. */
+const WINDOW = 4_096;
 
 /** One term's postings across all segments, in global slot order (segment base + local doc). */
 class GlobalCursor {
@@ -98,6 +103,23 @@ class GlobalCursor {
     const cursor = this.cursor as PostingCursor;
     cursor.next();
     if (cursor.doc !== END) this.load(cursor);
+    else this.nextPart();
+  }
+
+  /** The current segment's cursor (for bulk loops over its decoded block). */
+  get current(): PostingCursor | null {
+    return this.cursor;
+  }
+
+  /** Slot of local doc 0 of the current segment. */
+  get base(): number {
+    return (this.parts[this.part] as { segment: LiveSegment } | undefined)?.segment.base ?? 0;
+  }
+
+  /** Continues after a bulk loop consumed the current block up to `position`. */
+  resume(position: number): void {
+    const cursor = this.cursor as PostingCursor;
+    if (cursor.resume(position)) this.load(cursor);
     else this.nextPart();
   }
 
@@ -185,6 +207,12 @@ export class KeywordStore {
   /** Liveness by global slot (all segments). */
   private aliveAll = new Uint8Array(0);
   private norms: { key: string; bodyInverse: Float32Array; contextFactor: Float32Array } | null = null;
+  /** Window accumulators of the MaxScore pass (zero between searches) and the window positions touched. */
+  private windowScores = new Float64Array(0);
+  private windowTouched = new Int32Array(0);
+  /** Seeding accumulators by slot (zero between searches) and the slots touched. */
+  private scratch = new Float64Array(0);
+  private touched = new Int32Array(0);
   /** Set on a store for an owner with nothing on disk yet: its first refresh under the write lock creates it. */
   private createOnWrite = false;
 
@@ -501,39 +529,74 @@ export class KeywordStore {
     let essentialFrom = 0;
     let threshold = heap.threshold();
     while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
+    // Window by window (Lucene's MaxScore bulk scorer): essential lists are accumulated term-at-a-time into the
+    // window, then each candidate is completed from the non-essential lists while it can still beat the threshold.
+    if (this.windowScores.length < WINDOW) {
+      this.windowScores = new Float64Array(WINDOW);
+      this.windowTouched = new Int32Array(WINDOW);
+    }
+    const windowScores = this.windowScores;
+    const windowTouched = this.windowTouched;
     while (essentialFrom < m) {
-      let slot = END;
+      let first = END;
       for (let i = essentialFrom; i < m; i++) {
         const d = (cursors[i] as GlobalCursor).doc;
-        if (d < slot) slot = d;
+        if (d < first) first = d;
       }
-      if (slot === END) break;
-      let total = 0;
+      if (first === END) break;
+      const start = first - (first % WINDOW);
+      const end = start + WINDOW;
+      let count = 0;
       for (let i = essentialFrom; i < m; i++) {
         const cursor = cursors[i] as GlobalCursor;
-        if (cursor.doc === slot) {
-          total += score(cursor, weights[i] as number, slot);
-          cursor.next();
+        const weight = weights[i] as number;
+        // Tight loop over decoded blocks (no per-posting method calls).
+        while (cursor.doc < end) {
+          const block = cursor.current as PostingCursor;
+          const offset = cursor.base - start;
+          const docs = block.docs;
+          const bodyTfs = block.bodyTfs;
+          const contextTfs = block.contextTfs;
+          const n = block.count;
+          let p = block.position;
+          const limitLocal = end - cursor.base;
+          for (; p < n; p++) {
+            const local = docs[p] as number;
+            if (local >= limitLocal) break;
+            const slot = cursor.base + local;
+            let tf = (bodyTfs[p] as number) * (bodyInverse[slot] as number);
+            const tfContext = contextTfs[p] as number;
+            if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
+            const at = local + offset;
+            if (windowScores[at] === 0) windowTouched[count++] = at;
+            windowScores[at] = (windowScores[at] as number) + (weight * tf) / (tf + k1);
+          }
+          cursor.resume(p);
         }
       }
-      if (alive[slot] !== 1 || seeded?.has(slot)) continue;
-      let pruned = false;
-      for (let i = essentialFrom - 1; i >= 0; i--) {
-        if (heap.full && total + (prefix[i + 1] as number) <= threshold) {
-          pruned = true;
-          break;
+      const touched = windowTouched.subarray(0, count).sort();
+      for (let t = 0; t < count; t++) {
+        const at = touched[t] as number;
+        let total = windowScores[at] as number;
+        windowScores[at] = 0;
+        const slot = start + at;
+        if (alive[slot] !== 1 || seeded?.has(slot)) continue;
+        let pruned = false;
+        for (let i = essentialFrom - 1; i >= 0; i--) {
+          if (heap.full && total + (prefix[i + 1] as number) <= threshold) {
+            pruned = true;
+            break;
+          }
+          const cursor = cursors[i] as GlobalCursor;
+          cursor.advance(slot);
+          if (cursor.doc === slot) total += score(cursor, weights[i] as number, slot);
         }
-        const cursor = cursors[i] as GlobalCursor;
-        cursor.advance(slot);
-        if (cursor.doc === slot) total += score(cursor, weights[i] as number, slot);
+        if (pruned || !heap.wouldAccept(total, slot)) continue;
+        if (accept && !accept(slot)) continue;
+        heap.push(total, slot);
+        if (heap.full) threshold = heap.threshold();
       }
-      if (pruned || !heap.wouldAccept(total, slot)) continue;
-      if (accept && !accept(slot)) continue;
-      heap.push(total, slot);
-      if (heap.full) {
-        threshold = heap.threshold();
-        while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
-      }
+      while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
     }
     return heap.sorted();
   }
@@ -561,18 +624,28 @@ export class KeywordStore {
       seeds.push(list);
       postings += list.postings;
     }
-    const accumulated = new Map<number, number>();
+    if (this.scratch.length < this.aliveAll.length) {
+      this.scratch = new Float64Array(this.aliveAll.length);
+      this.touched = new Int32Array(this.aliveAll.length);
+    }
+    const accumulated = this.scratch;
+    const touched = this.touched;
+    let touchedCount = 0;
     for (const list of seeds) {
       const cursor = new GlobalCursor(list.parts);
       if (!cursor.start()) continue;
       while (cursor.doc !== END) {
         const slot = cursor.doc;
-        accumulated.set(slot, (accumulated.get(slot) ?? 0) + score(cursor, list.weight, slot));
+        if (accumulated[slot] === 0) touched[touchedCount++] = slot;
+        accumulated[slot] = (accumulated[slot] as number) + score(cursor, list.weight, slot);
         cursor.next();
       }
     }
     const partial = new TopK(limit * 2 + 16);
-    for (const [slot, value] of accumulated) {
+    for (let i = 0; i < touchedCount; i++) {
+      const slot = touched[i] as number;
+      const value = accumulated[slot] as number;
+      accumulated[slot] = 0;
       if (this.aliveAll[slot] === 1 && partial.wouldAccept(value, slot)) partial.push(value, slot);
     }
     const candidates = partial
