@@ -20,6 +20,8 @@ import type {
 export const EMBEDDED_ENGINE = 'embedded (LanceDB + persisted BM25 segments)';
 /** Memory for loaded owners' keyword indexes when the caller sets no budget. */
 export const DEFAULT_MEMORY_BUDGET_MB = 1024;
+/** How long an unloaded owner's files stay open for reads that obtained it just before. */
+const RETIRE_GRACE_MS = 2_000;
 /** How often a read checks an owner's table for versions written by another process. */
 const FRESHNESS_CHECK_MS = 1000;
 
@@ -190,9 +192,27 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
       if (ownerId === keep || !partition.idle || writesInFlight.get(ownerId) || reloading.has(ownerId)) continue;
       partitions.delete(ownerId);
       total -= partition.memoryBytes;
-      await partition.settle();
-      partition.close();
+      retire(partition);
     }
+  }
+
+  /**
+   * Closes an unloaded partition once no read holds it. A read that obtained it just before it was unloaded
+   * (its continuation not yet run) still finds it open: closing waits a grace period and for the reads to end.
+   */
+  const retired = new Set<OwnerPartition>();
+  function retire(partition: OwnerPartition): void {
+    retired.add(partition);
+    const attempt = () => {
+      if (!retired.has(partition)) return;
+      if (!partition.idle) {
+        setTimeout(attempt, RETIRE_GRACE_MS).unref();
+        return;
+      }
+      retired.delete(partition);
+      void partition.settle().then(() => partition.close());
+    };
+    setTimeout(attempt, RETIRE_GRACE_MS).unref();
   }
 
   /** Memory held by loaded owners (bytes), for tests and benchmarks. */
@@ -285,6 +305,11 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      for (const partition of retired) {
+        await partition.settle();
+        partition.close();
+      }
+      retired.clear();
       const loaded = await Promise.allSettled(partitions.values());
       for (const result of loaded) {
         if (result.status !== 'fulfilled') continue;
