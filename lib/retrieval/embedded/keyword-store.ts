@@ -232,6 +232,18 @@ export class KeywordStore {
 
   /** Re-reads the manifest if another process committed a newer one (reusing unchanged segments). */
   async refresh(): Promise<void> {
+    // Another process may commit (and remove the files of the manifest just read) between reading the manifest
+    // and opening its segments: read it again.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.refreshOnce();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 4) throw error;
+      }
+    }
+  }
+
+  private async refreshOnce(): Promise<void> {
     if (this.createOnWrite && !hasManifest(this.dir)) {
       // Still nothing on disk: the first write creates the index.
       await mkdir(this.dir, { recursive: true });
