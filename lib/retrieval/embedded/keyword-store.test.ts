@@ -134,7 +134,7 @@ describe('KeywordStore', () => {
       ),
       { numRuns: 40 },
     );
-  });
+  }, 90_000);
 
   it('reads records from disk and applies the accept filter', async () => {
     const store = await KeywordStore.create(freshDir());
