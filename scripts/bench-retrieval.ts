@@ -571,6 +571,8 @@ interface ServeResult {
   chunks: number;
   /** First keyword query of the big owner in a fresh process (opens the LanceDB table and the keyword index). */
   coldStartS: number;
+  /** CPU time of that first query (user + system, all threads of the process). */
+  coldStartCpuS: number;
   rssFirstMb: number;
   heapFirstMb: number;
   rssMaxMb: number;
@@ -624,8 +626,11 @@ async function scaleServe(size: number, dir: string): Promise<ServeResult> {
     rssMax = Math.max(rssMax, process.memoryUsage().rss);
   };
   const started = performance.now();
+  const cpuAtStart = process.cpuUsage();
   await index.search({ ownerId: 'big-owner', query: queries[0] ?? '', mode: 'keyword', topK: 10 });
   const coldStartS = (performance.now() - started) / 1000;
+  const coldCpu = process.cpuUsage(cpuAtStart);
+  const coldStartCpuS = (coldCpu.user + coldCpu.system) / 1e6;
   const first = process.memoryUsage();
   sampleRss();
   const count = await index.countChunks('big-owner');
@@ -693,6 +698,7 @@ async function scaleServe(size: number, dir: string): Promise<ServeResult> {
   return {
     chunks: size,
     coldStartS,
+    coldStartCpuS,
     rssFirstMb: first.rss / 2 ** 20,
     heapFirstMb: first.heapUsed / 2 ** 20,
     rssMaxMb: rssMax / 2 ** 20,
@@ -947,7 +953,7 @@ async function main() {
       if (!serveLine) continue;
       const result = JSON.parse(serveLine) as ServeResult;
       console.log(
-        `### ${size.toLocaleString('en')} chunks: ingest ${fmt(ingested.ingestS, 1)} s, final ANN build/refresh ${fmt(ingested.annBuildS, 1)} s, on disk ${ingested.diskMb} MB, semantic recall@10 vs exact ${ingested.semanticRecall10 === null ? 'not measured' : fmt(ingested.semanticRecall10, 2)}; after a restart: first query ${fmt(result.coldStartS, 2)} s, RSS then ${Math.round(result.rssFirstMb)} MB (JS heap ${Math.round(result.heapFirstMb)} MB), max RSS while serving ${Math.round(result.rssMaxMb)} MB; load average at end ${result.loadAvg.map((n) => n.toFixed(1)).join(' ')}\n`,
+        `### ${size.toLocaleString('en')} chunks: ingest ${fmt(ingested.ingestS, 1)} s, final ANN build/refresh ${fmt(ingested.annBuildS, 1)} s, on disk ${ingested.diskMb} MB, semantic recall@10 vs exact ${ingested.semanticRecall10 === null ? 'not measured' : fmt(ingested.semanticRecall10, 2)}; after a restart: first query ${fmt(result.coldStartS, 2)} s (CPU ${fmt(result.coldStartCpuS, 2)} s), RSS then ${Math.round(result.rssFirstMb)} MB (JS heap ${Math.round(result.heapFirstMb)} MB), max RSS while serving ${Math.round(result.rssMaxMb)} MB; load average at end ${result.loadAvg.map((n) => n.toFixed(1)).join(' ')}\n`,
       );
       console.log('| query | p50 ms | p95 ms | q/s (8 concurrent) | queries per CPU-second |');
       console.log('| --- | --- | --- | --- | --- |');
