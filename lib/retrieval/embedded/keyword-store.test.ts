@@ -4,7 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Bm25Index, DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-index';
-import { KeywordStore, StaleIndexError, searchTuning, segmentDoc } from '@/lib/retrieval/embedded/keyword-store';
+import { KeywordStore, StaleIndexError, segmentDoc } from '@/lib/retrieval/embedded/keyword-store';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 
 const root = mkdtempSync(path.join(tmpdir(), 'keyword-store-'));
@@ -70,10 +70,7 @@ describe('KeywordStore', () => {
       fc.asyncProperty(
         fc.array(op, { minLength: 1, maxLength: 14 }),
         fc.array(text, { minLength: 1, maxLength: 4 }),
-        fc.boolean(),
-        async (ops, queries, seeding) => {
-          // Seeding (exact scores of the rarest terms' best chunks first) normally starts at 32,768 postings.
-          searchTuning.seedMinPostings = seeding ? 0 : 32_768;
+        async (ops, queries) => {
           const dir = freshDir();
           let store = await KeywordStore.create(dir);
           const reference = new Bm25Index(DEFAULT_BM25_PARAMS);

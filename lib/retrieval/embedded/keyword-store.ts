@@ -75,11 +75,6 @@ interface QueryList {
   postings: number;
 }
 
-/**
- * Search tuning. `seedMinPostings`: below this many postings in all query terms a search skips seeding (on small
- * owners plain MaxScore is cheaper than the extra pass).
- */
-export const searchTuning = { seedMinPostings: 32_768 };
 const END = 0x7fffffff;
 /** Slots per MaxScore window. */
 const WINDOW = 4_096;
@@ -210,9 +205,6 @@ export class KeywordStore {
   /** Window accumulators of the MaxScore pass (zero between searches) and the window positions touched. */
   private windowScores = new Float64Array(0);
   private windowTouched = new Int32Array(0);
-  /** Seeding accumulators by slot (zero between searches) and the slots touched. */
-  private scratch = new Float64Array(0);
-  private touched = new Int32Array(0);
   /** Set on a store for an owner with nothing on disk yet: its first refresh under the write lock creates it. */
   private createOnWrite = false;
 
@@ -467,11 +459,9 @@ export class KeywordStore {
 
   /**
    * Best live slots for weighted query terms (BM25F, exact scores), best first, ties by lower slot.
-   * Document-at-a-time MaxScore over all segments at once (a term's postings are one list in slot order):
-   * 1. seed: the rarest terms are accumulated term-at-a-time, their best chunks scored exactly and put in the
-   *    top-k, so the threshold is high from the start;
-   * 2. the lists whose summed score bounds cannot beat the threshold are only probed (skipping whole blocks)
-   *    for chunks the other lists found.
+   * MaxScore over all segments at once (a term's postings are one list in slot order): the lists whose summed
+   * score bounds cannot beat the current k-th score are only probed (skipping whole blocks) for chunks the other
+   * lists found; those ("essential") lists are accumulated window by window.
    */
   search(
     query: ReadonlyMap<string, number>,
@@ -523,7 +513,6 @@ export class KeywordStore {
       return (weight * tf) / (tf + k1);
     };
     const heap = new TopK(limit);
-    const seeded = this.seed(lists, limit, score, heap, accept);
 
     lists.sort((x, y) => x.bound - y.bound);
     const m = lists.length;
@@ -592,7 +581,7 @@ export class KeywordStore {
         let total = windowScores[at] as number;
         windowScores[at] = 0;
         const slot = start + at;
-        if (alive[slot] !== 1 || seeded?.has(slot)) continue;
+        if (alive[slot] !== 1) continue;
         let pruned = false;
         for (let i = essentialFrom - 1; i >= 0; i--) {
           if (heap.full && total + (prefix[i + 1] as number) <= threshold) {
@@ -611,79 +600,6 @@ export class KeywordStore {
       while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
     }
     return heap.sorted();
-  }
-
-  /**
-   * Accumulates the rarest query terms (highest bounds, few postings) term-at-a-time, takes the best chunks by
-   * that partial score, scores them exactly on every term and pushes them into the top-k. Returns the slots it
-   * considered (the MaxScore pass must not score them twice), or null when the query is cheap enough without.
-   */
-  private seed(
-    lists: readonly QueryList[],
-    limit: number,
-    score: (cursor: GlobalCursor, weight: number, slot: number) => number,
-    heap: TopK,
-    accept: ((slot: number) => boolean) | undefined,
-  ): Set<number> | null {
-    const byBound = [...lists].sort((x, y) => y.bound - x.bound);
-    const budget = Math.max(searchTuning.seedMinPostings, this.liveCount >>> 6);
-    const total = lists.reduce((sum, list) => sum + list.postings, 0);
-    if (total <= budget) return null;
-    const seeds: QueryList[] = [];
-    let postings = 0;
-    for (const list of byBound) {
-      if (seeds.length > 0 && postings + list.postings > budget) break;
-      seeds.push(list);
-      postings += list.postings;
-    }
-    if (this.scratch.length < this.aliveAll.length) {
-      this.scratch = new Float64Array(this.aliveAll.length);
-      this.touched = new Int32Array(this.aliveAll.length);
-    }
-    const accumulated = this.scratch;
-    const touched = this.touched;
-    let touchedCount = 0;
-    for (const list of seeds) {
-      const cursor = new GlobalCursor(list.parts);
-      if (!cursor.start()) continue;
-      while (cursor.doc !== END) {
-        const slot = cursor.doc;
-        if (accumulated[slot] === 0) touched[touchedCount++] = slot;
-        accumulated[slot] = (accumulated[slot] as number) + score(cursor, list.weight, slot);
-        cursor.next();
-      }
-    }
-    const partial = new TopK(limit * 2 + 16);
-    for (let i = 0; i < touchedCount; i++) {
-      const slot = touched[i] as number;
-      const value = accumulated[slot] as number;
-      accumulated[slot] = 0;
-      if (this.aliveAll[slot] === 1 && partial.wouldAccept(value, slot)) partial.push(value, slot);
-    }
-    const candidates = partial
-      .sorted()
-      .map((entry) => entry.slot)
-      .sort((x, y) => x - y);
-    const exact = new Float64Array(candidates.length);
-    for (const list of lists) {
-      const cursor = new GlobalCursor(list.parts);
-      if (!cursor.start()) continue;
-      for (let i = 0; i < candidates.length; i++) {
-        const slot = candidates[i] as number;
-        cursor.advance(slot);
-        if (cursor.doc === slot) exact[i] = (exact[i] as number) + score(cursor, list.weight, slot);
-      }
-    }
-    const considered = new Set<number>();
-    for (let i = 0; i < candidates.length; i++) {
-      const slot = candidates[i] as number;
-      considered.add(slot);
-      const value = exact[i] as number;
-      if (!heap.wouldAccept(value, slot)) continue;
-      if (accept && !accept(slot)) continue;
-      heap.push(value, slot);
-    }
-    return considered;
   }
 
   /** Per-slot BM25F length norms over all segments, cached until the collection or the parameters change. */
