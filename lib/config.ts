@@ -40,6 +40,9 @@ const envSchema = z.object({
   /** Comma-separated IPs/CIDRs of reverse proxies whose forwarding headers are believed; empty: none. */
   TRUSTED_PROXIES: z.string().default(''),
 
+  /** Memory bound (MB) for loaded owners' keyword indexes in the embedded chunk index (LRU owners unloaded). */
+  INDEX_MEMORY_BUDGET_MB: intFrom(1024, 16),
+
   QDRANT_URL: optionalUrl,
   QDRANT_API_KEY: z.string().optional(),
   QDRANT_COLLECTION_PREFIX: z.string().default('docuchat'),
@@ -104,6 +107,8 @@ export interface AppConfig {
   dataDir: string;
   uploadsDir: string;
   indexDir: string;
+  /** Memory budget of the embedded index's loaded keyword partitions, in MB. */
+  indexMemoryBudgetMb: number;
   database: { url: string; provider: 'sqlite' | 'postgresql' };
   port: number;
   appUrl: string;
@@ -196,6 +201,7 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
     dataDir,
     uploadsDir: path.join(dataDir, 'uploads'),
     indexDir: path.join(dataDir, 'index'),
+    indexMemoryBudgetMb: e.INDEX_MEMORY_BUDGET_MB,
     database: { url: dbUrl, provider },
     port: e.PORT,
     appUrl,

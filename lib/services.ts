@@ -65,7 +65,10 @@ export function getChunkIndex(): Promise<ChunkIndex> {
         });
       }
       const { createEmbeddedChunkIndex } = await import('@/lib/retrieval/embedded-chunk-index');
-      return createEmbeddedChunkIndex({ dir: path.join(config.indexDir, 'embedded') });
+      return createEmbeddedChunkIndex({
+        dir: path.join(config.indexDir, 'embedded'),
+        memoryBudgetMb: config.indexMemoryBudgetMb,
+      });
     })();
     state.index = created;
     created.catch(() => {
