@@ -50,6 +50,7 @@ export function technicalTerms(answer: string): { numbers: string[]; terms: stri
   const terms = new Set<string>();
   for (const m of text.matchAll(/\b[A-Za-z][A-Za-z0-9]*(?:(?:_|::|\.|\/)[A-Za-z0-9]+)+\b/g)) {
     const t = m[0];
+    if (/^[vV]\d+(?:\.\d+)*$/.test(t)) continue; // a version: checked by value with the numbers
     const parts = t.split(/_|::|\.|\//);
     if (!t.includes('_') && !t.includes('::') && parts.every((p) => p.length <= 1)) continue; // e.g, i.e
     terms.add(t);

@@ -68,18 +68,20 @@ function times(text: string, out: NumberMention[]): string {
 }
 
 const REF = new Date(2000, 0, 1);
-const MONTH_NAME = /\p{L}{3,}/u;
+const MONTH_NAME = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?![a-z])/i;
+const YEAR = /(?<!\d)\d{4}(?!\d)|\d{1,2}[/.-]\d{1,2}[/.-]\d{2}(?!\d)/;
 
 function dateKeys(r: chrono.ParsedResult): string[] {
   const s = r.start;
   const year = s.isCertain('year') ? s.get('year') : null;
   const month = s.isCertain('month') ? s.get('month') : null;
   const day = s.isCertain('day') ? s.get('day') : null;
+  // Only absolute dates: a written year, or a month name with a day ("after 5 seconds" is not a date here).
+  const explicitYear = YEAR.test(r.text);
   if (month === null) return [];
-  if (year !== null && day !== null) return [`d:${year}-${pad(month)}-${pad(day)}`];
-  if (year !== null) return [`m:${year}-${pad(month)}`];
-  if (day !== null && MONTH_NAME.test(r.text.replace(/\b(?:on|the|of|at)\b/gi, '')))
-    return [`md:${pad(month)}-${pad(day)}`];
+  if (year !== null && explicitYear && day !== null) return [`d:${year}-${pad(month)}-${pad(day)}`];
+  if (year !== null && explicitYear && MONTH_NAME.test(r.text)) return [`m:${year}-${pad(month)}`];
+  if (day !== null && MONTH_NAME.test(r.text)) return [`md:${pad(month)}-${pad(day)}`];
   return [];
 }
 
