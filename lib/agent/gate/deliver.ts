@@ -15,7 +15,10 @@ export type GatedKind = 'verified' | 'repaired' | 'report' | 'notice';
 
 export interface GatedAnswer {
   readonly text: string;
-  /** verified: the draft as written passed; repaired: its best grounded version passed; report: nothing passed. */
+  /**
+   * verified: the draft as written passed (an answer citing nothing but admissions is followed by the report);
+   * repaired: its best grounded version passed; report: nothing passed; notice: a fixed agent message.
+   */
   readonly kind: GatedKind;
   /** Whether the run was stopped (by the caller or a deadline) before it finished. */
   readonly stopped: boolean;
@@ -49,18 +52,25 @@ function hasCitedClaim(text: string, state: AgentState): boolean {
   return checkAnswer(text, state).units.some((u) => u.kind !== 'heading' && u.cites.some((n) => opened.has(n)));
 }
 
-/** The text every run path must deliver: the draft if it passes, else its repair if that passes, else the report. */
+/**
+ * The text every run path must deliver: the draft if it passes the gate and states something cited, else its
+ * best grounded version if that does, else the report (led by the draft's own admission when that passed).
+ * A stopped run delivers checked text with a note that it was stopped, or the report saying so.
+ */
 export function deliverable(input: DeliverInput): GatedAnswer {
+  const { state, stopped } = input;
+  const passes = (text: string) => text.length > 0 && input.trust(text).length === 0;
   const draft = input.draft.trim();
-  const finish = (text: string, kind: GatedKind) =>
-    brand(input.stopped ? `${text}\n\n${STOPPED_NOTE}` : text, kind, input.stopped);
-  if (draft.length > 0) {
-    if (input.trust(draft).length === 0) return finish(draft, 'verified');
-    const repaired = input.repair(draft).trim();
-    if (repaired.length > 0 && input.trust(repaired).length === 0 && hasCitedClaim(repaired, input.state))
-      return finish(repaired, 'repaired');
-  }
-  return brand(insufficiencyReport(input.state, input.insufficiencies, input.stopped), 'report', input.stopped);
+  const withNote = (text: string) => (stopped ? `${text}\n\n${STOPPED_NOTE}` : text);
+  if (passes(draft) && (hasCitedClaim(draft, state) || (!stopped && state.opened.length === 0)))
+    return brand(withNote(draft), 'verified', stopped);
+  const repaired = draft.length > 0 ? input.repair(draft).trim() : '';
+  if (passes(repaired) && hasCitedClaim(repaired, state)) return brand(withNote(repaired), 'repaired', stopped);
+  // The draft passed but states nothing cited (an honest "not covered"): it leads the report.
+  if (!stopped && passes(draft))
+    return brand(insufficiencyReport(state, input.insufficiencies, false, draft), 'verified', false);
+  const lead = !stopped && passes(repaired) ? repaired : null;
+  return brand(insufficiencyReport(state, input.insufficiencies, stopped, lead), 'report', stopped);
 }
 
 /** A fixed message of the agent (refusal, clarification question, error), not a drafted answer. */
@@ -70,16 +80,19 @@ export function notice(text: string, stopped = false): GatedAnswer {
 
 const quoteList = (xs: readonly string[]) => xs.map((x) => `"${x}"`).join(', ');
 
-/** What was searched, what was found and what is missing, in plain words. */
+/** What was searched, what was found and what is missing, in plain words, after `lead` (a checked admission). */
 export function insufficiencyReport(
   state: AgentState,
   insufficiencies: readonly Insufficiency[],
   stopped: boolean,
+  lead: string | null = null,
 ): string {
   const phrase = state.constraints.insufficiencyPhrase || 'Insufficient documentation';
-  const head = stopped
-    ? 'The run was stopped before an answer could be checked against your documents, so no answer is given.'
-    : `${phrase}: no answer could be verified against your documents.`;
+  const head =
+    lead ??
+    (stopped
+      ? 'The run was stopped before an answer could be checked against your documents, so no answer is given.'
+      : `${phrase}: no answer could be verified against your documents.`);
   const queries = [...new Set(state.searches.map((s) => s.query))];
   const found = state.opened.map((o) => {
     const c = o.chunk;

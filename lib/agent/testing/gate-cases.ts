@@ -575,7 +575,8 @@ export async function runGateCase(c: GateCase): Promise<GateRun> {
 
 /** Whether a run met its case: blocked (first draft rejected with the code, fragment absent) or accepted. */
 export function judgeGateCase(c: GateCase, run: GateRun): { ok: boolean; why: string } {
-  const answer = normalize(run.result.answer);
+  // The report lists the user's queries verbatim; that line is the user's text, not a claim.
+  const answer = normalize(run.result.answer.replace(/^- Searched: .*$/m, ''));
   if (c.expect === 'accept') {
     const ok = run.first?.passed === true && run.result.validated && run.result.status === 'complete';
     return { ok, why: ok ? 'accepted' : `not accepted: ${JSON.stringify(run.first)} answer=${run.result.answer}` };
