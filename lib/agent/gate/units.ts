@@ -78,7 +78,8 @@ function sentenceEnds(text: string, protectedSpans: readonly QuoteMatch[]): numb
   const ends: number[] = [];
   for (const m of text.matchAll(/[.!?]+["'\u201D\u2019\u00BB)\]]*(?=\s|$)/g)) {
     const at = m.index + m[0].length;
-    if (protectedSpans.some((q) => m.index >= q.start && m.index < q.end)) continue;
+    // Inside a quote only where the quote itself ends ("… ends here." [1] Next sentence).
+    if (protectedSpans.some((q) => m.index >= q.start && at < q.end)) continue;
     const before = text.slice(Math.max(0, m.index - 6), m.index + 1);
     if (/(?:(?<![\p{L}])\p{L}|\be\.g|\bi\.e|\bvs|\bNo|\bcf)\.$/u.test(before)) continue;
     const next = /\S/.exec(text.slice(at));
