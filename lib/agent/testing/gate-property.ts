@@ -213,7 +213,7 @@ export function perturb(world: World, kind: PerturbationKind, pick: number, digi
   } else if (kind === 'digit' && f.kind === 'version') {
     const parts = [...f.parts] as [number, number, number];
     const p = pick % 3;
-    parts[p] = (parts[p] + 1 + (digit % 9)) % 31;
+    parts[p] = ((parts[p] ?? 0) + 1 + (digit % 9)) % 31;
     if (valuesOf(own).has(parts.join('.'))) return null;
     changed = answerSentence({ ...f, parts }, target.s + 1);
   } else if (kind === 'date_shift' && f.kind === 'date') {
