@@ -5,7 +5,7 @@
  *    ligatures (ﬁ), full-width forms, no-break and other compatibility spaces become their plain forms;
  * 2. soft hyphens, zero-width spaces/joiners, word joiners and byte-order marks are removed;
  * 3. quotes unify: every single quote or apostrophe form (‘ ’ ‚ ‛ ′ `) becomes ', every double form
- *    (“ ” „ ‟ ″ « ») becomes ", single guillemets (‹ ›) become ';
+ *    (“ ” „ ‟ « ») becomes ", single guillemets (‹ ›) become ' (NFKC has already made a double prime ″ two primes);
  * 4. dashes and minus signs (‐ ‑ ‒ – — ― −) become -; the ellipsis becomes ...;
  * 5. whitespace folds: any run of whitespace (line breaks included) is one space, none at either end.
  *
@@ -15,7 +15,7 @@
 
 const REMOVED = /[\u00AD\u200B-\u200D\u2060\uFEFF]/u;
 const SINGLE = /[\u2018\u2019\u201A\u201B\u2032\u2039\u203A`]/gu;
-const DOUBLE = /[\u201C-\u201F\u2033\u00AB\u00BB]/gu;
+const DOUBLE = /[\u201C-\u201F\u00AB\u00BB]/gu;
 const DASH = /[\u2010-\u2015\u2212]/gu;
 const SPACE = /\s/u;
 const CLUSTER = /\P{M}\p{M}*|\p{M}+/gsu;

@@ -121,7 +121,7 @@ function versions(text: string, out: NumberMention[]): string {
 }
 
 const NUMBER =
-  /(?<![\p{L}\p{N}_])(\d{1,3}(?:[,\u00A0\u202F\u2009']\d{3})+|\d+)(?:([.,])(\d+))?(?:\s?(thousand|million|billion|trillion|bn|mn)\b|(k|K|M|B)(?![\p{L}\p{N}]))?/gu;
+  /(?<![\p{L}\p{N}_])(\d{1,3}(?:[,\u00A0\u202F\u2009']\d{3})+(?!\d)|\d+)(?:([.,])(\d+))?(?:\s?(thousand|million|billion|trillion|bn|mn)\b|(k|K|M|B)(?![\p{L}\p{N}]))?/gu;
 
 function plainNumbers(text: string, out: NumberMention[]): string {
   let rest = text;

@@ -73,6 +73,12 @@ const INDENTED = /^(?: {4,}|\t)\S/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const blank = (l: Line | undefined) => l !== undefined && l.text.trim() === '';
 
+/** Whether a table (a row with pipes, then a separator row) starts at line i. */
+function tableStarts(lines: readonly Line[], i: number): boolean {
+  const line = lines[i]?.text ?? '';
+  return line.includes('|') && !TABLE_SEPARATOR.test(line) && TABLE_SEPARATOR.test(lines[i + 1]?.text ?? '');
+}
+
 /** The sentence ends of `text` outside the given protected spans. */
 function sentenceEnds(text: string, protectedSpans: readonly QuoteMatch[]): number[] {
   const ends: number[] = [];
@@ -229,7 +235,7 @@ export function claimUnits(answer: string): Unit[] {
       lastBlock = 'other';
       continue;
     }
-    if (line.text.includes('|') && TABLE_SEPARATOR.test(lines[i + 1]?.text ?? '') && !TABLE_SEPARATOR.test(line.text)) {
+    if (tableStarts(lines, i)) {
       const inherit = introCites(b, true);
       let j = i;
       while (j < lines.length && (lines[j] as Line).text.includes('|')) j++;
@@ -249,7 +255,8 @@ export function claimUnits(answer: string): Unit[] {
       !ITEM.test((lines[j] as Line).text) &&
       !FENCE.test((lines[j] as Line).text) &&
       !HEADING.test((lines[j] as Line).text) &&
-      !BLOCKQUOTE.test((lines[j] as Line).text)
+      !BLOCKQUOTE.test((lines[j] as Line).text) &&
+      !tableStarts(lines, j)
     )
       j++;
     const startAt = line.start + (item ? item[0].length : 0);

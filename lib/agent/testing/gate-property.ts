@@ -209,6 +209,8 @@ export function perturb(world: World, kind: PerturbationKind, pick: number, digi
     const next = (old + 1 + (digit % 9)) % 10;
     const value = Number(s.slice(0, pos) + String(next) + s.slice(pos + 1));
     if (value === f.value || valuesOf(own).has(String(value)) || (pos === 0 && next === 0)) return null;
+    // A lone "one" is deliberately not read as a number (docs/gate.md): not a perturbation the gate claims to catch.
+    if (f.kind === 'count' && f.form === 'words' && value === 1) return null;
     changed = answerSentence({ ...f, value } as Fact, target.s + 1);
   } else if (kind === 'digit' && f.kind === 'version') {
     const parts = [...f.parts] as [number, number, number];

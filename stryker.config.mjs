@@ -1,0 +1,16 @@
+// Mutation testing of the trust gate (lib/agent/gate): `npm run mutate:gate`. Not part of `npm test`.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'vitest.gate.config.ts', related: false },
+  mutate: ['lib/agent/gate/**/*.ts', '!lib/agent/gate/**/*.test.ts'],
+  coverageAnalysis: 'perTest',
+  concurrency: 1,
+  timeoutMS: 30_000,
+  reporters: ['clear-text', 'json', 'progress'],
+  jsonReporter: { fileName: 'reports/mutation/gate.json' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  ignorePatterns: ['.next', 'data', 'playwright-report', 'test-results', 'e2e', 'lib/generated', 'reports'],
+};
