@@ -6,6 +6,9 @@ export default {
   vitest: { configFile: 'vitest.gate.config.ts', related: false },
   mutate: ['lib/agent/gate/**/*.ts', '!lib/agent/gate/**/*.test.ts'],
   coverageAnalysis: 'perTest',
+  // Reruns only mutants whose code or covering tests changed since the last run (reports/ is not committed).
+  incremental: true,
+  incrementalFile: 'reports/mutation/gate-incremental.json',
   concurrency: 2,
   timeoutMS: 30_000,
   reporters: ['clear-text', 'json', 'progress'],
