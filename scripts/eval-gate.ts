@@ -1,4 +1,3 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { GATE_CASES, judgeGateCase, runGateCase } from '@/lib/agent/testing/gate-cases';
@@ -10,6 +9,7 @@ import {
   type World,
   worldArb,
 } from '@/lib/agent/testing/gate-property';
+import { markdownTable, recordSection } from './agent-report';
 import { recordFigures } from './figures';
 
 /**
@@ -76,38 +76,28 @@ async function main(): Promise<void> {
     'gate.property_accepted_pct': { value: acceptPct, unit: '%', command },
   });
 
-  const rows = [...byKind.entries()].map(
-    ([kind, r]) =>
-      `| ${kind} | ${r.block[1] > 0 ? `${r.block[0]}/${r.block[1]}` : '-'} | ${r.accept[1] > 0 ? `${r.accept[0]}/${r.accept[1]}` : '-'} |`,
-  );
+  const rows = [...byKind.entries()].map(([kind, r]) => [
+    kind,
+    r.block[1] > 0 ? `${r.block[0]}/${r.block[1]}` : '-',
+    r.accept[1] > 0 ? `${r.accept[0]}/${r.accept[1]}` : '-',
+  ]);
   const prop = kinds.map((k) => {
     const s = perKind.get(k) ?? { tried: 0, caught: 0 };
-    return `| ${k} | ${s.tried} | ${s.caught} | ${pct(s.caught, s.tried)}% |`;
+    return [k, String(s.tried), String(s.caught), `${pct(s.caught, s.tried)}%`];
   });
   const section = [
-    '<!-- gate-eval:start -->',
     `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run eval:gate\` (${seconds} s; Node ${process.version}).`,
     '',
     `Adversarial set: **${correct}/${GATE_CASES.length}** cases as expected (through \`runAgent\`; agent mode with a scripted model, quick mode, extractive mode).`,
     '',
-    '| class | must block: blocked | must accept: accepted |',
-    '| ----- | ------------------- | --------------------- |',
-    ...rows,
+    markdownTable(['class', 'must block: blocked', 'must accept: accepted'], rows),
     '',
     `Property check (${worlds.length} generated worlds, seed 13): **${caughtPct}%** of ${tried} perturbations caught; **${acceptPct}%** of unperturbed grounded answers accepted.`,
     '',
-    '| perturbation | applied | caught | share |',
-    '| ------------ | ------- | ------ | ----- |',
-    ...prop,
+    markdownTable(['perturbation', 'applied', 'caught', 'share'], prop),
     ...(failures.length > 0 ? ['', 'Cases not as expected:', ...failures.map((f) => `- ${f}`)] : []),
-    '<!-- gate-eval:end -->',
   ].join('\n');
-  const doc = path.join(root, 'docs', 'benchmarks-agent.md');
-  const text = readFileSync(doc, 'utf8');
-  const next = text.includes('<!-- gate-eval:start -->')
-    ? text.replace(/<!-- gate-eval:start -->[\s\S]*<!-- gate-eval:end -->/, section)
-    : `${text.trimEnd()}\n\n## Trust gate (\`npm run eval:gate\`)\n\nThe gate itself is described in [gate.md](gate.md). The adversarial set is \`lib/agent/testing/gate-cases.ts\`; the property generator is \`lib/agent/testing/gate-property.ts\`.\n\n${section}\n`;
-  writeFileSync(doc, next);
+  recordSection(path.join(root, 'docs', 'benchmarks-agent.md'), 'gate-eval', section);
   if (failures.length > 0) process.exitCode = 1;
 }
 

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { markdownTable, recordSection } from './agent-report';
 import { recordFigures } from './figures';
 
 /**
@@ -31,7 +32,7 @@ let killed = 0;
 let survived = 0;
 let noCoverage = 0;
 let timeout = 0;
-const survivors: string[] = [];
+const survivors: string[][] = [];
 for (const [file, { source, mutants }] of Object.entries(json.files)) {
   const lines = source.split('\n');
   for (const m of mutants) {
@@ -41,10 +42,13 @@ for (const [file, { source, mutants }] of Object.entries(json.files)) {
       if (m.status === 'Survived') survived++;
       else noCoverage++;
       const line = (lines[m.location.start.line - 1] ?? '').trim().slice(0, 90);
-      const rel = path.relative(root, path.resolve(root, file));
-      survivors.push(
-        `| ${rel}:${m.location.start.line} | ${m.mutatorName} | ${m.status} | \`${line.replace(/\|/g, '\\|').replace(/`/g, "'")}\` → \`${(m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 50).replace(/\|/g, '\\|').replace(/`/g, "'")}\` |`,
-      );
+      const code = (t: string) => `\`${t.replace(/\s+/g, ' ').replace(/\|/g, '\\|').replace(/`/g, "'")}\``;
+      survivors.push([
+        `${path.relative(root, path.resolve(root, file))}:${m.location.start.line}`,
+        m.mutatorName,
+        m.status,
+        `${code(line)} → ${code((m.replacement ?? '').slice(0, 50))}`,
+      ]);
     }
   }
 }
@@ -56,18 +60,9 @@ console.log(
 );
 recordFigures({ 'gate.mutation_score_pct': { value: score, unit: '%', command: 'npm run mutate:gate' } });
 
-const doc = path.join(root, 'docs', 'benchmarks-agent.md');
-const text = readFileSync(doc, 'utf8');
 const section = [
-  '<!-- mutation:start -->',
-  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run mutate:gate\` (StrykerJS, vitest runner, files \`lib/agent/gate/*.ts\`, tests \`lib/agent/gate/*.test.ts\`): **${score}%** mutation score, ${detected} of ${total} mutants detected (${timeout} by timeout), ${survived} survived, ${noCoverage} not covered.`,
+  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run mutate:gate\` (StrykerJS 9.6.1, vitest runner, files \`lib/agent/gate/*.ts\`, the gate's unit tests): **${score}%** mutation score, ${detected} of ${total} mutants detected (${timeout} by timeout), ${survived} survived, ${noCoverage} not covered. Surviving mutants, each either equivalent (same behaviour) or a gap in the tests:`,
   '',
-  '| where | mutator | status | original → mutant |',
-  '| ----- | ------- | ------ | ----------------- |',
-  ...survivors,
-  '<!-- mutation:end -->',
+  markdownTable(['where', 'mutator', 'status', 'original → mutant'], survivors),
 ].join('\n');
-const next = text.includes('<!-- mutation:start -->')
-  ? text.replace(/<!-- mutation:start -->[\s\S]*<!-- mutation:end -->/, section)
-  : `${text.trimEnd()}\n\n## Trust gate mutation testing (\`npm run mutate:gate\`)\n\nSurviving mutants are listed so each can be judged: an equivalent mutant (same behaviour), or a gap in the tests.\n\n${section}\n`;
-writeFileSync(doc, next);
+recordSection(path.join(root, 'docs', 'benchmarks-agent.md'), 'mutation', section);
