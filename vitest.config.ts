@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['lib/**/*.test.ts', 'app/**/*.test.ts', 'components/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: ['**/*.int.test.ts', 'node_modules/**'],
+          exclude: ['**/*.int.test.ts', 'node_modules/**', '.stryker-tmp/**'],
           environment: 'node',
           testTimeout: 20_000,
         },
@@ -24,7 +24,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['**/*.int.test.ts'],
-          exclude: ['node_modules/**', 'e2e/**'],
+          exclude: ['node_modules/**', 'e2e/**', '.stryker-tmp/**'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -58,6 +58,20 @@ describe('deliverable', () => {
         '- Missing: No rate limit passage; Retries: No retry policy.',
       ].join('\n'),
     );
+    const down = stateWith({ question: QUESTION, opened: [], queries: ['rate limits'] });
+    down.safetyFlags.add('index_unavailable');
+    expect(insufficiencyReport(down, [], false).split('\n')[0]).toBe(
+      'The search index is not reachable right now, so your documents could not be searched. Please try again in a moment.',
+    );
+    const delivered = deliverable({
+      state: down,
+      draft: 'The documents do not say.',
+      stopped: false,
+      insufficiencies: [],
+      trust: () => [],
+      repair: (d) => d,
+    });
+    expect(delivered).toMatchObject({ kind: 'report', text: insufficiencyReport(down, [], false) });
     const empty = stateWith({ question: QUESTION, opened: [], queries: [] });
     expect(insufficiencyReport(empty, [], true)).toBe(
       [

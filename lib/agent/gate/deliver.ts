@@ -62,6 +62,9 @@ export function deliverable(input: DeliverInput): GatedAnswer {
   const passes = (text: string) => text.length > 0 && input.trust(text).length === 0;
   const draft = input.draft.trim();
   const withNote = (text: string) => (stopped ? `${text}\n\n${STOPPED_NOTE}` : text);
+  // Nothing could be searched: say so (the report's head), whatever was drafted from no evidence.
+  if (state.opened.length === 0 && state.safetyFlags.has('index_unavailable'))
+    return brand(insufficiencyReport(state, input.insufficiencies, stopped), 'report', stopped);
   if (passes(draft) && (hasCitedClaim(draft, state) || (!stopped && state.opened.length === 0)))
     return brand(withNote(draft), 'verified', stopped);
   const repaired = draft.length > 0 ? input.repair(draft).trim() : '';
@@ -88,11 +91,14 @@ export function insufficiencyReport(
   lead: string | null = null,
 ): string {
   const phrase = state.constraints.insufficiencyPhrase || 'Insufficient documentation';
+  const indexDown = state.opened.length === 0 && state.safetyFlags.has('index_unavailable');
   const head =
     lead ??
     (stopped
       ? 'The run was stopped before an answer could be checked against your documents, so no answer is given.'
-      : `${phrase}: no answer could be verified against your documents.`);
+      : indexDown
+        ? 'The search index is not reachable right now, so your documents could not be searched. Please try again in a moment.'
+        : `${phrase}: no answer could be verified against your documents.`);
   const queries = [...new Set(state.searches.map((s) => s.query))];
   const found = state.opened.map((o) => {
     const c = o.chunk;
