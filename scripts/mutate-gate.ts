@@ -32,12 +32,14 @@ let killed = 0;
 let survived = 0;
 let noCoverage = 0;
 let timeout = 0;
+let ignored = 0;
 const survivors: string[][] = [];
 for (const [file, { source, mutants }] of Object.entries(json.files)) {
   const lines = source.split('\n');
   for (const m of mutants) {
     if (m.status === 'Killed') killed++;
     else if (m.status === 'Timeout') timeout++;
+    else if (m.status === 'Ignored') ignored++;
     else if (m.status === 'Survived' || m.status === 'NoCoverage') {
       if (m.status === 'Survived') survived++;
       else noCoverage++;
@@ -61,7 +63,7 @@ console.log(
 recordFigures({ 'gate.mutation_score_pct': { value: score, unit: '%', command: 'npm run mutate:gate' } });
 
 const section = [
-  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run mutate:gate\` (StrykerJS 9.6.1, vitest runner, files \`lib/agent/gate/*.ts\`, the gate's unit tests): **${score}%** mutation score, ${detected} of ${total} mutants detected (${timeout} by timeout), ${survived} survived, ${noCoverage} not covered. Surviving mutants, each either equivalent (same behaviour) or a gap in the tests:`,
+  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run mutate:gate\` (StrykerJS 9.6.1, vitest runner, files \`lib/agent/gate/*.ts\`, the gate's unit tests): **${score}%** mutation score, ${detected} of ${total} mutants detected (${timeout} by timeout), ${survived} survived, ${noCoverage} not covered; ${ignored} static mutants (module-level constants: regexes, word tables) ignored (\`ignoreStatic\`: each re-runs every test). Surviving mutants, each either equivalent (same behaviour) or a gap in the tests:`,
   '',
   markdownTable(['where', 'mutator', 'status', 'original → mutant'], survivors),
 ].join('\n');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceKeys, grounded, numberMentions } from './numbers';
+import { dateWindows, evidenceKeys, grounded, numberMentions } from './numbers';
 
 const mentions = (text: string) => numberMentions(text).map((m) => [m.raw, m.keys]);
 
@@ -157,5 +157,17 @@ describe('evidenceKeys / grounded', () => {
   });
   it('caches per text', () => {
     expect(evidenceKeys('x 7')).toBe(evidenceKeys('x 7'));
+  });
+});
+
+describe('dateWindows', () => {
+  it('reads only around month names, years and separated digits, merging neighbours', () => {
+    const text = `${'x '.repeat(40)}on March 3, 2024 ${'y '.repeat(40)}then 03/04/24 and 5 seconds`;
+    const spans = dateWindows(text).map((w) => text.slice(w.start, w.end));
+    expect(spans).toEqual([
+      `${'x '.repeat(14)}on March 3, 2024 ${'y '.repeat(14)}y`,
+      `${'y '.repeat(13)}then 03/04/24 and 5 seconds`,
+    ]);
+    expect(dateWindows('no dates, 5 seconds, 12 items')).toEqual([]);
   });
 });

@@ -85,17 +85,44 @@ function dateKeys(r: chrono.ParsedResult): string[] {
   return [];
 }
 
+/** Where a date may stand: a month name, a four-digit year, or digits separated by - / or a dot. */
+const DATE_HINT =
+  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?![a-z])|(?<!\d)\d{4}(?!\d)|\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}/gi;
+const NUMERIC_DATE = /\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}/;
+const WINDOW = 30;
+
+/** The stretches of `text` around date hints (merged, at word boundaries): chrono reads only these. */
+export function dateWindows(text: string): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = [];
+  for (const m of text.matchAll(DATE_HINT)) {
+    let start = Math.max(0, m.index - WINDOW);
+    let end = Math.min(text.length, m.index + m[0].length + WINDOW);
+    while (start > 0 && !/\s/.test(text.charAt(start - 1))) start--;
+    while (end < text.length && !/\s/.test(text.charAt(end))) end++;
+    const last = spans.at(-1);
+    if (last && start <= last.end) last.end = Math.max(last.end, end);
+    else spans.push({ start, end });
+  }
+  return spans;
+}
+
 function dates(text: string, out: NumberMention[]): string {
   let rest = text;
   const found = new Map<number, NumberMention>();
-  for (const parser of [chrono.en.casual, chrono.en.GB]) {
-    for (const r of parser.parse(text, REF)) {
-      if (!/\d/.test(r.text) && !/\b(?:first|second|third|\w+th)\b/i.test(r.text)) continue;
-      const keys = dateKeys(r);
-      if (keys.length === 0) continue;
-      const prev = found.get(r.index);
-      if (prev) prev.keys = [...new Set([...prev.keys, ...keys])];
-      else found.set(r.index, { raw: r.text, start: r.index, end: r.index + r.text.length, keys });
+  for (const w of dateWindows(text)) {
+    const slice = text.slice(w.start, w.end);
+    // Numeric dates are read month-first (casual) and day-first (GB); others need one parser.
+    const parsers = NUMERIC_DATE.test(slice) ? [chrono.en.casual, chrono.en.GB] : [chrono.en.casual];
+    for (const parser of parsers) {
+      for (const r of parser.parse(slice, REF)) {
+        if (!/\d/.test(r.text) && !/\b(?:first|second|third|\w+th)\b/i.test(r.text)) continue;
+        const keys = dateKeys(r);
+        if (keys.length === 0) continue;
+        const at = w.start + r.index;
+        const prev = found.get(at);
+        if (prev) prev.keys = [...new Set([...prev.keys, ...keys])];
+        else found.set(at, { raw: r.text, start: at, end: at + r.text.length, keys });
+      }
     }
   }
   for (const m of found.values()) {

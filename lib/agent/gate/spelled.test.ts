@@ -33,6 +33,7 @@ describe('spelledNumbers', () => {
       ],
     ],
     ['one of them', []],
+    ['the constructor toString valueOf hasOwnProperty', []],
     ['a cat', []],
     ['and two', [['two', 2]]],
     ['two and', [['two', 2]]],

@@ -5,39 +5,48 @@
  * A lone "one" (or "a") is not a number here: as a pronoun or article it is far more common than as a count.
  */
 
-const UNITS: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-};
-const TENS: Record<string, number> = {
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-};
-const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
+const UNITS = new Map<string, number>(
+  Object.entries({
+    zero: 0,
+    one: 1,
+    two: 2,
+    three: 3,
+    four: 4,
+    five: 5,
+    six: 6,
+    seven: 7,
+    eight: 8,
+    nine: 9,
+    ten: 10,
+    eleven: 11,
+    twelve: 12,
+    thirteen: 13,
+    fourteen: 14,
+    fifteen: 15,
+    sixteen: 16,
+    seventeen: 17,
+    eighteen: 18,
+    nineteen: 19,
+  }),
+);
+const TENS = new Map<string, number>(
+  Object.entries({
+    twenty: 20,
+    thirty: 30,
+    forty: 40,
+    fifty: 50,
+    sixty: 60,
+    seventy: 70,
+    eighty: 80,
+    ninety: 90,
+  }),
+);
+const SCALES = new Map<string, number>([
+  ['thousand', 1e3],
+  ['million', 1e6],
+  ['billion', 1e9],
+  ['trillion', 1e12],
+]);
 
 export interface SpelledNumber {
   value: number;
@@ -52,11 +61,11 @@ interface Word {
 }
 
 function small(w: string): number | undefined {
-  return UNITS[w] ?? TENS[w];
+  return UNITS.get(w) ?? TENS.get(w);
 }
 
 function isNumberWord(w: string): boolean {
-  return small(w) !== undefined || w === 'hundred' || w === 'dozen' || SCALES[w] !== undefined;
+  return small(w) !== undefined || w === 'hundred' || w === 'dozen' || SCALES.has(w);
 }
 
 /** Parses one run of number words; returns the value and how many words it used (0 when none). */
@@ -69,7 +78,7 @@ function parseRun(words: readonly Word[], from: number): { value: number; used: 
   for (; i < words.length; i++) {
     const w = words[i]?.w ?? '';
     const next = words[i + 1]?.w ?? '';
-    if (w === 'a' && !any && (next === 'hundred' || next === 'dozen' || SCALES[next] !== undefined)) {
+    if (w === 'a' && !any && (next === 'hundred' || next === 'dozen' || SCALES.has(next))) {
       current = 1;
       any = true;
       continue;
@@ -92,7 +101,7 @@ function parseRun(words: readonly Word[], from: number): { value: number; used: 
       current = (current === 0 ? 1 : current) * 12;
       continue;
     }
-    const scale = SCALES[w];
+    const scale = SCALES.get(w);
     if (scale !== undefined && any) {
       total += (current === 0 ? 1 : current) * scale;
       current = 0;
@@ -107,7 +116,7 @@ function parseRun(words: readonly Word[], from: number): { value: number; used: 
     let digits = '';
     let j = i + 1;
     for (; j < words.length; j++) {
-      const d = UNITS[words[j]?.w ?? ''];
+      const d = UNITS.get(words[j]?.w ?? '');
       if (d === undefined || d > 9) break;
       digits += String(d);
     }
