@@ -6,9 +6,11 @@ import type { AgentState, OpenedChunk } from './state';
 import { citationMarkers, keyTerms, normalizeForQuote, termCoverage } from './text';
 
 /**
- * Stage 7, the validation gate (seed 000). Process checks (searches, topics, opened sources) and draft checks
- * (citations map to opened sources, quotes verbatim in the cited chunk, numbers and technical terms present in
- * the evidence, required sections and insufficiency phrase, no planted instruction repeated). Pure.
+ * Stage 7, the validation gate (seed 000; docs/gate.md). Process checks (searches, topics, opened sources), the
+ * trust checks (the claim gate of ./gate: every quote, code line and number of every unit in the source its own
+ * marker cites, no uncited claim outside admissions; markers to unopened sources; technical terms in the opened
+ * sources; no planted instruction repeated), then what the question demanded (exact quote, sections,
+ * insufficiency phrase). Pure.
  */
 
 export interface ValidationResult {
