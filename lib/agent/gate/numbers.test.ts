@@ -171,3 +171,18 @@ describe('dateWindows', () => {
     expect(dateWindows('no dates, 5 seconds, 12 items')).toEqual([]);
   });
 });
+
+describe('digits in any form', () => {
+  it('reads full-width and superscript digits, and digits split by invisible characters', () => {
+    expect(mentions('\uFF15\uFF10\uFF10 requests')).toEqual([['\uFF15\uFF10\uFF10', ['n:500']]]);
+    expect(mentions('10\u00B2 and \u2460')).toEqual([
+      ['10\u00B2', ['n:102']],
+      ['\u2460', ['n:1']],
+    ]);
+    expect(mentions('5\u200B0 and 1\u00AD500')).toEqual([
+      ['5\u200B0', ['n:50']],
+      ['1\u00AD500', ['n:1500']],
+    ]);
+    expect(mentions('a\u200B5 x\u200B')).toEqual([['5', ['n:5']]]);
+  });
+});

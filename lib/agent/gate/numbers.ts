@@ -179,14 +179,46 @@ function words(text: string, out: NumberMention[]): void {
   }
 }
 
-/** Every number mentioned in `text`, in order. */
+const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/u;
+
+/**
+ * Digits as ASCII, whatever their form (full-width, superscript, circled: one character whose NFKC form is one
+ * digit), and invisible characters between digits removed ("5\u200B0" is 50), with a map back to `text`'s offsets.
+ */
+function plainDigits(text: string): { text: string; map: number[] } {
+  let out = '';
+  const map: number[] = [];
+  const chars = [...text];
+  let at = 0;
+  for (const [i, c] of chars.entries()) {
+    const folded = c.charCodeAt(0) > 127 ? c.normalize('NFKC') : c;
+    const skip = INVISIBLE.test(c) && /\d/.test(out.at(-1) ?? '') && /\d/.test(chars[i + 1]?.normalize('NFKC') ?? '');
+    if (!skip) {
+      const ch = folded.length === 1 && /\d/.test(folded) ? folded : c;
+      out += ch;
+      for (let k = 0; k < ch.length; k++) map.push(at);
+    }
+    at += c.length;
+  }
+  map.push(at);
+  return { text: out, map };
+}
+
+/** Every number mentioned in `text`, in order (offsets in `text`). */
 export function numberMentions(text: string): NumberMention[] {
+  const plain = plainDigits(text);
   const out: NumberMention[] = [];
-  let rest = times(text, out);
+  let rest = times(plain.text, out);
   rest = dates(rest, out);
   rest = versions(rest, out);
   rest = plainNumbers(rest, out);
   words(rest, out);
+  if (plain.text !== text)
+    for (const m of out) {
+      m.start = plain.map[m.start] ?? m.start;
+      m.end = plain.map[m.end] ?? m.end;
+      m.raw = text.slice(m.start, m.end);
+    }
   return out.sort((a, b) => a.start - b.start);
 }
 
