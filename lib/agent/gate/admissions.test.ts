@@ -20,7 +20,7 @@ describe('admits', () => {
     'Unable to determine the owner.',
     'Insufficient documentation: nothing covers it.',
     'There is nothing in the files about it.',
-  ])('admits: %s', (text) => {
+  ])('admits %#', (text) => {
     expect(admits(text)).toBe(true);
   });
 
@@ -31,11 +31,11 @@ describe('admits', () => {
     'Deletions are permanent.',
     'The gateway does not retry failed requests.',
     'It does not retry.',
-  ])('does not admit: %s', (text) => {
+  ])('does not admit %#', (text) => {
     expect(admits(text)).toBe(false);
   });
 
-  it("counts the question's own insufficiency phrase", () => {
+  it('counts the insufficiency phrase of the question', () => {
     expect(admits('Not in the docs: rate limits.', 'not in the docs')).toBe(true);
     expect(admits('Rate limits apply.', 'not in the docs')).toBe(false);
     expect(admits('Rate limits apply.', '  ')).toBe(false);

@@ -26,7 +26,10 @@ describe('quoteIn', () => {
     ['Alpha beta delta', false],
     ['...', false],
     ['beta Gamma', false],
-  ])('%j → %s', (quote, ok) => {
+    ['\u2026 beta gamma', true],
+    ['Alpha \u2026 Delta', true],
+    ['Alpha \u2026 delta', false],
+  ])('case %#', (quote, ok) => {
     expect(quoteIn(text, quote)).toBe(ok);
   });
 });
@@ -86,7 +89,7 @@ describe('checkAnswer', () => {
     expect(msg).toBe('The number "6" does not appear (with that value) in source [1].');
   });
 
-  it('an uncited claim is reported once (its numbers and quotes have no source to check)', () => {
+  it('an uncited claim is reported once its numbers and quotes have no source to check', () => {
     expect(issues('Premium tokens are exempt from 100 limits.')).toEqual([['UNCITED_CLAIM', 0]]);
     const msg = checkAnswer('Premium tokens are exempt.', input()).issues[0]?.message;
     expect(msg).toBe(
@@ -118,6 +121,47 @@ describe('checkAnswer', () => {
   it('heading numbers must appear in some opened source or the question', () => {
     expect(issues('## 100 requests\n## 42 tokens\n## 7 things')).toEqual([['UNGROUNDED_NUMBER', 2]]);
     expect(checkAnswer('## Step 7', input()).issues[0]?.message).toBe('The heading number "7" is in no opened source.');
+  });
+
+  it('reports each failing unit with its own index and lists every cited source', () => {
+    expect(issues('Ok [1]. Premium tokens are exempt. Fine [1]. Gold tokens are free.')).toEqual([
+      ['UNCITED_CLAIM', 1],
+      ['UNCITED_CLAIM', 3],
+    ]);
+    expect(checkAnswer('Retry after 7 seconds [1][2].', input()).issues[0]?.message).toBe(
+      'The number "7" does not appear (with that value) in source [1], [2].',
+    );
+    expect(checkAnswer('It says "nothing like this" [1][9].', input()).issues[0]?.message).toBe(
+      'The quoted text "nothing like this" does not appear verbatim in source [1].',
+    );
+    expect(checkAnswer('The documents do not mention "secret tokens".', input()).issues[0]?.message).toBe(
+      'The quoted text "secret tokens" cites no opened source: quote only opened sources, with the marker of the one that holds it.',
+    );
+    expect(checkAnswer('The documents do not say, but premium tokens are exempt.', input()).issues[0]?.message).toBe(
+      '"premium tokens are exempt." cites no opened source: cite it as [n] right after it, or remove it.',
+    );
+  });
+
+  it('only admitting clauses may use the question', () => {
+    expect(issues('The limit is 42 [1], but the documents do not say why.')).toEqual([['UNGROUNDED_NUMBER', 0]]);
+    expect(issues('Limits apply [1]; the documents do not mention 42 tokens.')).toEqual([]);
+    expect(issues('Limits apply [1]; "magic tokens" are not documented.')).toEqual([]);
+    expect(issues('The "magic tokens" are real [1]; the documents do not say more.')).toEqual([['QUOTE_NOT_FOUND', 0]]);
+  });
+
+  it('code: trimmed lines, any cited source, empty blocks pass', () => {
+    const r = checkAnswer('Run [1][2]:\n```\n   REINDEX TABLE orders;\n```', input());
+    expect(r.issues).toEqual([]);
+    expect(r.verified).toEqual(['REINDEX TABLE orders;']);
+    expect(issues('```\n\n```')).toEqual([]);
+  });
+
+  it('a text of exactly 100 characters is not shortened', () => {
+    const hundred = `Premium tokens are ${'y'.repeat(80)}.`;
+    expect(hundred.length).toBe(100);
+    expect(checkAnswer(`${hundred} Gold tokens are free.`, input()).issues[0]?.message).toBe(
+      `"${hundred}" cites no opened source: cite it as [n] right after it, or remove it.`,
+    );
   });
 
   it('long texts are shortened in messages', () => {

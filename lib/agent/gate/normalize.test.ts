@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findVerbatim, normalize, normalizeWithMap } from './normalize';
 
-describe('normalize (the one normalisation)', () => {
+describe('normalize the one normalisation', () => {
   it.each([
     ['Cafe\u0301', 'Caf\u00E9'],
     ['\uFB01le \uFB02ow', 'file flow'],
@@ -16,7 +16,7 @@ describe('normalize (the one normalisation)', () => {
     ['\uFF21\uFF22\uFF23', 'ABC'],
     ['', ''],
     ['Case Kept', 'Case Kept'],
-  ])('%j → %j', (input, out) => {
+  ])('case %#', (input, out) => {
     expect(normalize(input)).toBe(out);
   });
 

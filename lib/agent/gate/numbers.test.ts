@@ -67,7 +67,22 @@ describe('numberMentions', () => {
         ['30', ['n:30']],
       ],
     ],
-    ['five hundred', [['five hundred', ['n:500']]]],
+    ['about five hundred users', [['five hundred', ['n:500']]]],
+    [
+      '1.500 and 1,50',
+      [
+        ['1.500', ['n:1.5', 'v:1.500']],
+        ['1,50', ['n:1.5', 'v:1.50']],
+      ],
+    ],
+    ["1'500,25", [["1'500,25", ['n:1500.25', 'v:1500.25']]]],
+    [
+      '5 and 02:00',
+      [
+        ['5', ['n:5']],
+        ['02:00', ['t:2:00']],
+      ],
+    ],
     [
       '10-20 and 10\u201320',
       [
@@ -87,7 +102,7 @@ describe('numberMentions', () => {
         ['22', ['n:22']],
       ],
     ],
-  ])('%j', (text, expected) => {
+  ])('case %#', (text, expected) => {
     expect(mentions(text)).toEqual(expected);
   });
 
@@ -155,6 +170,16 @@ describe('evidenceKeys / grounded', () => {
   it('grounds a month-year source with its year', () => {
     expect([...evidenceKeys('Since May 2021.')].sort()).toEqual(['m:2021-05', 'n:2021']);
   });
+  it('a mention is grounded by any one of its readings', () => {
+    const m = numberMentions('03/04/2024')[0] ?? { raw: '', start: 0, end: 0, keys: [] };
+    expect(grounded(m, evidenceKeys('On 2024-03-04.'))).toBe(true);
+    expect(grounded(m, evidenceKeys('On 2024-05-04.'))).toBe(false);
+    expect(numberMentions('at 02:00 and 7').map((x) => [x.start, x.end])).toEqual([
+      [3, 8],
+      [13, 14],
+    ]);
+  });
+
   it('caches per text', () => {
     expect(evidenceKeys('x 7')).toBe(evidenceKeys('x 7'));
   });

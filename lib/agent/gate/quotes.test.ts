@@ -39,8 +39,10 @@ describe('findQuotes', () => {
     ['5" screen', []],
     ['" "', []],
     ['``', []],
+    ['a ` ` b', []],
+    ['`` a ``', [['code', 'a', '`` a ``']]],
     ['a"b"c', []],
-  ])('%j', (text, expected) => {
+  ])('case %#', (text, expected) => {
     expect(found(text)).toEqual(expected);
   });
 });

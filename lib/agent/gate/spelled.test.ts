@@ -59,7 +59,7 @@ describe('spelledNumbers', () => {
       ],
     ],
     ['one hundred one', [['one hundred one', 101]]],
-  ])('%j', (text, expected) => {
+  ])('case %#', (text, expected) => {
     expect(values(text)).toEqual(expected);
   });
 });

@@ -4,7 +4,7 @@ import { claimUnits, markerNumbers, withoutMarkers } from './units';
 const shape = (text: string) => claimUnits(text).map((u) => [u.kind, u.text, u.cites]);
 
 describe('markers', () => {
-  it('reads [n], [n, m] and [n][m]', () => {
+  it('reads n, n, m and nm', () => {
     expect(markerNumbers('a [1] b [2, 3][4] c [x] [1000]')).toEqual([1, 2, 3, 4]);
     expect(withoutMarkers('a [1, 2] b')).toBe('a        b');
   });
@@ -50,7 +50,7 @@ describe('claimUnits', () => {
     ]);
   });
 
-  it('leading markers of a paragraph stay with it (no unit before)', () => {
+  it('leading markers of a paragraph stay with it no unit before', () => {
     expect(shape('[1] Claim here.')).toEqual([['sentence', '[1] Claim here.', [1]]]);
     expect(shape('Intro.\n\n[2] Claim.')).toEqual([
       ['sentence', 'Intro.', []],
@@ -58,7 +58,7 @@ describe('claimUnits', () => {
     ]);
   });
 
-  it('headings (# and bold lines) are units of their own', () => {
+  it('headings # and bold lines are units of their own', () => {
     expect(shape('## Setup 2 [1]\n**Notes**\n__Other__:\nText [3].')).toEqual([
       ['heading', '## Setup 2 [1]', [1]],
       ['heading', '**Notes**', []],
@@ -67,7 +67,7 @@ describe('claimUnits', () => {
     ]);
   });
 
-  it('fenced code (``` and ~~~) is one unit cited by the line before it or markers right after', () => {
+  it('fenced code and ~~~ is one unit cited by the line before it or markers right after', () => {
     const text = 'Run this [1]:\n```sql\nSELECT 1;\n\nSELECT 2;\n```\n[3] After.\n~~~~\nx\n~~~~\nEnd [4].';
     const units = claimUnits(text);
     expect(units.map((u) => [u.kind, u.text, u.cites])).toEqual([
@@ -80,7 +80,7 @@ describe('claimUnits', () => {
     expect(text.slice(units[1]?.block?.start, units[1]?.block?.end)).toBe('```sql\nSELECT 1;\n\nSELECT 2;\n```');
   });
 
-  it('an unclosed fence runs to the end; a ``` inside ~~~ does not close it', () => {
+  it('an unclosed fence runs to the end; a inside ~~~ does not close it', () => {
     expect(shape('Code [2]:\n~~~\na\n```\nb')).toEqual([
       ['sentence', 'Code [2]:', [2]],
       ['code', 'a\n```\nb', [2]],
@@ -108,7 +108,7 @@ describe('claimUnits', () => {
     expect(shape('> quoted [3]')).toEqual([['blockquote', 'quoted [3]', [3]]]);
   });
 
-  it('list items are units; items without markers inherit an introducing line ending in ":"', () => {
+  it('list items are units; items without markers inherit an introducing line ending in :', () => {
     expect(shape('Limits [1]:\n- a b\n- c d [2]\n1. e f\n2) g\n  continued')).toEqual([
       ['sentence', 'Limits [1]:', [1]],
       ['item', 'a b', [1]],
