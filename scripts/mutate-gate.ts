@@ -63,7 +63,7 @@ console.log(
 recordFigures({ 'gate.mutation_score_pct': { value: score, unit: '%', command: 'npm run mutate:gate' } });
 
 const section = [
-  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run mutate:gate\` (StrykerJS 9.6.1, vitest runner, files \`lib/agent/gate/*.ts\`, the gate's unit tests): **${score}%** mutation score, ${detected} of ${total} mutants detected (${timeout} by timeout), ${survived} survived, ${noCoverage} not covered; ${ignored} static mutants (module-level constants: regexes, word tables) ignored (\`ignoreStatic\`: each re-runs every test); the \`Regex\` mutator excluded. Surviving mutants, each either equivalent (same behaviour) or a gap in the tests:`,
+  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run mutate:gate\` (StrykerJS 9.6.1, vitest runner, files \`lib/agent/gate/*.ts\`, the gate's unit tests): **${score}%** mutation score, ${detected} of ${total} mutants detected (${timeout} by timeout), ${survived} survived, ${noCoverage} not covered; ${ignored} ignored (static mutants of module-level constants, which re-run every test, and the \`Regex\` mutator's; see docs/gate.md). Surviving mutants, each either equivalent (same behaviour) or a gap in the tests:`,
   '',
   markdownTable(['where', 'mutator', 'status', 'original → mutant'], survivors),
 ].join('\n');
