@@ -64,15 +64,10 @@ function small(w: string): number | undefined {
   return UNITS.get(w) ?? TENS.get(w);
 }
 
-function isNumberWord(w: string): boolean {
-  return small(w) !== undefined || w === 'hundred' || w === 'dozen' || SCALES.has(w);
-}
-
 /** Parses one run of number words; returns the value and how many words it used (0 when none). */
 function parseRun(words: readonly Word[], from: number): { value: number; used: number } {
   let total = 0;
   let current = 0;
-  let used = 0;
   let any = false;
   let i = from;
   for (; i < words.length; i++) {
@@ -83,36 +78,36 @@ function parseRun(words: readonly Word[], from: number): { value: number; used: 
       any = true;
       continue;
     }
-    if (w === 'and' && any && next !== '' && small(next) !== undefined) continue;
+    if (w === 'and' && any && small(next) !== undefined) continue;
     const s = small(w);
     if (s !== undefined) {
       // "twenty five" and "twenty-five" combine; "five five" does not.
       if (any && current % 10 === 0 && current % 100 !== 0 && s < 10) current += s;
-      else if (any && current !== 0 && current % 100 !== 0) break;
+      else if (current % 100 !== 0) break;
       else current += s;
       any = true;
       continue;
     }
     if (w === 'hundred' && any) {
-      current = (current === 0 ? 1 : current) * 100;
+      current *= 100;
       continue;
     }
     if (w === 'dozen' && any) {
-      current = (current === 0 ? 1 : current) * 12;
+      current *= 12;
       continue;
     }
     const scale = SCALES.get(w);
     if (scale !== undefined && any) {
-      total += (current === 0 ? 1 : current) * scale;
+      total += current * scale;
       current = 0;
       continue;
     }
     break;
   }
-  used = i - from;
+  let used = i - from;
   let value = total + current;
   // "one point five"
-  if (any && words[i]?.w === 'point') {
+  if (words[i]?.w === 'point') {
     let digits = '';
     let j = i + 1;
     for (; j < words.length; j++) {
@@ -136,22 +131,17 @@ export function spelledNumbers(text: string): SpelledNumber[] {
   }
   const out: SpelledNumber[] = [];
   for (let i = 0; i < words.length; ) {
-    const word = words[i];
-    if (!word || !(isNumberWord(word.w) || word.w === 'a')) {
-      i++;
-      continue;
-    }
     const { value, used } = parseRun(words, i);
     if (used === 0) {
       i++;
       continue;
     }
-    const first = words[i];
-    const last = words[i + used - 1];
-    const between = first && last ? text.slice(first.start, last.end) : '';
+    const first = words[i] as Word;
+    const last = words[i + used - 1] as Word;
     // Words of one number sit next to each other (spaces, hyphens, "and"), never across punctuation.
-    const lone = used === 1 && (first?.w === 'one' || first?.w === 'a');
-    if (first && last && !lone && !/[^A-Za-z\s-]/.test(between)) out.push({ value, start: first.start, end: last.end });
+    const lone = used === 1 && first.w === 'one';
+    if (!lone && !/[^A-Za-z\s-]/.test(text.slice(first.start, last.end)))
+      out.push({ value, start: first.start, end: last.end });
     i += used;
   }
   return out;
