@@ -17,7 +17,13 @@ describe('spelledNumbers', () => {
     ['a thousand', [['a thousand', 1000]]],
     ['one point five', [['one point five', 1.5]]],
     ['about one point nine', [['one point nine', 1.9]]],
-    ['two point ten', [['two', 2], ['ten', 10]]],
+    [
+      'two point ten',
+      [
+        ['two', 2],
+        ['ten', 10],
+      ],
+    ],
     ['the seven days', [['seven', 7]]],
     ['two point', [['two', 2]]],
     ['zero', [['zero', 0]]],
