@@ -177,7 +177,7 @@ export const qualityEventSchema = z.object({
 export const fallbackEventSchema = z.object({
   type: z.literal('fallback'),
   id: z.string(),
-  stage: z.enum(['constraints', 'plan', 'decision', 'synthesis', 'quality', 'embedding']),
+  stage: z.enum(['constraints', 'plan', 'decision', 'synthesis', 'quality', 'embedding', 'delivery']),
   reason: z.string(),
 });
 
