@@ -374,6 +374,37 @@ function probes(): Probe[] {
       mutating: true,
       send: (c, ids) => c.delete(`/api/buckets/${ids.bucket}`),
     },
+    // typed metadata
+    {
+      file: 'app/api/buckets/[id]/schema/route.ts',
+      method: 'GET',
+      name: "read A's bucket schema",
+      send: (c, ids) => c.get(`/api/buckets/${ids.bucket}/schema`),
+    },
+    {
+      file: 'app/api/buckets/[id]/schema/route.ts',
+      method: 'PATCH',
+      name: "replace A's bucket schema",
+      mutating: true,
+      send: (c, ids) =>
+        c.patch(
+          `/api/buckets/${ids.bucket}/schema`,
+          j({ fields: [{ name: 'pwned', type: 'number', required: false }] }),
+        ),
+    },
+    {
+      file: 'app/api/documents/[id]/typed-metadata/route.ts',
+      method: 'GET',
+      name: "read A's document typed values",
+      send: (c, ids) => c.get(`/api/documents/${ids.document}/typed-metadata`),
+    },
+    {
+      file: 'app/api/documents/[id]/typed-metadata/route.ts',
+      method: 'PATCH',
+      name: "set A's document typed values",
+      mutating: true,
+      send: (c, ids) => c.patch(`/api/documents/${ids.document}/typed-metadata`, j({ values: { pwned: 1 } })),
+    },
     // conversations
     {
       file: 'app/api/conversations/route.ts',

@@ -97,7 +97,7 @@ export function BucketSchemaDialog({ bucket, onClose }: { bucket: BucketSummary;
     setSaving(true);
     try {
       await fetchJson(`/api/buckets/${bucket.id}/schema`, {
-        method: 'PUT',
+        method: 'PATCH',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(toSchema(rows)),
       });

@@ -95,7 +95,7 @@ export function TypedValuesSection({ documentId, bucketId }: { documentId: strin
     setMessage(null);
     try {
       const { meta: saved } = await fetchJson<{ meta: TypedMeta }>(`/api/documents/${documentId}/typed-metadata`, {
-        method: 'PUT',
+        method: 'PATCH',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ values: fromDraft(schema, draft) }),
       });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createApiKeyBodySchema } from '@/lib/auth/api-keys';
 import { agentRunBodySchema, chatBodySchema } from '@/lib/chat/request';
 import type { ApiKeyScope } from '@/lib/db/api-keys';
+import { bucketMetaSchemaSchema, manualValuesSchema, typedMetaSchema } from '@/lib/domain/typed-meta';
 import type { ErrorType } from '@/lib/errors';
 import {
   answerSchema,
@@ -280,6 +281,63 @@ const routes = {
     summary: 'Delete a bucket (its documents stay, unbucketed)',
     response: { status: 204, description: 'Deleted' },
     errors: ['not_found'],
+  },
+  'GET /api/buckets/{id}/schema': {
+    method: 'GET',
+    path: '/api/buckets/{id}/schema',
+    scope: 'read',
+    tag: 'Buckets',
+    summary: "A bucket's typed metadata fields",
+    response: {
+      status: 200,
+      description: 'The fields the bucket declares (none: an empty list)',
+      schema: z.object({ schema: bucketMetaSchemaSchema }),
+    },
+    errors: ['not_found'],
+  },
+  'PATCH /api/buckets/{id}/schema': {
+    method: 'PATCH',
+    path: '/api/buckets/{id}/schema',
+    scope: 'write',
+    tag: 'Buckets',
+    summary: "Replace a bucket's typed metadata fields",
+    description:
+      "Declares the bucket's typed fields (string, number, date, enum, boolean; required or not) and re-reads " +
+      'values from its indexed documents (hand-set values are kept).',
+    body: bucketMetaSchemaSchema,
+    example: {
+      fields: [
+        { name: 'total_amount', type: 'number', required: true },
+        { name: 'issued', type: 'date', required: true, label: 'Issued' },
+      ],
+    },
+    response: {
+      status: 200,
+      description: 'The stored fields and how many documents were given values',
+      schema: z.object({ schema: bucketMetaSchemaSchema, extracted: z.number() }),
+    },
+    errors: ['not_found', 'invalid_json', 'unprocessable', 'unsupported_media_type'],
+  },
+  'GET /api/documents/{id}/typed-metadata': {
+    method: 'GET',
+    path: '/api/documents/{id}/typed-metadata',
+    scope: 'read',
+    tag: 'Documents',
+    summary: "A document's typed values with their evidence",
+    response: { status: 200, description: 'Typed values, evidence and the bucket schema', schema: z.looseObject({}) },
+    errors: ['not_found'],
+  },
+  'PATCH /api/documents/{id}/typed-metadata': {
+    method: 'PATCH',
+    path: '/api/documents/{id}/typed-metadata',
+    scope: 'write',
+    tag: 'Documents',
+    summary: "Set a document's typed values by hand",
+    description: 'Values are checked against the bucket schema (422 names each bad field); null clears a value.',
+    body: manualValuesSchema,
+    example: { values: { total_amount: 1500, issued: '2023-03-02' } },
+    response: { status: 200, description: 'The stored typed values', schema: z.object({ meta: typedMetaSchema }) },
+    errors: ['not_found', 'invalid_json', 'unprocessable', 'unsupported_media_type'],
   },
   'GET /api/conversations': {
     method: 'GET',

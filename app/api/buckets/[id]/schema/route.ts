@@ -1,20 +1,24 @@
-// GET|PUT /api/buckets/:id/schema – the typed metadata fields the bucket declares (PUT re-reads values from its documents)
+// GET|PATCH /api/buckets/:id/schema – the typed metadata fields the bucket declares (PATCH replaces them and re-reads
+// values from the bucket's documents)
 import { withUser } from '@/lib/auth/with-user';
 import { getBucketMetaSchema, setBucketMetaSchema } from '@/lib/db/typed-meta';
 import { extractBucketTypedValues } from '@/lib/documents/extract-typed-values';
-import { bucketMetaSchemaSchema } from '@/lib/domain/typed-meta';
+import { apiRoutes } from '@/lib/http/api-routes';
 import { readJson } from '@/lib/http/read-json';
 
 type Params = { id: string };
 
-export const GET = withUser<Params>(async (_request, { user, params }) => {
+export const GET = withUser<Params>(apiRoutes['GET /api/buckets/{id}/schema'], async (_request, { user, params }) => {
   const schema = await getBucketMetaSchema({ ownerId: user.id, bucketId: params.id });
   return Response.json({ schema });
 });
 
-export const PUT = withUser<Params>(async (request, { user, params }) => {
-  const body = await readJson(request, bucketMetaSchemaSchema);
-  const schema = await setBucketMetaSchema({ ownerId: user.id, bucketId: params.id, schema: body });
-  const extracted = await extractBucketTypedValues({ ownerId: user.id, bucketId: params.id });
-  return Response.json({ schema, extracted });
-});
+export const PATCH = withUser<Params>(
+  apiRoutes['PATCH /api/buckets/{id}/schema'],
+  async (request, { user, params }) => {
+    const body = await readJson(request, apiRoutes['PATCH /api/buckets/{id}/schema'].body);
+    const schema = await setBucketMetaSchema({ ownerId: user.id, bucketId: params.id, schema: body });
+    const extracted = await extractBucketTypedValues({ ownerId: user.id, bucketId: params.id });
+    return Response.json({ schema, extracted });
+  },
+);

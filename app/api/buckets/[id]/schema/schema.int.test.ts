@@ -69,15 +69,15 @@ const schema = {
 
 describe('typed metadata routes', () => {
   it('saves a schema, refuses a bad one with field paths, and answers 404 for another user', async () => {
-    const put = await schemaRoute.PUT(
-      request(`/api/buckets/${bucketId}/schema`, alice.cookie, 'PUT', schema),
+    const put = await schemaRoute.PATCH(
+      request(`/api/buckets/${bucketId}/schema`, alice.cookie, 'PATCH', schema),
       at(bucketId),
     );
     expect(put.status).toBe(200);
     expect(await put.json()).toMatchObject({ schema, extracted: 0 });
 
-    const bad = await schemaRoute.PUT(
-      request(`/api/buckets/${bucketId}/schema`, alice.cookie, 'PUT', {
+    const bad = await schemaRoute.PATCH(
+      request(`/api/buckets/${bucketId}/schema`, alice.cookie, 'PATCH', {
         fields: [{ name: 'Total Amount', type: 'money' }],
       }),
       at(bucketId),
@@ -87,8 +87,8 @@ describe('typed metadata routes', () => {
 
     const other = await schemaRoute.GET(request(`/api/buckets/${bobBucketId}/schema`, alice.cookie), at(bobBucketId));
     expect(other.status).toBe(404);
-    const otherPut = await schemaRoute.PUT(
-      request(`/api/buckets/${bobBucketId}/schema`, alice.cookie, 'PUT', schema),
+    const otherPut = await schemaRoute.PATCH(
+      request(`/api/buckets/${bobBucketId}/schema`, alice.cookie, 'PATCH', schema),
       at(bobBucketId),
     );
     expect(otherPut.status).toBe(404);
@@ -101,15 +101,15 @@ describe('typed metadata routes', () => {
 
   it("validates a document's typed values against its bucket's schema", async () => {
     const path = `/api/documents/${documentId}/typed-metadata`;
-    const bad = await typedRoute.PUT(
-      request(path, alice.cookie, 'PUT', { values: { total_amount: 'lots' } }),
+    const bad = await typedRoute.PATCH(
+      request(path, alice.cookie, 'PATCH', { values: { total_amount: 'lots' } }),
       at(documentId),
     );
     expect(bad.status).toBe(422);
     expect(JSON.stringify(await bad.json())).toContain('total_amount must be a number');
 
-    const ok = await typedRoute.PUT(
-      request(path, alice.cookie, 'PUT', { values: { total_amount: 1500, issued: '2023-03-02' } }),
+    const ok = await typedRoute.PATCH(
+      request(path, alice.cookie, 'PATCH', { values: { total_amount: 1500, issued: '2023-03-02' } }),
       at(documentId),
     );
     expect(ok.status).toBe(200);
@@ -120,8 +120,8 @@ describe('typed metadata routes', () => {
     });
     const bobPath = `/api/documents/${bobDocumentId}/typed-metadata`;
     expect((await typedRoute.GET(request(bobPath, alice.cookie), at(bobDocumentId))).status).toBe(404);
-    const bobPut = await typedRoute.PUT(
-      request(bobPath, alice.cookie, 'PUT', { values: { total_amount: 1 } }),
+    const bobPut = await typedRoute.PATCH(
+      request(bobPath, alice.cookie, 'PATCH', { values: { total_amount: 1 } }),
       at(bobDocumentId),
     );
     expect(bobPut.status).toBe(404);
