@@ -57,11 +57,19 @@ async function signUp(name: string, ip: string): Promise<{ cookie: string; id: s
     }),
   );
   expect(response.status).toBe(200);
-  const cookie = response.headers
+  // sign-up opens no session (it answers alike for a taken email): sign in next
+  const signIn = await authRoute.POST(
+    request('', '/api/auth/sign-in/email', JSON.stringify({ email, password: 'a-long-password-1' }), {
+      'content-type': 'application/json',
+      'x-forwarded-for': ip,
+    }),
+  );
+  expect(signIn.status).toBe(200);
+  const cookie = signIn.headers
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-  return { cookie, id: ((await response.json()) as { user: { id: string } }).user.id };
+  return { cookie, id: ((await signIn.json()) as { user: { id: string } }).user.id };
 }
 
 async function upload(
