@@ -13,7 +13,7 @@ import { AppError } from '@/lib/errors';
 const nav: { href: string; label: string; short?: string }[] = [
   { href: '/documents', label: 'Documents' },
   { href: '/chat', label: 'Chat' },
-  { href: '/shares', label: 'Shared links', short: 'Shares' },
+  { href: '/shares', label: 'Shared links', short: 'Shared' },
   { href: '/settings/api-keys', label: 'API keys', short: 'API' },
 ];
 
