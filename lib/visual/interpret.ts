@@ -35,7 +35,8 @@ export async function interpretImage(args: {
         role: 'user',
         content: [
           { type: 'text', text: `Question: ${args.question.slice(0, 500)}` },
-          { type: 'image', image: args.png, mediaType: 'image/png' },
+          // As base64: ollama-ai-provider-v2 4.0.1 cannot convert a Uint8Array file part under AI SDK 7.
+          { type: 'image', image: Buffer.from(args.png).toString('base64'), mediaType: 'image/png' },
         ],
       },
     ],
