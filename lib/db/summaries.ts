@@ -64,3 +64,26 @@ export async function countSectionSummaries(ownerId: string): Promise<{ sections
   ]);
   return { sections, byModel };
 }
+
+/** One of the owner's documents' sections for the API (empty for a short document or another owner's id). */
+export async function listDocumentSections(ownerId: string, documentId: string) {
+  const rows = await getDb().sectionSummary.findMany({
+    where: { ownerId, documentId },
+    orderBy: { ordinal: 'asc' },
+    select: {
+      ordinal: true,
+      label: true,
+      chunkStart: true,
+      chunkEnd: true,
+      pageStart: true,
+      pageEnd: true,
+      text: true,
+      source: true,
+    },
+  });
+  return rows.map(({ text, source, ...r }) => ({
+    ...r,
+    summary: text,
+    source: source === 'model' ? ('model' as const) : ('extractive' as const),
+  }));
+}

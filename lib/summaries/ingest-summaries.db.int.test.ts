@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDbReady, getDb } from '@/lib/db/client';
 import { claimNextJob } from '@/lib/db/jobs';
-import { listSectionSummaries } from '@/lib/db/summaries';
+import { listDocumentSections, listSectionSummaries } from '@/lib/db/summaries';
 import { listVisualPages } from '@/lib/db/visual-pages';
 import { registerUpload } from '@/lib/ingest/intake';
 import { runJob, type WorkerDeps } from '@/lib/ingest/jobs';
@@ -83,6 +83,10 @@ describe('summaries and visual flags at ingest', () => {
     expect(rows.every((r) => r.source === 'extractive')).toBe(true);
     expect(await listSectionSummaries(bob.id)).toEqual([]);
     expect(await listSectionSummaries(bob.id, [document.id])).toEqual([]);
+    const api = await listDocumentSections(alice.id, document.id);
+    expect(api[0]).toMatchObject({ ordinal: 0, label: 'Pump manual > Installation', source: 'extractive' });
+    expect(api[0]?.summary).toBe(summaries[0]?.text);
+    expect(await listDocumentSections(bob.id, document.id)).toEqual([]);
   });
 
   it('uses the summary model when one is resolved', async () => {
