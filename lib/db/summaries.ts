@@ -55,16 +55,6 @@ export async function listSectionSummaries(ownerId: string, documentIds?: readon
   return rows;
 }
 
-/** How many of the owner's documents have section summaries, and how many of those a model wrote. */
-export async function countSectionSummaries(ownerId: string): Promise<{ sections: number; byModel: number }> {
-  const db = getDb();
-  const [sections, byModel] = await Promise.all([
-    db.sectionSummary.count({ where: { ownerId } }),
-    db.sectionSummary.count({ where: { ownerId, source: 'model' } }),
-  ]);
-  return { sections, byModel };
-}
-
 /** One of the owner's documents' sections for the API (empty for a short document or another owner's id). */
 export async function listDocumentSections(ownerId: string, documentId: string) {
   const rows = await getDb().sectionSummary.findMany({
