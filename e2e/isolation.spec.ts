@@ -399,6 +399,18 @@ function probes(): Probe[] {
       send: (c, ids) => c.get(`/api/documents/${ids.document}/typed-metadata`),
     },
     {
+      file: 'app/api/documents/[id]/sections/route.ts',
+      method: 'GET',
+      name: "read A's document sections",
+      send: (c, ids) => c.get(`/api/documents/${ids.document}/sections`),
+    },
+    {
+      file: 'app/api/documents/[id]/visual-pages/route.ts',
+      method: 'GET',
+      name: "read A's document visual pages",
+      send: (c, ids) => c.get(`/api/documents/${ids.document}/visual-pages`),
+    },
+    {
       file: 'app/api/documents/[id]/typed-metadata/route.ts',
       method: 'PATCH',
       name: "set A's document typed values",

@@ -327,6 +327,56 @@ const routes = {
     response: { status: 200, description: 'Typed values, evidence and the bucket schema', schema: z.looseObject({}) },
     errors: ['not_found'],
   },
+  'GET /api/documents/{id}/sections': {
+    method: 'GET',
+    path: '/api/documents/{id}/sections',
+    scope: 'read',
+    tag: 'Documents',
+    summary: "A long document's sections with their summaries",
+    description:
+      'The sections the summary → segment route searches (search_sections): heading path or page range, chunk ' +
+      'range and summary, written by LLM_SUMMARY_MODEL when configured (source "model"), else extractive. Empty ' +
+      'for a short document.',
+    response: {
+      status: 200,
+      description: 'Sections in document order',
+      schema: z.object({
+        sections: z.array(
+          z.object({
+            ordinal: z.number(),
+            label: z.string(),
+            chunkStart: z.number(),
+            chunkEnd: z.number(),
+            pageStart: z.number().nullable(),
+            pageEnd: z.number().nullable(),
+            summary: z.string(),
+            source: z.enum(['model', 'extractive']),
+          }),
+        ),
+      }),
+    },
+    errors: ['not_found'],
+  },
+  'GET /api/documents/{id}/visual-pages': {
+    method: 'GET',
+    path: '/api/documents/{id}/visual-pages',
+    scope: 'read',
+    tag: 'Documents',
+    summary: 'PDF pages flagged at ingest as pictures',
+    description:
+      'Pages with figures or charts (raster images or many vector paths) or little text: where the ' +
+      'visual_interpretation tool (LLM_VISION_MODEL) is worth calling.',
+    response: {
+      status: 200,
+      description: 'Flagged pages in page order',
+      schema: z.object({
+        pages: z.array(
+          z.object({ page: z.number(), imageCount: z.number(), textChars: z.number(), reason: z.string() }),
+        ),
+      }),
+    },
+    errors: ['not_found'],
+  },
   'PATCH /api/documents/{id}/typed-metadata': {
     method: 'PATCH',
     path: '/api/documents/{id}/typed-metadata',
