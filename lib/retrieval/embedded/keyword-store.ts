@@ -18,6 +18,7 @@ import {
 } from '@/lib/retrieval/embedded/keyword-segment';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import { type ScoredSlot, TopK } from '@/lib/retrieval/embedded/top-k';
+import { type AnalysisLanguage, analysisLanguageOf, detectLanguage } from '@/lib/retrieval/language';
 
 /** Format of the manifest and segment files; a different value (or analyser version) means rebuild. */
 const FORMAT = 2;
@@ -174,9 +175,22 @@ function levelOf(docs: number): number {
   return Math.floor(Math.log(Math.max(docs, 1)) / Math.log(MERGE_FACTOR));
 }
 
-/** Analyses a chunk for the index (body text, context prefix). */
+/**
+ * The body term that marks a chunk analysed with `language` (one per chunk). The analyser never emits a ':',
+ * so no query term can match it; its document frequency is the exact count of the owner's live chunks in that
+ * language, persisted and kept exact through deletes by the segments themselves (searches read it to know
+ * which languages to analyse a query in).
+ */
+export function languageMarker(language: AnalysisLanguage): string {
+  return `lang:${language}`;
+}
+
+/** Analyses a chunk for the index (body text, context prefix) in its language (detected when not stored). */
 export function segmentDoc(record: StoredChunk): SegmentDoc {
-  return { record, bodyTerms: analyzeForIndex(record.text), contextTerms: analyzeForIndex(record.contextPrefix) };
+  const language = analysisLanguageOf(record.language ?? detectLanguage(record.text));
+  const bodyTerms = analyzeForIndex(record.text, language);
+  bodyTerms.push(languageMarker(language));
+  return { record, bodyTerms, contextTerms: analyzeForIndex(record.contextPrefix, language) };
 }
 
 /**
