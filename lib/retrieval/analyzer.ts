@@ -215,9 +215,19 @@ function emitHyphenated(candidate: string, out: string[]): void {
   for (const part of parts) emitCommaSeparated(part, out);
 }
 
+/**
+ * French elision: an article, pronoun or conjunction fused to the next word by an apostrophe is dropped
+ * (l'agrandissement → agrandissement, qu'un → un), as Lucene's ElisionFilter does for French.
+ */
+const FRENCH_ELISION = /^(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)['’](?=\p{L})/u;
+
+/** The elision rule of the analysis running now (set by analyseWith, like the stop set). */
+let elision: RegExp | null = null;
+
 function dropApostrophes(candidate: string): string {
   if (!candidate.includes("'") && !candidate.includes('’')) return candidate;
-  const parts = candidate.split(/['’]/);
+  const word = elision ? candidate.replace(elision, '') : candidate;
+  const parts = word.split(/['’]/);
   if (parts.length > 1 && parts[parts.length - 1] === 's') parts.pop();
   return parts.join('');
 }
@@ -241,17 +251,21 @@ function termsOfCandidate(candidate: string, cache: Map<string, readonly string[
 interface Profile {
   stops: ReadonlySet<string>;
   stem: (word: string) => string;
+  /** Leading elisions to drop (French), or null. */
+  elision: RegExp | null;
   cache: Map<string, readonly string[]>;
 }
 
 const profiles = new Map<string, Profile>();
+
+const ELISIONS: Readonly<Record<AnalysisLanguage, RegExp | null>> = { en: null, de: null, fr: FRENCH_ELISION };
 
 function profileOf(kind: 'search' | 'index', language: AnalysisLanguage): Profile {
   const key = `${kind}:${language}`;
   let profile = profiles.get(key);
   if (!profile) {
     const stops = kind === 'search' ? QUERY_STOP_WORDS[language] : INDEX_STOP_SETS[language];
-    profile = { stops, stem: STEMMERS[language], cache: new Map() };
+    profile = { stops, stem: STEMMERS[language], elision: ELISIONS[language], cache: new Map() };
     profiles.set(key, profile);
   }
   return profile;
@@ -262,7 +276,7 @@ function queryProfile(stopKey: string, stops: ReadonlySet<string>, language: Ana
   const key = `query:${stopKey}:${language}`;
   let profile = profiles.get(key);
   if (!profile) {
-    profile = { stops, stem: STEMMERS[language], cache: new Map() };
+    profile = { stops, stem: STEMMERS[language], elision: ELISIONS[language], cache: new Map() };
     profiles.set(key, profile);
   }
   return profile;
@@ -275,6 +289,7 @@ function analyseWith(text: string, profile: Profile): string[] {
   pattern.lastIndex = 0;
   stopWords = profile.stops;
   stem = profile.stem;
+  elision = profile.elision;
   try {
     for (let match = pattern.exec(folded); match !== null; match = pattern.exec(folded)) {
       const terms = termsOfCandidate(match[0], profile.cache);
@@ -283,6 +298,7 @@ function analyseWith(text: string, profile: Profile): string[] {
   } finally {
     stopWords = STOP_WORDS;
     stem = STEMMERS.en;
+    elision = null;
   }
   return out;
 }
