@@ -16,6 +16,19 @@ export const UNDETERMINED = 'und';
 
 /** Characters looked at: the opening of a chunk decides its language (detection cost grows with length). */
 const MAX_DETECT_CHARS = 2_000;
+/**
+ * A chunk with fewer letters is 'und' whatever the detector says: on an identifier or a two-word line its
+ * "reliable" verdict is a guess (it calls `pg_reindex` Swedish).
+ */
+const MIN_CHUNK_LETTERS = 24;
+const LETTER = /\p{L}/gu;
+
+function letterCount(text: string, atLeast: number): number {
+  let count = 0;
+  LETTER.lastIndex = 0;
+  while (count < atLeast && LETTER.exec(text) !== null) count++;
+  return count;
+}
 
 const ISO_639_1 = /^[a-z]{2}$/;
 
@@ -43,6 +56,7 @@ export function detectLanguageDetail(text: string): DetectedLanguage {
  * (analysed with the English rules, as every text was before languages were detected).
  */
 export function detectLanguage(text: string): string {
+  if (letterCount(text, MIN_CHUNK_LETTERS) < MIN_CHUNK_LETTERS) return UNDETERMINED;
   const detected = detectLanguageDetail(text);
   return detected.reliable ? detected.language : UNDETERMINED;
 }

@@ -92,8 +92,7 @@ describe('KeywordStore', () => {
               );
               for (const id of latest.keys()) removeReference(id);
               for (const [id, doc] of latest) {
-                // The index also holds one language marker term per chunk (never a query term).
-                const body = [...words(doc.text), ...segmentDoc(record(id, doc.text)).bodyTerms.slice(-1)];
+                const body = words(doc.text);
                 const context = words(doc.context);
                 const slot = reference.add(body, context);
                 referenceSlot.set(id, slot);

@@ -188,9 +188,12 @@ export function languageMarker(language: AnalysisLanguage): string {
 /** Analyses a chunk for the index (body text, context prefix) in its language (detected when not stored). */
 export function segmentDoc(record: StoredChunk): SegmentDoc {
   const language = analysisLanguageOf(record.language ?? detectLanguage(record.text));
-  const bodyTerms = analyzeForIndex(record.text, language);
-  bodyTerms.push(languageMarker(language));
-  return { record, bodyTerms, contextTerms: analyzeForIndex(record.contextPrefix, language) };
+  return {
+    record,
+    bodyTerms: analyzeForIndex(record.text, language),
+    contextTerms: analyzeForIndex(record.contextPrefix, language),
+    markerTerms: [languageMarker(language)],
+  };
 }
 
 /**
@@ -417,8 +420,10 @@ export class KeywordStore {
       let deadContext = segment.deadContext;
       for (const local of locals) {
         const record = segment.reader.readRecord(local);
-        const { bodyTerms, contextTerms } = segmentDoc(record);
-        for (const term of new Set([...bodyTerms, ...contextTerms])) deadDf.set(term, (deadDf.get(term) ?? 0) + 1);
+        const { bodyTerms, contextTerms, markerTerms = [] } = segmentDoc(record);
+        for (const term of new Set([...bodyTerms, ...contextTerms, ...markerTerms])) {
+          deadDf.set(term, (deadDf.get(term) ?? 0) + 1);
+        }
         deadBody += segment.reader.bodyLength[local] as number;
         deadContext += segment.reader.contextLength[local] as number;
       }
