@@ -185,9 +185,14 @@ export function languageMarker(language: AnalysisLanguage): string {
   return `lang:${language}`;
 }
 
-/** Analyses a chunk for the index (body text, context prefix) in its language (detected when not stored). */
-export function segmentDoc(record: StoredChunk): SegmentDoc {
-  const language = analysisLanguageOf(record.language ?? detectLanguage(record.text));
+/**
+ * Analyses a chunk for the index (body text, context prefix) in its language. A chunk without one (indexed by a
+ * caller that did not detect it, or rebuilt from the table) is detected here, and the record keeps the result, so
+ * re-analysing it later (tombstones, attribute rewrites) never detects again.
+ */
+export function segmentDoc(chunk: StoredChunk): SegmentDoc {
+  const record = chunk.language === undefined ? { ...chunk, language: detectLanguage(chunk.text) } : chunk;
+  const language = analysisLanguageOf(record.language);
   return {
     record,
     bodyTerms: analyzeForIndex(record.text, language),
