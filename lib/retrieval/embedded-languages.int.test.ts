@@ -1,9 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { connect } from '@lancedb/lancedb';
+import { Schema } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEmbeddedChunkIndex } from '@/lib/retrieval/embedded-chunk-index';
+import { CHUNK_SCHEMA, chunkToRow, LANGUAGE_COLUMN } from '@/lib/retrieval/embedded/lance-rows';
+import { createEmbeddedChunkIndex, ownerTableName } from '@/lib/retrieval/embedded-chunk-index';
 import { detectLanguage } from '@/lib/retrieval/language';
+import type { IndexedChunk } from '@/lib/retrieval/types';
 import { makeContractChunk } from '@/test/support/retrieval/contract';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docuchat-languages-'));
@@ -61,3 +65,39 @@ describe('keyword search in a library of several languages', () => {
     await reopened.close();
   });
 });
+
+describe('tables written before languages were detected', () => {
+  it('gain the language column on open; old rows are analysed in their detected language', async () => {
+    const oldDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docuchat-languages-old-'));
+    try {
+      const owner = 'owner-old-table';
+      const old = makeContractChunk({ ownerId: owner, documentId: 'doc-fr', chunkId: 'fr-old', text: TEXTS.fr });
+      // The table as the previous version wrote it: every column but `language`.
+      const db = await connect(oldDir);
+      const oldSchema = new Schema(CHUNK_SCHEMA.fields.filter((field) => field.name !== LANGUAGE_COLUMN));
+      const table = await db.createEmptyTable(ownerTableName(owner), oldSchema);
+      const { language: _dropped, ...row } = chunkToRow(toStoredChunk(old), null, false);
+      await table.add([row]);
+      table.close();
+
+      const index = await createEmbeddedChunkIndex({ dir: oldDir });
+      const hits = await index.search({ ownerId: owner, query: 'agrandissements', mode: 'keyword', topK: 3 });
+      expect(hits.map((hit) => hit.chunkId)).toEqual(['fr-old']);
+      await index.upsert([
+        makeContractChunk({ ownerId: owner, documentId: 'doc-en', chunkId: 'en-new', text: TEXTS.en, language: 'en' }),
+      ]);
+      expect((await index.get(owner, ['en-new']))[0]?.language).toBe('en');
+      await index.close();
+      const reopened = await db.openTable(ownerTableName(owner));
+      expect((await reopened.schema()).fields.map((field) => field.name)).toContain(LANGUAGE_COLUMN);
+      reopened.close();
+    } finally {
+      fs.rmSync(oldDir, { recursive: true, force: true });
+    }
+  });
+});
+
+function toStoredChunk(chunk: IndexedChunk): Omit<IndexedChunk, 'vector'> {
+  const { vector: _vector, ...rest } = chunk;
+  return rest;
+}
