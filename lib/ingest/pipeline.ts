@@ -14,6 +14,7 @@ import type { OcrOptions } from '@/lib/ingest/ocr';
 import { parseAndChunkFile } from '@/lib/ingest/sandbox';
 import { storedFilePath } from '@/lib/ingest/storage';
 import type { IngestChunk } from '@/lib/ingest/types';
+import { detectLanguage } from '@/lib/retrieval/language';
 import type { ChunkDocumentAttributes, ChunkIndex, IndexedChunk } from '@/lib/retrieval/types';
 import { summarizeDocument } from '@/lib/summaries/write';
 
@@ -177,6 +178,8 @@ export async function processDocument(
       charEnd: c.charEnd,
       vector: vectors[i + j] ?? null,
       embeddingModel: vectors[i + j] ? embeddingModel : null,
+      // Per chunk: a document can switch language (an English abstract in a German thesis).
+      language: detectLanguage(c.text),
     }));
     await index.upsert(batch);
     await progress('indexing', (i + batch.length) / chunks.length);
