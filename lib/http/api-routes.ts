@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createApiKeyBodySchema } from '@/lib/auth/api-keys';
-import { agentRunBodySchema, chatBodySchema } from '@/lib/chat/request';
+import { agentApiBodySchema, chatBodySchema } from '@/lib/chat/request';
 import type { ApiKeyScope } from '@/lib/db/api-keys';
 import { bucketMetaSchemaSchema, manualValuesSchema, typedMetaSchema } from '@/lib/domain/typed-meta';
 import type { ErrorType } from '@/lib/errors';
@@ -82,8 +82,9 @@ const routes = {
     summary: 'Ask a question and get a cited answer',
     description:
       'Runs the agent over your indexed documents (search, open, cite, validate) and answers when it is done. ' +
-      'With `conversationId` the question continues (and is saved to) that conversation.',
-    body: agentRunBodySchema,
+      'With `conversationId` the question continues (and is saved to) that conversation. ' +
+      '`mode: "research"` starts a research run instead and answers 201 `{run}` (see POST /api/research).',
+    body: agentApiBodySchema,
     example: { question: 'On which day do we deploy?', mode: 'agent', style: 'concise', returnTrace: false },
     response: { status: 200, description: 'The validated answer with its citations', schema: answerSchema },
     errors: ['invalid_json', 'unprocessable', 'payload_too_large', 'unsupported_media_type', 'unavailable'],
@@ -97,8 +98,9 @@ const routes = {
     description:
       'Server-Sent Events by default (`event: session | trace | token | complete | error`); with ' +
       '`Accept: application/x-ndjson`, one JSON object `{event, data}` per line. `complete` carries the same ' +
-      'object as /api/agent/run; `error` carries `{code, message}`.',
-    body: agentRunBodySchema,
+      'object as /api/agent/run; `error` carries `{code, message}`. `mode: "research"` starts a research run ' +
+      'instead: one `research` event carries `{run}` (continue with /api/research/{id}).',
+    body: agentApiBodySchema,
     example: { question: 'How do we roll back?', filters: { tags: ['runbook'] } },
     response: {
       status: 200,

@@ -7,6 +7,7 @@ import type { BucketRef } from '@/lib/agent/ports';
 import { keyTerms } from '@/lib/agent/text';
 import type { CallerFilters } from '@/lib/agent/types';
 import { type ClarifyingQuestion, MAX_CLARIFYING_QUESTIONS } from './schema';
+import { subjectWords } from './subject';
 
 /**
  * Clarifying questions before a research run searches anything. Without a model they come from the constraint
@@ -47,7 +48,7 @@ function mentionsBucket(question: string, bucket: BucketRef): boolean {
 export function deterministicQuestions(input: ClarifyInput): ClarifyingQuestion[] {
   const { question, buckets, filters } = input;
   const a = analyse(question);
-  const subject = a.terms.slice(0, 4).join(' ') || searchableQuestion(question);
+  const subject = subjectWords(searchableQuestion(question), 4) || searchableQuestion(question);
   const out: Omit<ClarifyingQuestion, 'id' | 'answer' | 'skipped'>[] = [];
   const intent = detectIntent(question);
 

@@ -5,6 +5,7 @@ import { callStructured } from '@/lib/agent/model-call';
 import { detectIntent, searchableQuestion } from '@/lib/agent/plan';
 import { keyTerms } from '@/lib/agent/text';
 import { MAX_TASKS, type ResearchTask } from './schema';
+import { subjectWords } from './subject';
 
 /**
  * The to-do plan of a research run: tasks the user can edit, reorder, delete from and approve; each becomes one
@@ -38,7 +39,7 @@ export function deterministicPlan(question: string, context = ''): PlannedTask[]
   const base = searchableQuestion(question);
   const constraints = analyzeConstraints(question);
   const suffix = context.trim().length > 0 ? ` (${context.trim()})` : '';
-  const subject = keyTerms(base).slice(0, 6).join(' ') || base;
+  const subject = subjectWords(base) || base;
   const tasks: PlannedTask[] = [];
   const add = (title: string, query: string) => {
     const key = query.toLowerCase();

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import * as agentRunRoute from '@/app/api/agent/run/route';
 import * as answersRoute from '@/app/api/research/[id]/answers/route';
 import * as approveRoute from '@/app/api/research/[id]/approve/route';
 import * as cancelRoute from '@/app/api/research/[id]/cancel/route';
@@ -187,6 +188,21 @@ describe('research mode through the routes', () => {
     expect(answer?.mode).toBe('research');
     expect(answer?.text).toContain('## Rate limits');
     expect(answer?.report).toBeTruthy();
+  });
+
+  it('mode "research" on the agent API starts a research run', async () => {
+    const res = await agentRunRoute.POST(
+      req('/api/agent/run', {
+        method: 'POST',
+        key: a.key,
+        body: { question: 'Tell me about deployments', mode: 'research' },
+      }),
+      none,
+    );
+    expect(res.status).toBe(201);
+    const { run } = (await res.json()) as { run: ResearchRunView };
+    expect(run.status).toBe('clarifying');
+    expect((await findResearchRun({ ownerId: a.id, id: run.id }))?.question).toBe('Tell me about deployments');
   });
 
   it("answers another user's probes exactly like a missing id, on every research route", async () => {
