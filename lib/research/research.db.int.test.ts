@@ -13,6 +13,7 @@ import type { RunAgentFn } from '@/lib/chat/answer-run';
 import { getDb } from '@/lib/db/client';
 import { ensureDbReady } from '@/lib/db/lifecycle';
 import { findResearchRun, updateResearchRun } from '@/lib/db/research-runs';
+import { createShare, findPublicSnapshot } from '@/lib/db/shares';
 import type { ResearchEvent } from '@/lib/research/events';
 import type { ResearchRunView } from '@/lib/research/schema';
 import { createResearchService, type ResearchService } from '@/lib/research/service';
@@ -188,6 +189,13 @@ describe('research mode through the routes', () => {
     expect(answer?.mode).toBe('research');
     expect(answer?.text).toContain('## Rate limits');
     expect(answer?.report).toBeTruthy();
+
+    // shared, the report keeps its sections and each section's sources
+    const share = await createShare({ ownerId: a.id, answerId: done.answerId ?? '' });
+    const snapshot = await findPublicSnapshot(share.slug);
+    expect(snapshot?.report?.sections.map((s) => s.heading)).toEqual(['Deployment steps', 'Rate limits']);
+    expect(snapshot?.report?.sections[1]?.sources).toEqual(rateSection?.sources.map((s) => s.n));
+    expect(snapshot?.answer).toContain('## Rate limits');
   });
 
   it('mode "research" on the agent API starts a research run', async () => {
