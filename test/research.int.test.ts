@@ -21,6 +21,7 @@ import { createTestUser } from '@/test/factories';
 import { makeChunk, makeDocument, NO_MODELS, TEXT } from '@/test/support/agent/fixtures';
 import { createMemoryCatalog } from '@/test/support/agent/memory-catalog';
 import { createMemoryChunkIndex } from '@/test/support/agent/memory-chunk-index';
+import { scriptedModel } from '@/test/support/agent/mock-models';
 
 /**
  * Research mode through the real route handlers and database (agent over an in-memory corpus, no model):
@@ -248,6 +249,56 @@ describe('research mode through the routes', () => {
     const still = await findResearchRun({ ownerId: a.id, id: run.id });
     expect(still?.status).toBe('awaiting_approval');
     expect(await findResearchRun({ ownerId: b.id, id: run.id })).toBeNull();
+  });
+});
+
+describe('research with a (scripted) model', () => {
+  it("asks the model's questions, plans the model's tasks and lets it choose the key findings", async () => {
+    const model = scriptedModel({
+      json: [
+        {
+          ambiguous: true,
+          questions: [
+            { question: 'Staging or production deployments?', reason: 'both exist', options: ['production'] },
+          ],
+        },
+        {
+          tasks: [
+            { title: 'Pipeline', query: 'How do deployments run through the release pipeline?' },
+            { title: 'Limits', query: 'How many requests per minute does the public API allow?' },
+          ],
+        },
+      ],
+    });
+    const withModel: AgentDeps = {
+      ...deps,
+      models: { decision: model, synthesis: null, names: { decision: 'mock', synthesis: null, embedding: null } },
+    };
+    const calls: string[] = [];
+    // The tasks' own agent runs are the agent's business (tested with scripted models in lib/agent): here they run
+    // without the model, so the scripted model answers only the research steps.
+    const agentWithoutModel: RunAgentFn = (input, d, emit) => {
+      calls.push(input.question);
+      return runAgent(input, { ...d, models: NO_MODELS }, emit);
+    };
+    const s = service({ agentDeps: async () => withModel, runAgent: agentWithoutModel });
+    const run = await s.start(a.id, {
+      question: 'Tell me about deployments',
+      style: 'concise',
+      skipClarification: false,
+    });
+    expect(run.clarifications.map((q) => q.question)).toEqual(['Staging or production deployments?']);
+    const planned = await s.answer(a.id, run.id, { answers: [{ id: 'q1', answer: 'production' }] });
+    expect(planned.tasks.map((t) => t.title)).toEqual(['Pipeline', 'Limits']);
+    expect(planned.note).toBeNull();
+    const { done } = await s.approve(a.id, run.id);
+    const final = await done;
+    expect(final.status).toBe('done');
+    expect(calls.slice(0, 2)).toEqual(planned.tasks.map((t) => t.query));
+    // the key-findings call got the last scripted output (the plan), which is not a pick list: extractive summary
+    expect(final.report?.summarySource).toBe('extractive');
+    expect(final.report?.extractive).toBe(false);
+    expect(model.generateCount()).toBe(3);
   });
 });
 

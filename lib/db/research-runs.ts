@@ -247,28 +247,25 @@ export async function saveResearchAnswer(input: ResearchAnswer): Promise<void> {
   });
   await db.researchRun.updateMany({ where: { id: input.runId, ownerId }, data: { answerId: input.answerId } });
   if (input.conversationId) {
-    const message = await db.message.findFirst({
+    const candidates = await db.message.findMany({
       where: { conversationId: input.conversationId, ownerId, role: 'assistant', answerId: null },
       orderBy: { createdAt: 'desc' },
       select: { id: true, parts: true },
     });
-    const parts = Array.isArray(message?.parts) ? message.parts : [];
-    const isThisRun = parts.some(
-      (p) =>
-        typeof p === 'object' &&
-        p !== null &&
-        'type' in p &&
-        p.type === 'data-research' &&
-        'data' in p &&
-        typeof p.data === 'object' &&
-        p.data !== null &&
-        'runId' in p.data &&
-        p.data.runId === input.runId,
+    const message = candidates.find((m) =>
+      (Array.isArray(m.parts) ? m.parts : []).some((p) => showsRun(p, input.runId)),
     );
-    if (message && isThisRun)
+    if (message)
       await db.message.updateMany({
         where: { id: message.id, ownerId },
         data: { answerId: input.answerId, content: input.text.slice(0, 20_000) },
       });
   }
+}
+
+/** Whether a stored message part is the `data-research` part of this run. */
+function showsRun(part: unknown, runId: string): boolean {
+  if (typeof part !== 'object' || part === null || !('type' in part) || part.type !== 'data-research') return false;
+  const data = 'data' in part ? part.data : null;
+  return typeof data === 'object' && data !== null && 'runId' in data && data.runId === runId;
 }

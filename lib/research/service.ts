@@ -90,11 +90,25 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
   const staleMs = deps.staleMs ?? 45_000;
   const heartbeatMs = deps.heartbeatMs ?? 10_000;
   const active = new Map<string, ActiveRun>();
+  /** Runs this instance is writing a plan for (a model call may take up to `planMs`). */
+  const planning = new Set<string>();
 
   /** The owner's run; an executing run whose runner is gone is put back to awaiting approval (resumable). */
   async function load(ownerId: string, id: string): Promise<ResearchRunRow> {
     const row = await findResearchRun({ ownerId, id });
     if (!row) throw notFound();
+    // A process that died while writing the plan: the answers are kept; the questions can be sent again.
+    if (row.status === 'planning' && !planning.has(row.id) && Date.now() - row.updatedAt.getTime() >= 4 * staleMs) {
+      await updateResearchRun({
+        ownerId,
+        id,
+        from: ['planning'],
+        patch: { status: 'clarifying', note: 'Interrupted while planning; send your answers again.' },
+      });
+      const again = await findResearchRun({ ownerId, id });
+      if (!again) throw notFound();
+      return again;
+    }
     if ((row.status === 'running' || row.status === 'synthesising') && !active.has(row.id)) {
       const beat = row.heartbeatAt?.getTime() ?? row.updatedAt.getTime();
       const gone = row.runnerId === runnerId || Date.now() - beat >= staleMs;
@@ -204,6 +218,7 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
         !(await updateResearchRun({ ownerId, id, from: ['clarifying'], patch: { status: 'planning', clarifications } }))
       )
         throw conflict('The run moved on.');
+      planning.add(id);
       try {
         const { tasks, outcome } = await planFor(row.question, clarifications);
         await updateResearchRun({
@@ -219,6 +234,8 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
       } catch (error) {
         await updateResearchRun({ ownerId, id, from: ['planning'], patch: { status: 'clarifying' } });
         throw error;
+      } finally {
+        planning.delete(id);
       }
       return toView(await load(ownerId, id));
     },
