@@ -26,7 +26,11 @@ The public API allows 100 requests per minute per token.
 
 test.use({ viewport: { width: 390, height: 844 } });
 
-test('research: clarify, edit and approve the plan, follow the tasks, read and share the report', async ({ page }) => {
+test('research: clarify, edit and approve the plan, follow the tasks, read and share the report', async ({
+  page,
+  user,
+}) => {
+  expect(user.email).toBeTruthy();
   test.setTimeout(180_000);
   await uploadDocument(page, 'release-runbook.md', RUNBOOK);
   await page.goto('/chat');
@@ -100,7 +104,8 @@ test('research: clarify, edit and approve the plan, follow the tasks, read and s
   await expect(page.getByTestId('shared-report-sources')).toContainText('release-runbook.md');
 });
 
-test('research: cancel while waiting for approval', async ({ page }) => {
+test('research: cancel while waiting for approval', async ({ page, user }) => {
+  expect(user.email).toBeTruthy();
   await uploadDocument(page, 'runbook.md', RUNBOOK);
   await page.goto('/chat');
   await page.getByText('Research', { exact: true }).click();
