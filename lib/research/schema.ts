@@ -21,8 +21,6 @@ export const RESEARCH_STATUSES = [
 export const researchStatusSchema = z.enum(RESEARCH_STATUSES);
 export type ResearchStatus = z.infer<typeof researchStatusSchema>;
 
-/** Statuses in which the run waits for its owner (nothing runs; a restart loses nothing). */
-export const WAITING_STATUSES: readonly ResearchStatus[] = ['clarifying', 'awaiting_approval'];
 /** Statuses after which nothing changes any more. */
 export const FINAL_STATUSES: readonly ResearchStatus[] = ['done', 'cancelled', 'failed'];
 
