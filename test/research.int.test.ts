@@ -14,7 +14,7 @@ import { getDb } from '@/lib/db/client';
 import { ensureDbReady } from '@/lib/db/lifecycle';
 import { findResearchRun, updateResearchRun } from '@/lib/db/research-runs';
 import { createShare, findPublicSnapshot } from '@/lib/db/shares';
-import type { ResearchEvent } from '@/lib/research/events';
+import { type ResearchEvent, researchEventSchema } from '@/lib/research/events';
 import type { ResearchRunView } from '@/lib/research/schema';
 import { createResearchService, type ResearchService } from '@/lib/research/service';
 import { createTestUser } from '@/test/factories';
@@ -157,7 +157,10 @@ describe('research mode through the routes', () => {
     );
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toContain('application/x-ndjson');
-    const events = (await readNdjson(stream)).map((e) => e.data);
+    const lines = await readNdjson(stream);
+    expect(new Set(lines.map((l) => l.event))).toEqual(new Set(['research']));
+    // every streamed event is one of the typed research events
+    const events = lines.map((l) => researchEventSchema.parse(l.data));
     const types = events.map((e) => e.type);
     expect(types.filter((t) => t === 'task_start')).toHaveLength(2);
     expect(types.filter((t) => t === 'task_done')).toHaveLength(2);
