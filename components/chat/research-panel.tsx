@@ -490,11 +490,27 @@ export function ResearchPanel({ runId, initial }: { runId: string; initial?: Res
               )}
             </section>
           ))}
-          <p className="text-xs text-slate-500">
-            Quality {run.report.quality.score}/100
-            {run.report.quality.remediatedTaskId ? ' · one section was researched again' : ''}
-            {run.report.extractive ? ' · extractive (no language model)' : ''}
-          </p>
+          <ol className="space-y-0.5 text-xs text-slate-500" aria-label="Research steps">
+            <li>
+              {run.tasks.length} task(s) researched, each as its own checked agent run (
+              {run.tasks.filter((t) => t.validated).length} passed validation)
+            </li>
+            <li>
+              Quality check: {run.report.quality.score}/100 (threshold {run.report.quality.threshold}),{' '}
+              {run.report.quality.remediatedTaskId === null
+                ? 'accepted'
+                : run.report.quality.action === 'accept'
+                  ? 'one section was researched again and improved'
+                  : 'one section was researched again; the better version was kept'}
+            </li>
+            <li>
+              Key findings:{' '}
+              {run.report.summarySource === 'model'
+                ? 'sentences chosen by the model from the checked sections'
+                : 'the first cited sentence of each section'}
+              {run.report.extractive ? ' · extractive (no language model)' : ''}
+            </li>
+          </ol>
         </section>
       ) : null}
     </article>
