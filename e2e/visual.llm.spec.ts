@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { type FakeOllama, type FakeRequest, type FakeScript, startFakeOllama } from '../test/support/llm/fake-ollama';
 import { ask, lastAnswer, openTrace } from './chat-helpers';
 import { expect, test } from './fixtures';
@@ -9,7 +10,8 @@ import { expect, test } from './fixtures';
 
 const FAKE_PORT = Number(process.env.FAKE_OLLAMA_PORT ?? 11999);
 const FAKE = `http://127.0.0.1:${FAKE_PORT}`;
-const FIGURE_PDF = '/work/shared/data/documents/pdfplumber/figure_structure.pdf';
+// The shared corpus sits beside the repository (../shared/data/documents).
+const FIGURE_PDF = path.resolve(process.cwd(), '../shared/data/documents/pdfplumber/figure_structure.pdf');
 
 async function fakeUp(): Promise<boolean> {
   try {
@@ -51,7 +53,11 @@ test.describe('visual pages with a (fake) vision model', () => {
     await fake?.close();
   });
 
-  test('a flagged page is read as a picture, cited with its page, and never accepted as a quote', async ({ page }) => {
+  test('a flagged page is read as a picture, cited with its page, and never accepted as a quote', async ({
+    page,
+    user,
+  }) => {
+    expect(user.email).toContain('@');
     test.skip(!fs.existsSync(FIGURE_PDF), 'the shared test data is not on this machine');
     const upload = await page.request.post('/api/documents/upload', {
       data: fs.readFileSync(FIGURE_PDF),
@@ -93,7 +99,7 @@ test.describe('visual pages with a (fake) vision model', () => {
 
     await openTrace(page);
     const trace = answer.getByTestId('trace');
-    await expect(trace.locator('[data-type="tool_result"]', { hasText: 'Read page image' })).toContainText(
+    await expect(trace.locator('[data-type="tool_result"]', { hasText: 'as a picture' })).toContainText(
       'figures.pdf p.1 as a picture',
     );
     await expect(trace.locator('[data-type="validation"]', { hasText: 'not found' }).first()).toContainText(
