@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import { mkdir, readFile, unlink } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { createTimeSlicer } from '@/lib/event-loop';
@@ -635,10 +635,15 @@ export class KeywordStore {
   }
 
   /** Removes files no manifest references (leftovers of crashed writes or replaced segments). */
-  cleanUp(): void {
+  /**
+   * Removes the files no manifest entry references (replaced segments, old tombstones, stale temporary files).
+   * Asynchronous: unlinking a merged-away segment of 100 MB held the event loop for ~0.3 s when done with
+   * unlinkSync. Segment and tombstone names are never reused, so a file unreferenced now stays unreferenced.
+   */
+  async cleanUp(): Promise<void> {
     let names: string[];
     try {
-      names = readdirSync(this.dir);
+      names = await readdir(this.dir);
     } catch {
       return;
     }
@@ -651,10 +656,10 @@ export class KeywordStore {
     for (const name of names) {
       if (referenced.has(name)) continue;
       const file = path.join(this.dir, name);
-      // Another process may be writing a temporary file right now: only old ones are removed.
-      if (isTemporary(name) && Date.now() - statSync(file).mtimeMs < 10 * 60_000) continue;
       try {
-        unlinkSync(file);
+        // Another process may be writing a temporary file right now: only old ones are removed.
+        if (isTemporary(name) && Date.now() - (await stat(file)).mtimeMs < 10 * 60_000) continue;
+        await unlink(file);
       } catch {
         // Gone already.
       }
@@ -829,7 +834,7 @@ export class KeywordStore {
     this.adoptSegments(next);
     this.generation = manifest.generation;
     this.nextSegment = nextSegment;
-    this.cleanUp();
+    await this.cleanUp();
   }
 
   /** Rewrites segments [from, to) as one segment without their deleted chunks. */

