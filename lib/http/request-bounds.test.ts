@@ -53,7 +53,8 @@ function unbounded(schema: unknown, at: string, out: string[]): void {
   for (const [key, value] of Object.entries(node)) {
     if (key === 'properties' && value && typeof value === 'object')
       for (const [name, child] of Object.entries(value)) unbounded(child, `${at}.${name}`, out);
-    else if (Array.isArray(value)) value.forEach((child, i) => unbounded(child, `${at}.${key}[${i}]`, out));
+    else if (Array.isArray(value))
+      for (const [i, child] of value.entries()) unbounded(child, `${at}.${key}[${i}]`, out);
     else if (typeof value === 'object' && value !== null && key !== 'propertyNames')
       unbounded(value, `${at}.${key}`, out);
   }
