@@ -7,6 +7,7 @@
  * parse worker and the OCR worker thread inside it.
  */
 
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -77,7 +78,13 @@ function languageFolder(languages: readonly string[]): string {
   });
   const only = folders[0];
   if (folders.length === 1 && only) return only.folder;
-  const combined = path.join(os.tmpdir(), `docuchat-tessdata-${languages.join('+')}`);
+  // Named for this installation's folders too: the temporary folder is shared by every checkout on the machine, and
+  // a link left by another one (moved or removed since) pointed nowhere and was never replaced (EEXIST).
+  const installation = createHash('sha256')
+    .update(folders.map((f) => f.folder).join('\n'))
+    .digest('hex')
+    .slice(0, 12);
+  const combined = path.join(os.tmpdir(), `docuchat-tessdata-${languages.join('+')}-${installation}`);
   mkdirSync(combined, { recursive: true });
   for (const { code, folder } of folders) {
     const link = path.join(combined, `${code}.traineddata.gz`);
