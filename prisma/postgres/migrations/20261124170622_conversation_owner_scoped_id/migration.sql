@@ -4,6 +4,9 @@ ALTER TABLE "Answer" DROP CONSTRAINT "Answer_conversationId_fkey";
 -- DropForeignKey
 ALTER TABLE "Message" DROP CONSTRAINT "Message_conversationId_fkey";
 
+-- DropForeignKey
+ALTER TABLE "ResearchRun" DROP CONSTRAINT "ResearchRun_conversationId_fkey";
+
 -- DropIndex
 DROP INDEX "Message_conversationId_createdAt_idx";
 
@@ -19,3 +22,6 @@ ALTER TABLE "Message" ADD CONSTRAINT "Message_ownerId_conversationId_fkey" FOREI
 
 -- AddForeignKey
 ALTER TABLE "Answer" ADD CONSTRAINT "Answer_ownerId_conversationId_fkey" FOREIGN KEY ("ownerId", "conversationId") REFERENCES "Conversation"("ownerId", "id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "ResearchRun" ADD CONSTRAINT "ResearchRun_ownerId_conversationId_fkey" FOREIGN KEY ("ownerId", "conversationId") REFERENCES "Conversation"("ownerId", "id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -18,12 +18,13 @@ CREATE TABLE "new_Answer" (
     "safetyFlags" JSONB NOT NULL,
     "models" JSONB NOT NULL,
     "timings" JSONB NOT NULL,
+    "report" JSONB,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL,
     CONSTRAINT "Answer_ownerId_fkey" FOREIGN KEY ("ownerId") REFERENCES "user" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
     CONSTRAINT "Answer_ownerId_conversationId_fkey" FOREIGN KEY ("ownerId", "conversationId") REFERENCES "Conversation" ("ownerId", "id") ON DELETE CASCADE ON UPDATE CASCADE
 );
-INSERT INTO "new_Answer" ("citations", "clarification", "confidence", "conversationId", "createdAt", "id", "insufficiencies", "mode", "models", "ownerId", "question", "safetyFlags", "status", "style", "text", "timings", "trace", "updatedAt") SELECT "citations", "clarification", "confidence", "conversationId", "createdAt", "id", "insufficiencies", "mode", "models", "ownerId", "question", "safetyFlags", "status", "style", "text", "timings", "trace", "updatedAt" FROM "Answer";
+INSERT INTO "new_Answer" ("citations", "clarification", "confidence", "conversationId", "createdAt", "id", "insufficiencies", "mode", "models", "ownerId", "question", "report", "safetyFlags", "status", "style", "text", "timings", "trace", "updatedAt") SELECT "citations", "clarification", "confidence", "conversationId", "createdAt", "id", "insufficiencies", "mode", "models", "ownerId", "question", "report", "safetyFlags", "status", "style", "text", "timings", "trace", "updatedAt" FROM "Answer";
 DROP TABLE "Answer";
 ALTER TABLE "new_Answer" RENAME TO "Answer";
 CREATE INDEX "Answer_ownerId_createdAt_idx" ON "Answer"("ownerId", "createdAt");
@@ -58,5 +59,30 @@ DROP TABLE "Message";
 ALTER TABLE "new_Message" RENAME TO "Message";
 CREATE UNIQUE INDEX "Message_answerId_key" ON "Message"("answerId");
 CREATE INDEX "Message_ownerId_conversationId_createdAt_idx" ON "Message"("ownerId", "conversationId", "createdAt");
+CREATE TABLE "new_ResearchRun" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "ownerId" TEXT NOT NULL,
+    "conversationId" TEXT,
+    "question" TEXT NOT NULL,
+    "status" TEXT NOT NULL,
+    "style" TEXT NOT NULL,
+    "filters" JSONB NOT NULL,
+    "clarifications" JSONB NOT NULL,
+    "tasks" JSONB NOT NULL,
+    "report" JSONB,
+    "answerId" TEXT,
+    "note" TEXT,
+    "runnerId" TEXT,
+    "heartbeatAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "ResearchRun_ownerId_fkey" FOREIGN KEY ("ownerId") REFERENCES "user" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "ResearchRun_ownerId_conversationId_fkey" FOREIGN KEY ("ownerId", "conversationId") REFERENCES "Conversation" ("ownerId", "id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+INSERT INTO "new_ResearchRun" ("answerId", "clarifications", "conversationId", "createdAt", "filters", "heartbeatAt", "id", "note", "ownerId", "question", "report", "runnerId", "status", "style", "tasks", "updatedAt") SELECT "answerId", "clarifications", "conversationId", "createdAt", "filters", "heartbeatAt", "id", "note", "ownerId", "question", "report", "runnerId", "status", "style", "tasks", "updatedAt" FROM "ResearchRun";
+DROP TABLE "ResearchRun";
+ALTER TABLE "new_ResearchRun" RENAME TO "ResearchRun";
+CREATE INDEX "ResearchRun_ownerId_createdAt_idx" ON "ResearchRun"("ownerId", "createdAt");
+CREATE INDEX "ResearchRun_conversationId_idx" ON "ResearchRun"("conversationId");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
