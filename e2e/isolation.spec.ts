@@ -248,6 +248,12 @@ interface Probe {
   echoes?: (w: World) => string[];
   /** Gives B a copy of something of A's (so it runs last, in the session matrix only). */
   pollutesB?: boolean;
+  /**
+   * Sends a conversation id that a new conversation keeps: conversation ids are scoped by owner, so B's request
+   * with A's id starts B's own conversation under that id. The matrix deletes it right after the probe (as B), so
+   * that A's id stays foreign to B for the probes after it.
+   */
+  adoptsConversationId?: boolean;
 }
 
 const streamOf = (q: string) => ({ question: q, returnTrace: false });
@@ -491,6 +497,7 @@ function probes(): Probe[] {
       method: 'POST',
       name: "agent run with A's conversation, document and bucket ids",
       mutating: true,
+      adoptsConversationId: true,
       compare: 'agent',
       send: (c, ids, w) =>
         c.post(
@@ -523,6 +530,7 @@ function probes(): Probe[] {
       method: 'POST',
       name: "agent stream with A's ids",
       mutating: true,
+      adoptsConversationId: true,
       compare: 'agent',
       send: (c, ids, w) =>
         c.post(
@@ -535,6 +543,7 @@ function probes(): Probe[] {
       method: 'POST',
       name: "chat continuing A's conversation id",
       mutating: true,
+      adoptsConversationId: true,
       compare: 'agent',
       send: (c, ids, w) =>
         c.post(
@@ -866,6 +875,16 @@ function probes(): Probe[] {
   ];
 }
 
+/**
+ * Deletes the caller's own conversation under `id` (a run that proposed it started one; conversation ids are
+ * scoped by owner, so this never touches A's). Returns a problem, or null: 204 (deleted) and 404 (the run kept
+ * none, e.g. it was refused) are both fine.
+ */
+async function forgetAdoptedConversation(sender: Sender<APIResponse>, id: string): Promise<string | null> {
+  const r = await sender.delete(`/api/conversations/${id}`);
+  return r.status() === 204 || r.status() === 404 ? null : `deleting B's own conversation under A's id → ${r.status()}`;
+}
+
 /** Id-like values and volatile fields replaced so that "A's id" and "missing id" answers can be compared. */
 function normalise(text: string, ids: Ids): string {
   let out = text;
@@ -992,6 +1011,10 @@ test("B's API key with A's ids answers like missing ids; unknown and revoked key
     const revokedKey = await capture(await probe.send(w.revokedKeyed, w.aIds, w));
     const unknownKey = await capture(await probe.send(w.unknownKeyed, w.aIds, w));
     probeCount += 4;
+    if (probe.adoptsConversationId) {
+      const forgotten = await forgetAdoptedConversation(w.bKeyed, w.aIds.conversation);
+      if (forgotten) mismatches.push(`${label}: ${forgotten}`);
+    }
     const echoed = [...Object.values(w.aIds), ...(probe.echoes?.(w) ?? [])];
     for (const [who, r] of [
       ['B', withA],
@@ -1078,6 +1101,10 @@ test("B's session with A's ids answers like missing ids; no session is refused; 
     const withMissing = await capture(await probe.send(w.b.ctx, missing, w));
     const anonymous = await capture(await probe.send(w.anon, w.aIds, w));
     probeCount += 3;
+    if (probe.adoptsConversationId) {
+      const forgotten = await forgetAdoptedConversation(w.b.ctx, w.aIds.conversation);
+      if (forgotten) mismatches.push(`${label}: ${forgotten}`);
+    }
     const echoed = [...Object.values(w.aIds), ...(probe.echoes?.(w) ?? [])];
     checkLeak(`${label} as B`, withA, echoed);
     checkLeak(`${label} as nobody`, anonymous, echoed);

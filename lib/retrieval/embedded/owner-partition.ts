@@ -164,10 +164,19 @@ export class OwnerPartition {
         await writeIntent(this.keywordDir, { chunkIds: batch.map((chunk) => chunk.chunkId), documentIds: [] });
         if (dim !== undefined && (await this.ensureVectorColumn(dim))) await this.forgetAllVectors();
         const withVectorColumn = this.table.dimensions !== null;
-        const rows = batch.map((chunk) => chunkToRow(toStored(chunk), chunk.vector, withVectorColumn));
+        // In time slices: 12k chunks are ~0.1 s of conversion.
+        const slice = createTimeSlicer();
+        const stored: StoredChunk[] = [];
+        const rows: ReturnType<typeof chunkToRow>[] = [];
+        for (const chunk of batch) {
+          await slice();
+          const record = toStored(chunk);
+          stored.push(record);
+          rows.push(chunkToRow(record, chunk.vector, withVectorColumn));
+        }
         if (batch.some((chunk) => this.store.has(chunk.chunkId))) await this.table.upsert(rows);
         else await this.table.add(rows);
-        await this.commitKeyword(await segmentDocsSliced(batch.map(toStored)), []);
+        await this.commitKeyword(await segmentDocsSliced(stored), []);
       }),
     );
   }
