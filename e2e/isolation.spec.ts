@@ -734,6 +734,7 @@ function probes(): Probe[] {
       method: 'POST',
       name: "start a research run in A's conversation",
       mutating: true,
+      adoptsConversationId: true,
       compare: 'status',
       send: (c, ids) =>
         c.post(
