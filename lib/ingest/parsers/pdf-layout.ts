@@ -10,10 +10,11 @@
  *   split again at gaps over one font size.
  * - Columns: a gutter is a vertical band, in the middle 70 % of the text's width and at least half a font size wide,
  *   that no more than 20 % of the lines cross, with prose on both sides: at least 5 lines each, columns at least
- *   15 font sizes wide, and at least half the lines of each running across 60 % of its width. Lines crossing it (titles, wide figures) cut the flow: the columns between two
+ *   15 font sizes wide, and at least half the lines of each running unbroken across 60 % of its width. Lines crossing it (titles, wide figures) cut the flow: the columns between two
  *   such lines are read left, then right. Columns are searched again inside each column (three-column pages).
  * - Tables: at least 3 consecutive lines of 2 or more segments, at most 3 font sizes apart, whose segments fall in
- *   2 or more column bands that no line crosses (the x gaps are consistent down the rows). A run whose widest band
+ *   2 or more column bands that no line crosses (the x gaps are consistent down the rows); a one-segment line close
+ *   under a row and inside one band is a wrapped cell of that row. A run whose widest band
  *   holds sentences (a median cell of 8 or more words: line-numbered transcripts, prose beside margin notes) is not a
  *   table, nor is one where every column's median cell has 4 or more words (prose side by side), nor are cells averaging under 2.5 characters a token (a formula spread over a line), nor is a run whose first column counts 1, 2, 3... from its first row (numbered lines, no header). Each row's cells are its segments by band; the first row is the header.
  */
@@ -68,6 +69,8 @@ const CELL_GAP = 1.0;
 const WORD_GAP = 0.15;
 const MIN_TABLE_ROWS = 3;
 const MAX_ROW_GAP = 3;
+/** A line this close (in font sizes) under a row, inside one column, continues a cell of that row. */
+const WRAP_GAP = 1.6;
 const PROSE_CELL_WORDS = 8;
 const WIDE_BAND_SHARE = 0.7;
 const WIDE_BAND_WORDS = 4;
@@ -218,12 +221,11 @@ function proseColumns(lines: Line[], gutters: readonly Gutter[], minX: number, m
     const width = (edges[2 * c + 1] ?? 0) - (edges[2 * c] ?? 0);
     const part = parts[c] ?? [];
     if (width < MIN_COLUMN_SIZES * size || part.length < MIN_COLUMN_LINES) return false;
-    // prose fills its column: most lines run across most of it (a table's first column, a figure's labels or a
+    // prose fills its column: most lines run unbroken across most of it (a table's cells, a figure's labels or a
     // formula's pieces do not)
     const full = part.filter((l) => {
-      const first = l.items[0];
-      const last = l.items[l.items.length - 1];
-      return first !== undefined && last !== undefined && last.x + last.width - first.x >= FULL_LINE * width;
+      const only = l.segments.length === 1 ? l.segments[0] : undefined;
+      return only !== undefined && only.x1 - only.x0 >= FULL_LINE * width;
     }).length;
     if (full < 0.5 * part.length) return false;
   }
@@ -303,8 +305,8 @@ function orderColumns(lines: Line[], depth: number, found: { columns: boolean })
 }
 
 /** Column bands of rows: the union of their segments' x ranges, merged where they overlap. */
-function bands(rows: Line[]): { x0: number; x1: number }[] {
-  const spans = rows.flatMap((r) => r.segments.map((s) => ({ x0: s.x0, x1: s.x1 }))).sort((a, b) => a.x0 - b.x0);
+function bands(rows: readonly Segment[][]): { x0: number; x1: number }[] {
+  const spans = rows.flatMap((r) => r.map((s) => ({ x0: s.x0, x1: s.x1 }))).sort((a, b) => a.x0 - b.x0);
   const merged: { x0: number; x1: number }[] = [];
   for (const s of spans) {
     const last = merged[merged.length - 1];
@@ -314,12 +316,21 @@ function bands(rows: Line[]): { x0: number; x1: number }[] {
   return merged;
 }
 
-function tableRows(rows: Line[]): string[][] | null {
-  const columns = bands(rows);
+/** A table row: its line, then the lines of cells wrapped under it. */
+type Row = Line[];
+
+/** A row's segments at a gap (each line split on its own, wrapped lines after the first). */
+function rowSegments(row: Row, gapSizes: number): Segment[] {
+  return row.flatMap((line) => (gapSizes === SEGMENT_GAP ? line.segments : segmentsOf(line.items, gapSizes)));
+}
+
+function tableRows(rows: readonly Row[], gapSizes: number): string[][] | null {
+  const segmented = rows.map((row) => rowSegments(row, gapSizes));
+  const columns = bands(segmented);
   if (columns.length < 2) return null;
-  const cells = rows.map((row) => {
+  const cells = segmented.map((row) => {
     const out = columns.map(() => '');
-    for (const s of row.segments) {
+    for (const s of row) {
       const index = columns.findIndex((c) => s.x0 >= c.x0 && s.x1 <= c.x1);
       if (index >= 0) out[index] = out[index] ? `${out[index]} ${s.text}` : s.text;
     }
@@ -380,18 +391,41 @@ function findTables(lines: Line[]): LayoutBlock[] {
       i++;
       continue;
     }
+    const run: Row[] = [[first]];
+    let columns = bands([first.segments]);
     let j = i + 1;
     while (j < lines.length) {
       const next = lines[j];
       const previous = lines[j - 1];
-      if (!next || !previous || next.segments.length < 2) break;
-      if (previous.y - next.y > MAX_ROW_GAP * Math.max(previous.size, next.size) || next.y > previous.y) break;
-      if (bands(lines.slice(i, j + 1)).length < 2) break;
+      if (!next || !previous) break;
+      const gap = previous.y - next.y;
+      const size = Math.max(previous.size, next.size);
+      if (next.y > previous.y || gap > MAX_ROW_GAP * size) break;
+      if (next.segments.length < 2) {
+        // a cell wrapped onto the next line: one segment close under the row, within one column band
+        const wrapped = next.segments[0];
+        const touched = wrapped ? columns.filter((c) => wrapped.x0 < c.x1 && c.x0 < wrapped.x1).length : 0;
+        const last = run[run.length - 1];
+        if (!wrapped || touched !== 1 || gap > WRAP_GAP * size || !last) break;
+        last.push(next);
+        columns = bands([columns.map((c) => ({ ...c, text: '', words: 0 })), next.segments]);
+        j++;
+        continue;
+      }
+      const widened = bands([columns.map((c) => ({ ...c, text: '', words: 0 })), next.segments]);
+      if (widened.length < 2) break;
+      columns = widened;
+      run.push([next]);
       j++;
     }
-    const run = lines.slice(i, j);
-    const coarse = run.length >= MIN_TABLE_ROWS ? tableRows(run) : null;
-    const fine = coarse ? tableRows(run.map((l) => ({ ...l, segments: segmentsOf(l.items, CELL_GAP) }))) : null;
+    // a wrapped line after the last row is as likely the next paragraph: leave it to the text
+    const tail = run[run.length - 1];
+    while (tail && tail.length > 1 && j - 1 > i && lines[j - 1] === tail[tail.length - 1]) {
+      tail.pop();
+      j--;
+    }
+    const coarse = run.length >= MIN_TABLE_ROWS ? tableRows(run, SEGMENT_GAP) : null;
+    const fine = coarse ? tableRows(run, CELL_GAP) : null;
     const rows = fine && (fine[0]?.length ?? 0) > (coarse?.[0]?.length ?? 0) ? fine : coarse;
     if (rows) {
       flushText();
