@@ -16,7 +16,7 @@
  *   2 or more column bands that no line crosses (the x gaps are consistent down the rows); a one-segment line close
  *   under a row and inside one band is a wrapped cell of that row. A run whose widest band
  *   holds sentences (a median cell of 8 or more words: line-numbered transcripts, prose beside margin notes) is not a
- *   table, nor is one where every column's median cell has 4 or more words (prose side by side), nor are cells averaging under 2.5 characters a token (a formula spread over a line), nor is a run whose first column counts 1, 2, 3... from its first row (numbered lines, no header). Each row's cells are its segments by band; the first row is the header.
+ *   table, nor is one where every column's median cell has 4 or more words (prose side by side), nor are cells whose words (numbers aside) average under 2.5 characters (a formula spread over a line), nor is a run whose first column counts 1, 2, 3... from its first row (numbered lines, no header). Each row's cells are its segments by band; the first row is the header.
  */
 
 /** A pdf.js text item as getTextContent returns it (only the fields read here). */
@@ -76,6 +76,7 @@ const WIDE_BAND_SHARE = 0.7;
 const WIDE_BAND_WORDS = 4;
 const MIN_FILLED_SHARE = 0.6;
 const MIN_TOKEN_CHARS = 2.5;
+const NUMBER = /^[-+−(]?[\d.,]+[)%]?$/u;
 const MIN_COLUMN_LINES = 5;
 const MAX_GUTTER_CROSSING = 0.2;
 const MIN_COLUMN_SIZES = 15;
@@ -351,7 +352,8 @@ function checkedTable(cells: string[][], columns: { x0: number; x1: number }[]):
   const filled = all.filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
   if (filled < MIN_FILLED_SHARE * all.length) return null;
   // formulas laid out over a line (sub- and superscripts, operators) break into one- and two-character tokens
-  const tokens = all.flatMap((t) => t.split(/\s+/).filter(Boolean));
+  // (numbers are short by nature and left out)
+  const tokens = all.flatMap((t) => t.split(/\s+/).filter((w) => w !== '' && !NUMBER.test(w)));
   const chars = tokens.reduce((n, t) => n + [...t].length, 0);
   if (chars < MIN_TOKEN_CHARS * tokens.length) return null;
   // numbered lines (a transcript's or pleading's margin numbers): the first column counts 1 by 1 from the first row,
@@ -425,7 +427,7 @@ function findTables(lines: Line[]): LayoutBlock[] {
       j--;
     }
     const coarse = run.length >= MIN_TABLE_ROWS ? tableRows(run, SEGMENT_GAP) : null;
-    const fine = coarse ? tableRows(run, CELL_GAP) : null;
+    const fine = run.length >= MIN_TABLE_ROWS ? tableRows(run, CELL_GAP) : null;
     const rows = fine && (fine[0]?.length ?? 0) > (coarse?.[0]?.length ?? 0) ? fine : coarse;
     if (rows) {
       flushText();
