@@ -154,19 +154,22 @@ describe('PDF layout: tables', () => {
   it('never finds a table in single-column prose (property)', () => {
     const word = fc.stringMatching(/^[a-z]{1,9}$/);
     fc.assert(
-      fc.property(fc.array(fc.array(word, { minLength: 1, maxLength: 14 }), { minLength: 3, maxLength: 30 }), (lines) => {
-        const items = lines.flatMap((words, row) => {
-          let x = 50;
-          return words.map((w) => {
-            const item = { str: w, transform: [10, 0, 0, 10, x, 700 - row * 12], width: w.length * 5, hasEOL: false };
-            x += w.length * 5 + 2.5 + (row % 3); // word gaps under a third of the font size
-            return item;
+      fc.property(
+        fc.array(fc.array(word, { minLength: 1, maxLength: 14 }), { minLength: 3, maxLength: 30 }),
+        (lines) => {
+          const items = lines.flatMap((words, row) => {
+            let x = 50;
+            return words.map((w) => {
+              const item = { str: w, transform: [10, 0, 0, 10, x, 700 - row * 12], width: w.length * 5, hasEOL: false };
+              x += w.length * 5 + 2.5 + (row % 3); // word gaps under a third of the font size
+              return item;
+            });
           });
-        });
-        const layout = layoutPage(items);
-        expect(layout.blocks.every((b) => b.kind === 'text')).toBe(true);
-        expect(layout.restructured).toBe(false);
-      }),
+          const layout = layoutPage(items);
+          expect(layout.blocks.every((b) => b.kind === 'text')).toBe(true);
+          expect(layout.restructured).toBe(false);
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -340,7 +340,12 @@ function tableRows(rows: readonly Row[], gapSizes: number): string[][] | null {
   const used = columns.map((_, c) => cells.some((row) => (row[c] ?? '') !== ''));
   if (used.some((u) => !u)) {
     const kept = cells.map((row) => row.filter((_, c) => used[c]));
-    return used.filter(Boolean).length >= 2 ? checkedTable(kept, columns.filter((_, c) => used[c])) : null;
+    return used.filter(Boolean).length >= 2
+      ? checkedTable(
+          kept,
+          columns.filter((_, c) => used[c]),
+        )
+      : null;
   }
   return checkedTable(cells, columns);
 }
@@ -366,7 +371,12 @@ function checkedTable(cells: string[][], columns: { x0: number; x1: number }[]):
   for (let c = 0; c < columns.length; c++) {
     const band = columns[c];
     if (!band) continue;
-    const words = median(cells.map((row) => row[c] ?? '').filter((t) => t !== '').map(wordCount));
+    const words = median(
+      cells
+        .map((row) => row[c] ?? '')
+        .filter((t) => t !== '')
+        .map(wordCount),
+    );
     shortest = Math.min(shortest, words);
     if (words >= PROSE_CELL_WORDS) return null;
     // one band holding most of the width and running text: prose beside a margin (line numbers, labels)
