@@ -10,13 +10,22 @@
  *   split again at gaps over one font size.
  * - Columns: a gutter is a vertical band, in the middle 70 % of the text's width and at least half a font size wide,
  *   that no more than 20 % of the lines cross, with prose on both sides: at least 5 lines each, columns at least
- *   15 font sizes wide, and at least half the lines of each running unbroken across 60 % of its width. Lines crossing it (titles, wide figures) cut the flow: the columns between two
- *   such lines are read left, then right. Columns are searched again inside each column (three-column pages).
+ *   15 font sizes wide, and at least half the lines of each running unbroken across 60 % of its width. Lines
+ *   crossing it (titles, wide figures) cut the flow: the columns between two such lines are read left, then right.
+ *   Columns are searched again inside each column (three-column pages).
  * - Tables: at least 3 consecutive lines of 2 or more segments, at most 3 font sizes apart, whose segments fall in
  *   2 or more column bands that no line crosses (the x gaps are consistent down the rows); a one-segment line close
- *   under a row and inside one band is a wrapped cell of that row. A run whose widest band
- *   holds sentences (a median cell of 8 or more words: line-numbered transcripts, prose beside margin notes) is not a
- *   table, nor is one where every column's median cell has 4 or more words (prose side by side), nor are cells whose words (numbers aside) average under 2.5 characters (a formula spread over a line), nor is a run whose first column counts 1, 2, 3... from its first row (numbered lines, no header). Each row's cells are its segments by band; the first row is the header.
+ *   under a row and inside one band is a wrapped cell of that row. Each row's cells are its segments by band; the
+ *   first row is the header. A run is not a table when
+ *   - a column holds sentences (median cell of 8 or more words), or one column spans 70 % of the width with 4 or
+ *     more words a cell (prose beside margin notes), or every column's median cell has 4 or more words (prose side
+ *     by side);
+ *   - most cells below the first row start in lower case (sentences wrapped from line to line);
+ *   - fewer than 60 % of its cells hold a letter or digit, or its words (numbers aside) average under 2.5
+ *     characters (a formula spread over a line);
+ *   - its first column counts 1, 2, 3... from its first row (numbered lines without a header: transcripts).
+ * These are general properties of tables and prose, not fitted to one file; docs/formats.md gives what they find in
+ * the shared corpus.
  */
 
 /** A pdf.js text item as getTextContent returns it (only the fields read here). */
@@ -384,6 +393,12 @@ function checkedTable(cells: string[][], columns: { x0: number; x1: number }[]):
   }
   // every column running text: side-by-side prose whose gutter the columns search could not prove
   if (shortest >= WIDE_BAND_WORDS) return null;
+  // most cells carrying on a sentence from the line above (starting in lower case): wrapped prose, not records
+  const body = cells
+    .slice(1)
+    .flat()
+    .filter((t) => t !== '');
+  if (body.filter((t) => /^\p{Ll}/u.test(t)).length >= 0.5 * body.length) return null;
   return cells;
 }
 
