@@ -174,6 +174,18 @@ describe('PDF layout: tables', () => {
     );
   });
 
+  it('takes a long run of aligned lines that is no table as text, in bounded work', () => {
+    // 4,000 lines of two lower-case phrases each, aligned as if in two columns: refused as a table at every start
+    const items = Array.from({ length: 4000 }, (_, row) => [
+      { str: `and so the story goes on ${row}`, transform: [10, 0, 0, 10, 50, 40_000 - row * 12], width: 150 },
+      { str: `while the other one ends ${row}`, transform: [10, 0, 0, 10, 260, 40_000 - row * 12], width: 150 },
+    ]).flat();
+    const started = performance.now();
+    const layout = layoutPage(items);
+    expect(layout.blocks.every((b) => b.kind === 'text')).toBe(true);
+    expect(performance.now() - started).toBeLessThan(4000);
+  });
+
   it('ignores items that are not text items (marked content) or carry broken matrices', () => {
     const layout = layoutPage([
       { type: 'beginMarkedContent' },

@@ -59,7 +59,7 @@ interface Line {
   segments: Segment[];
 }
 
-export type LayoutBlock = { kind: 'text'; text: string } | { kind: 'table'; rows: string[][] };
+type LayoutBlock = { kind: 'text'; text: string } | { kind: 'table'; rows: string[][] };
 
 export interface PageLayout {
   /** Text and tables in reading order. */
@@ -78,6 +78,8 @@ const CELL_GAP = 1.0;
 const WORD_GAP = 0.15;
 const MIN_TABLE_ROWS = 3;
 const MAX_ROW_GAP = 3;
+/** Lines a failed run is retried from, one further each time, before the rest of it is taken as text. */
+const MAX_RETRIES = 4;
 /** A line this close (in font sizes) under a row, inside one column, continues a cell of that row. */
 const WRAP_GAP = 1.6;
 const PROSE_CELL_WORDS = 8;
@@ -411,6 +413,7 @@ function findTables(lines: Line[]): LayoutBlock[] {
     text = [];
   };
   let i = 0;
+  let retries = 0;
   while (i < lines.length) {
     const first = lines[i];
     if (!first || first.segments.length < 2) {
@@ -458,9 +461,17 @@ function findTables(lines: Line[]): LayoutBlock[] {
       flushText();
       blocks.push({ kind: 'table', rows });
       i = j;
-    } else {
+      retries = 0;
+    } else if (j - i < MIN_TABLE_ROWS || retries < MAX_RETRIES) {
+      // the run may start with lines that are not the table's (a title, a caption): retry a line further on
       text.push(first);
       i++;
+      retries = j - i + 1 < MIN_TABLE_ROWS ? 0 : retries + 1;
+    } else {
+      // bounded work: a long run that is no table is text as a whole (no quadratic rescans of its every line)
+      text.push(...lines.slice(i, Math.max(i + 1, j)));
+      i = Math.max(i + 1, j);
+      retries = 0;
     }
   }
   flushText();
