@@ -67,7 +67,7 @@ const PHRASES: Record<string, string> = {
   'pdfplumber/issue-192-example.pdf': 'Aabbaw-ag Aaabab Agabaa',
   'pdfplumber/issue-316-example.pdf': 'with relevant coping strategies',
   'pdfplumber/issue-33-lorem-ipsum.pdf': 'Neque labo | Aliquam qu | Quaerat ip',
-  'pdfplumber/issue-336-example.pdf': '车道数 用地指标基准值 编制条件 路段交通量',
+  'pdfplumber/issue-336-example.pdf': '路段交通量 Q（peu/d） | 大型车比例 u（%）',
   'pdfplumber/issue-461-example.pdf': '单核细胞计数(MON#) | 仪器法 | 0.25 | E+9/L | [0.1-0.6]',
   'pdfplumber/issue-463-example.pdf': 'trabajando para recolectar nuestra',
   'pdfplumber/issue-466-example.pdf': 'Check for last line',
