@@ -77,6 +77,8 @@ interface Ids {
   revokedSlug: string;
   /** The id of an API key of the user's. */
   apiKey: string;
+  /** A research run of the user's, waiting for approval. */
+  research: string;
 }
 
 interface World {
@@ -106,6 +108,7 @@ const missingIds = (): Ids => ({
   share: randomUUID(),
   revokedSlug: randomBytes(18).toString('base64url'),
   apiKey: randomUUID(),
+  research: randomUUID(),
 });
 
 async function json<T>(response: APIResponse, schema: { parse(v: unknown): T }): Promise<T> {
@@ -178,6 +181,12 @@ async function buildUser(
   });
   const title = convs.conversations.find((c) => c.id === conversation)?.title ?? '';
   const apiKey = await createKey(user.ctx, `key-${canary}`);
+  const research = await json(
+    await user.ctx.post('/api/research', {
+      data: { question: `What do the ${canary} vault procedures say?`, skipClarification: true },
+    }),
+    { parse: (v) => v as { run: { id: string } } },
+  );
   return {
     user,
     ids: {
@@ -189,6 +198,7 @@ async function buildUser(
       share: share.share?.id ?? '',
       revokedSlug: revokedShare.share?.slug ?? '',
       apiKey: apiKey.id,
+      research: research.run.id,
     },
     key: apiKey.key,
     activeSlug: share.share?.slug ?? '',
@@ -216,6 +226,7 @@ interface Sender<R> {
   get(url: string, options?: SendOptions): Promise<R>;
   post(url: string, options?: SendOptions): Promise<R>;
   patch(url: string, options?: SendOptions): Promise<R>;
+  put(url: string, options?: SendOptions): Promise<R>;
   delete(url: string, options?: SendOptions): Promise<R>;
 }
 interface Probe {
@@ -397,6 +408,18 @@ function probes(): Probe[] {
       method: 'GET',
       name: "read A's document typed values",
       send: (c, ids) => c.get(`/api/documents/${ids.document}/typed-metadata`),
+    },
+    {
+      file: 'app/api/documents/[id]/sections/route.ts',
+      method: 'GET',
+      name: "read A's document sections",
+      send: (c, ids) => c.get(`/api/documents/${ids.document}/sections`),
+    },
+    {
+      file: 'app/api/documents/[id]/visual-pages/route.ts',
+      method: 'GET',
+      name: "read A's document visual pages",
+      send: (c, ids) => c.get(`/api/documents/${ids.document}/visual-pages`),
     },
     {
       file: 'app/api/documents/[id]/typed-metadata/route.ts',
@@ -695,6 +718,53 @@ function probes(): Probe[] {
       name: "revoke A's API key",
       mutating: true,
       send: (c, ids) => c.delete(`/api/api-keys/${ids.apiKey}`),
+    },
+    // research mode
+    {
+      file: 'app/api/research/route.ts',
+      method: 'POST',
+      name: "start a research run in A's conversation",
+      mutating: true,
+      compare: 'status',
+      send: (c, ids) =>
+        c.post(
+          '/api/research',
+          j({ question: 'How often is the combination rotated?', conversationId: ids.conversation }),
+        ),
+    },
+    {
+      file: 'app/api/research/[id]/route.ts',
+      method: 'GET',
+      name: 'get research run',
+      send: (c, ids) => c.get(`/api/research/${ids.research}`),
+    },
+    {
+      file: 'app/api/research/[id]/answers/route.ts',
+      method: 'POST',
+      name: "answer A's research questions",
+      mutating: true,
+      send: (c, ids) => c.post(`/api/research/${ids.research}/answers`, j({ skip: true })),
+    },
+    {
+      file: 'app/api/research/[id]/plan/route.ts',
+      method: 'PUT',
+      name: "edit A's research plan",
+      mutating: true,
+      send: (c, ids) => c.put(`/api/research/${ids.research}/plan`, j({ tasks: [{ title: 'pwned' }] })),
+    },
+    {
+      file: 'app/api/research/[id]/approve/route.ts',
+      method: 'POST',
+      name: "approve A's research plan",
+      mutating: true,
+      send: (c, ids) => c.post(`/api/research/${ids.research}/approve`),
+    },
+    {
+      file: 'app/api/research/[id]/cancel/route.ts',
+      method: 'POST',
+      name: "cancel A's research run",
+      mutating: true,
+      send: (c, ids) => c.post(`/api/research/${ids.research}/cancel`),
     },
     // MCP: the agent's tools for other agents
     {
@@ -1107,6 +1177,7 @@ const recorder: Sender<Recorded> = {
   get: (url, o) => Promise.resolve(recorded('GET', url, o)),
   post: (url, o) => Promise.resolve(recorded('POST', url, o)),
   patch: (url, o) => Promise.resolve(recorded('PATCH', url, o)),
+  put: (url, o) => Promise.resolve(recorded('PUT', url, o)),
   delete: (url, o) => Promise.resolve(recorded('DELETE', url, o)),
 };
 

@@ -29,6 +29,11 @@ export interface GateIssue {
 export interface GateSource {
   n: number;
   chunk: { text: string };
+  /**
+   * false for a model's reading of a picture (visual_interpretation): it may ground numbers and claims, never a
+   * quote, a block quote or a code line, which must be the document's own words.
+   */
+  verbatim?: boolean;
 }
 
 export interface GateInput {
@@ -79,6 +84,7 @@ const short = (s: string) => (s.length > 100 ? `${s.slice(0, 100)}…` : s);
 /** Runs the gate over `answer`. Pure. */
 export function checkAnswer(answer: string, input: GateInput): GateReport {
   const byN = new Map(input.opened.map((o) => [o.n, o.chunk.text]));
+  const wordsByN = new Map(input.opened.filter((o) => o.verbatim !== false).map((o) => [o.n, o.chunk.text]));
   const phrase = input.insufficiencyPhrase ?? null;
   const units = claimUnits(answer);
   const issues: GateIssue[] = [];
@@ -96,6 +102,7 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
   function checkUnit(unit: Unit): void {
     const cited = unit.cites.filter((n) => byN.has(n));
     const texts = cited.map((n) => byN.get(n) ?? '');
+    const wordTexts = cited.flatMap((n) => wordsByN.get(n) ?? []);
     if (unit.kind === 'heading') {
       for (const m of numberMentions(withoutMarkers(unit.text)))
         if (!grounded(m, allKeys))
@@ -107,13 +114,13 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
       return;
     }
     if (unit.kind === 'code') {
-      checkCode(unit, cited, texts, issues, verified);
+      checkCode(unit, cited, wordTexts, issues, verified);
       return;
     }
     if (unit.kind === 'blockquote') {
       const body = withoutMarkers(unit.text).replace(/\s+/g, ' ').trim();
       if (body.length === 0) return;
-      if (texts.some((t) => quoteIn(t, body))) verified.push(body);
+      if (wordTexts.some((t) => quoteIn(t, body))) verified.push(body);
       else issues.push(quoteIssue(body, cited));
       return;
     }
@@ -133,7 +140,7 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
       parts.some((c) => c.admits && offset - unit.start >= c.start && offset - unit.start < c.end);
     for (const q of unit.quotes) {
       const qCited = q.cites.filter((n) => byN.has(n));
-      const found = qCited.some((n) => quoteIn(byN.get(n) ?? '', q.text));
+      const found = qCited.some((n) => quoteIn(wordsByN.get(n) ?? '', q.text));
       if (found) {
         verified.push(q.text);
         continue;

@@ -6,6 +6,7 @@
  */
 
 import { createIsomorphicCanvasFactory, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
+import { flagVisualPages } from '@/lib/visual/flag-pages';
 import { IngestError } from '../errors';
 import { lowConfidenceWarning, type OcrOptions, recognizeImage, resolveOcrOptions } from '../ocr';
 import type { ParsedDocument, ParsedUnit, ProgressCallback } from '../types';
@@ -68,7 +69,12 @@ interface NodeCanvas {
 }
 
 /** Renders a page to PNG at `dpi`, scaled down to at most `maxPixels`; cancelled after RENDER_TIMEOUT_MS. */
-async function renderPage(doc: PdfDocument, pageNumber: number, dpi: number, maxPixels: number): Promise<Uint8Array> {
+export async function renderPage(
+  doc: PdfDocument,
+  pageNumber: number,
+  dpi: number,
+  maxPixels: number,
+): Promise<Uint8Array> {
   const page = await doc.getPage(pageNumber);
   try {
     const base = page.getViewport({ scale: 1 });
@@ -297,7 +303,9 @@ export async function parsePdf(
       }
       throw new IngestError('no-text', 'no extractable text (scanned?)');
     }
-    return { kind: 'pdf', title, units: applyLayout(units, layouts), pageCount, warnings };
+    // flagged on the page units (one per page, before the layout splits tables off into units of their own)
+    const visualPages = await flagVisualPages(doc, (n) => units[n - 1]?.text.trim().length ?? 0).catch(() => []);
+    return { kind: 'pdf', title, units: applyLayout(units, layouts), pageCount, warnings, visualPages };
   } finally {
     await doc.destroy().catch(() => undefined);
   }

@@ -6,6 +6,7 @@ import {
   attributesToSql,
   CHUNK_SCHEMA,
   type ChunkRow,
+  LANGUAGE_COLUMN,
   STORED_COLUMNS,
   VECTOR_COLUMN,
   vectorFromCell,
@@ -23,6 +24,20 @@ export interface VectorMatch {
   chunkId: string;
   /** Cosine similarity in [-1, 1]. */
   similarity: number;
+}
+
+/**
+ * Adds the (nullable) language column to a table created before languages were detected. Another process may add
+ * it at the same moment: a failure is fine when the column is there afterwards.
+ */
+async function addLanguageColumn(table: Table): Promise<void> {
+  try {
+    await table.addColumns([{ name: LANGUAGE_COLUMN, valueSql: "arrow_cast(NULL, 'Utf8')" }]);
+  } catch (error) {
+    await table.checkoutLatest().catch(() => undefined);
+    const schema = await table.schema();
+    if (!schema.fields.some((field) => field.name === LANGUAGE_COLUMN)) throw error;
+  }
 }
 
 /**
@@ -54,7 +69,11 @@ export class ChunkTable {
     const names = await db.tableNames();
     if (!names.includes(name)) return new ChunkTable(db, name, null, null);
     const table = await db.openTable(name);
-    const schema = await table.schema();
+    let schema = await table.schema();
+    if (!schema.fields.some((field) => field.name === LANGUAGE_COLUMN)) {
+      await addLanguageColumn(table);
+      schema = await table.schema();
+    }
     const vectorField = schema.fields.find((field) => field.name === VECTOR_COLUMN);
     const listSize: unknown = vectorField ? Reflect.get(vectorField.type, 'listSize') : undefined;
     const dims = typeof listSize === 'number' ? listSize : null;

@@ -27,6 +27,11 @@ export interface SegmentDoc {
   record: StoredChunk;
   bodyTerms: readonly string[];
   contextTerms: readonly string[];
+  /**
+   * Terms posted in the body (tf 1) that are no words of the text, so they do not count toward its length
+   * (the chunk's language marker: BM25 scores stay those of the text alone).
+   */
+  markerTerms?: readonly string[];
 }
 
 interface Header {
@@ -316,7 +321,7 @@ export function encodeSegment(docs: readonly SegmentDoc[]): EncodedSegment {
     recordOffsets[i] = recordBytes;
     recordBytes += bytes.length;
     recordBuffers.push(bytes);
-    const body = countTerms(doc.bodyTerms);
+    const body = countTerms(doc.markerTerms ? [...doc.bodyTerms, ...doc.markerTerms] : doc.bodyTerms);
     const context = countTerms(doc.contextTerms);
     const add = (term: string, packed: number) => {
       let list = postings.get(term);

@@ -18,6 +18,7 @@ import {
 } from '@/lib/retrieval/embedded/keyword-segment';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import { type ScoredSlot, TopK } from '@/lib/retrieval/embedded/top-k';
+import { type AnalysisLanguage, analysisLanguageOf, detectLanguage } from '@/lib/retrieval/language';
 
 /** Format of the manifest and segment files; a different value (or analyser version) means rebuild. */
 const FORMAT = 2;
@@ -174,9 +175,30 @@ function levelOf(docs: number): number {
   return Math.floor(Math.log(Math.max(docs, 1)) / Math.log(MERGE_FACTOR));
 }
 
-/** Analyses a chunk for the index (body text, context prefix). */
-export function segmentDoc(record: StoredChunk): SegmentDoc {
-  return { record, bodyTerms: analyzeForIndex(record.text), contextTerms: analyzeForIndex(record.contextPrefix) };
+/**
+ * The body term that marks a chunk analysed with `language` (one per chunk). The analyser never emits a ':',
+ * so no query term can match it; its document frequency is the exact count of the owner's live chunks in that
+ * language, persisted and kept exact through deletes by the segments themselves (searches read it to know
+ * which languages to analyse a query in).
+ */
+export function languageMarker(language: AnalysisLanguage): string {
+  return `lang:${language}`;
+}
+
+/**
+ * Analyses a chunk for the index (body text, context prefix) in its language. A chunk without one (indexed by a
+ * caller that did not detect it, or rebuilt from the table) is detected here, and the record keeps the result, so
+ * re-analysing it later (tombstones, attribute rewrites) never detects again.
+ */
+export function segmentDoc(chunk: StoredChunk): SegmentDoc {
+  const record = chunk.language === undefined ? { ...chunk, language: detectLanguage(chunk.text) } : chunk;
+  const language = analysisLanguageOf(record.language);
+  return {
+    record,
+    bodyTerms: analyzeForIndex(record.text, language),
+    contextTerms: analyzeForIndex(record.contextPrefix, language),
+    markerTerms: [languageMarker(language)],
+  };
 }
 
 /**
@@ -403,8 +425,10 @@ export class KeywordStore {
       let deadContext = segment.deadContext;
       for (const local of locals) {
         const record = segment.reader.readRecord(local);
-        const { bodyTerms, contextTerms } = segmentDoc(record);
-        for (const term of new Set([...bodyTerms, ...contextTerms])) deadDf.set(term, (deadDf.get(term) ?? 0) + 1);
+        const { bodyTerms, contextTerms, markerTerms = [] } = segmentDoc(record);
+        for (const term of new Set([...bodyTerms, ...contextTerms, ...markerTerms])) {
+          deadDf.set(term, (deadDf.get(term) ?? 0) + 1);
+        }
         deadBody += segment.reader.bodyLength[local] as number;
         deadContext += segment.reader.contextLength[local] as number;
       }
