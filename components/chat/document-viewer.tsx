@@ -38,12 +38,12 @@ export interface ViewerChunk {
 }
 
 export function unitLabel(u: Pick<ViewerUnit, 'page' | 'sheet' | 'heading'>, index: number): string {
-  if (u.page !== null) return `Page ${u.page}`;
-  if (u.sheet) return `Sheet ${u.sheet}`;
+  if (u.page !== null) return u.sheet ? `Page ${u.page} · ${u.sheet}` : `Page ${u.page}`;
   const heading = u.heading?.split(' > ').at(-1)?.trim();
-  return heading
-    ? `${index + 1}. ${heading.length > 60 ? `${heading.slice(0, 59)}…` : heading}`
-    : `Section ${index + 1}`;
+  const short = heading && heading.length > 60 ? `${heading.slice(0, 59)}…` : heading;
+  // a sheet of a spreadsheet, or a table found in a document section ("3. Results · Table 1")
+  if (u.sheet) return short ? `${index + 1}. ${short} · ${u.sheet}` : `Sheet ${u.sheet}`;
+  return short ? `${index + 1}. ${short}` : `Section ${index + 1}`;
 }
 
 /**

@@ -47,6 +47,9 @@ describe('trace labels', () => {
     expect(locationLabel({ page: 3, sheet: null, headingPath: null })).toBe('page 3');
     expect(locationLabel({ page: null, sheet: 'Budget', headingPath: null })).toBe('sheet Budget');
     expect(locationLabel({ page: null, sheet: null, headingPath: 'A > B' })).toBe('A > B');
+    // tables found in a PDF page or a DOCX section name their place and the table
+    expect(locationLabel({ page: 3, sheet: 'Table 1', headingPath: null })).toBe('page 3 · Table 1');
+    expect(locationLabel({ page: null, sheet: 'Table 2', headingPath: 'Results' })).toBe('Results · Table 2');
   });
 });
 

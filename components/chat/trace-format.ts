@@ -113,10 +113,13 @@ export function queryFromSummary(summary: string): string | null {
   return match?.[1] ?? null;
 }
 
-/** "page 3" / "sheet Budget" / "Intro › Setup" / "" for a cited location. */
+/**
+ * "page 3" / "sheet Budget" / "Intro › Setup" / "" for a cited location. A table found in a PDF or DOCX is a
+ * sheet-like unit named "Table n" inside its page or section: "page 3 · Table 1", "Results · Table 2".
+ */
 export function locationLabel(loc: { page: number | null; sheet: string | null; headingPath: string | null }): string {
-  if (loc.page !== null) return `page ${loc.page}`;
-  if (loc.sheet) return `sheet ${loc.sheet}`;
+  if (loc.page !== null) return loc.sheet ? `page ${loc.page} · ${loc.sheet}` : `page ${loc.page}`;
+  if (loc.sheet) return loc.headingPath ? `${loc.headingPath} · ${loc.sheet}` : `sheet ${loc.sheet}`;
   if (loc.headingPath) return loc.headingPath;
   return '';
 }

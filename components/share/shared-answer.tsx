@@ -1,16 +1,14 @@
 'use client';
 
 import { useMemo, useState } from 'react';
+import { locationLabel } from '@/components/chat/trace-format';
 import { displayTitle } from '@/components/documents/display-title';
 import { EvidenceText } from '@/components/documents/evidence-text';
 import { SafeMarkdown } from '@/components/markdown/safe-markdown';
 import type { ShareSnapshot, SnapshotCitation } from '@/lib/share/snapshot';
 
 function location(c: SnapshotCitation): string {
-  if (c.page !== null) return `page ${c.page}`;
-  if (c.sheet) return `sheet ${c.sheet}`;
-  if (c.headingPath) return c.headingPath;
-  return '';
+  return locationLabel(c);
 }
 
 /** The quoted span inside the cited chunk text (offsets when they match, else a search for the quote). */

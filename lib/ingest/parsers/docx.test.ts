@@ -44,4 +44,23 @@ describe('parseDocx', () => {
     const parsed = await parseDocx(bytes);
     expect(parsed.units.map((u) => u.text).join('\n')).toMatch(/\|/);
   });
+
+  it('makes each table a table unit (header row + located rows), like a spreadsheet sheet', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const bytes = new Uint8Array(await readFile('/work/shared/data/documents/unstructured/docx-tables.docx'));
+    const parsed = await parseDocx(bytes);
+    expect(parsed.units.map((u) => u.ordinal)).toEqual(parsed.units.map((_, i) => i));
+    const first = parsed.units.find((u) => u.sheet === 'Table 1');
+    expect(first).toMatchObject({
+      header: 'Header Col 1 | Header Col 2',
+      text: 'Header Col 1 | Header Col 2\nLorem ipsum | A link example',
+      rows: [{ rowNumber: 1 }],
+    });
+    // the prose around a table stays a text unit, in document order
+    const texts = parsed.units.map((u) => (u.sheet ? `[${u.sheet}]` : u.text));
+    expect(texts.slice(0, 3)).toEqual(['Simple uniform table', '[Table 1]', 'Nested Table']);
+    const { chunkDocument } = await import('../chunker');
+    const rowChunk = chunkDocument(parsed).find((c) => c.sheet === 'Table 2');
+    expect(rowChunk?.repeatedHeader).toBe('a | >b< | c');
+  });
 });

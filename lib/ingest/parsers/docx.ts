@@ -1,14 +1,20 @@
-/** DOCX → readable text in heading sections (mammoth's HTML, walked as a DOM; no markup is kept). */
+/**
+ * DOCX → readable text in heading sections (mammoth's HTML, walked as a DOM; no markup is kept); tables of at least
+ * 2 rows and 2 columns become table units like spreadsheet sheets (named "Table n", header row repeated in every
+ * chunk).
+ */
 
 import mammoth from 'mammoth';
 import { IngestError } from '../errors';
 import type { ParsedDocument, ParsedUnit } from '../types';
 import { inspectZip, titleFromCoreProperties, type ZipLimits } from '../zip-guard';
 import { bodyOf, parseHtmlDocument, sectionsFromDom } from './html-sections';
+import { buildSheetUnit } from './sheet-unit';
 
 /**
  * Parses a DOCX: the zip guard runs first (zip bombs, DTD/entity declarations refused), mammoth converts the body
- * to HTML with images dropped (never inlined), and the HTML becomes one unit per heading section.
+ * to HTML with images dropped (never inlined), and the HTML becomes one unit per heading section, each table a
+ * table unit of its own (sheet "Table n", the heading path of the section it stands in).
  * Title: the core properties' dc:title.
  */
 export async function parseDocx(
@@ -29,14 +35,25 @@ export async function parseDocx(
   }
   const document = parseHtmlDocument(`<!doctype html><html><head></head><body>${html}</body></html>`);
   const body = bodyOf(document);
-  const sections = body ? sectionsFromDom(body) : [];
-  const units: ParsedUnit[] = sections.map((section, ordinal) => ({
-    ordinal,
-    page: null,
-    sheet: null,
-    headingPath: section.headingPath,
-    text: section.text,
-  }));
+  const sections = body ? sectionsFromDom(body, { tables: 'separate' }) : [];
+  const units: ParsedUnit[] = [];
+  let tables = 0;
+  for (const section of sections) {
+    const ordinal = units.length;
+    const table = section.table
+      ? buildSheetUnit(
+          ordinal,
+          `Table ${tables + 1}`,
+          section.table.map((cells, index) => ({ position: index + 1, cells })),
+        )
+      : null;
+    if (table) {
+      tables++;
+      units.push({ ...table, headingPath: section.headingPath });
+    } else {
+      units.push({ ordinal, page: null, sheet: null, headingPath: section.headingPath, text: section.text });
+    }
+  }
   if (units.length === 0) throw new IngestError('no-text', 'no extractable text (the document has no text)');
   return {
     kind: 'docx',

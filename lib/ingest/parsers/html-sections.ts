@@ -9,6 +9,17 @@ import { parseHTML } from 'linkedom';
 export interface TextSection {
   headingPath: string[];
   text: string;
+  /** Set when the section is one table (only with `tables: 'separate'`): its rows of cell texts, header first. */
+  table?: string[][];
+}
+
+export interface SectionOptions {
+  /**
+   * 'rows' (default): a table is lines of cells joined by " | " inside its section's text. 'separate': a table
+   * of at least 2 rows and 2 columns becomes a section of its own (same heading path) carrying `table`; the
+   * section's text around it is split before and after it. Smaller tables stay as rows.
+   */
+  tables?: 'rows' | 'separate';
 }
 
 const SKIP = new Set([
@@ -121,6 +132,8 @@ export function inlineText(root: Node): string {
 
 interface Line {
   text: string;
+  /** A table kept apart (SectionOptions.tables = 'separate'). */
+  table?: string[][];
   /** Items (list items, table rows) of the same list or table join with one newline; the rest a blank line. */
   item: boolean;
   group: number;
@@ -130,7 +143,21 @@ interface Line {
  * Walks the tree in document order and returns its sections. Text before the first heading forms a section
  * with an empty heading path; each heading opens a section whose text starts with the heading line.
  */
-export function sectionsFromDom(root: Node): TextSection[] {
+/** The cell rows of a table, nested tables' rows excluded (their text stays inside their cell). */
+function tableRows(table: Element): string[][] {
+  const rows: string[][] = [];
+  for (const row of Array.from(table.querySelectorAll('tr'))) {
+    if (row.closest('table') !== table) continue;
+    const cells = Array.from(row.children)
+      .filter((c) => c.nodeName.toUpperCase() === 'TD' || c.nodeName.toUpperCase() === 'TH')
+      .map((c) => inlineText(c));
+    while (cells.length > 0 && cells[cells.length - 1] === '') cells.pop();
+    if (cells.some((c) => c !== '')) rows.push(cells);
+  }
+  return rows;
+}
+
+export function sectionsFromDom(root: Node, options: SectionOptions = {}): TextSection[] {
   const sections: { headingPath: string[]; lines: Line[] }[] = [];
   const headingStack: { level: number; text: string }[] = [];
   let current: { headingPath: string[]; lines: Line[] } = { headingPath: [], lines: [] };
@@ -184,6 +211,15 @@ export function sectionsFromDom(root: Node): TextSection[] {
       flush();
       continue;
     }
+    if (tag === 'TABLE' && options.tables === 'separate') {
+      const rows = tableRows(node as Element);
+      if (rows.length >= 2 && Math.max(...rows.map((r) => r.length)) >= 2) {
+        flush();
+        group++;
+        current.lines.push({ text: '', table: rows, item: false, group });
+        continue;
+      }
+    }
     if (tag === 'TR') {
       flush();
       const cells = Array.from((node as Element).children)
@@ -223,13 +259,30 @@ export function sectionsFromDom(root: Node): TextSection[] {
     // A heading with no body of its own, directly followed by one of its subsections, lives on in their paths.
     const headingOnly = section.lines.length === 1 && section.headingPath.length > 0;
     if (headingOnly && next && next.headingPath.length > section.headingPath.length) continue;
-    let text = '';
-    section.lines.forEach((line, index) => {
-      const previous = section.lines[index - 1];
-      if (index > 0) text += line.item && previous?.item && previous.group === line.group ? '\n' : '\n\n';
-      text += line.text;
-    });
-    result.push({ headingPath: section.headingPath, text });
+    let lines: Line[] = [];
+    const emitText = () => {
+      if (lines.length === 0) return;
+      let text = '';
+      lines.forEach((line, index) => {
+        const previous = lines[index - 1];
+        if (index > 0) text += line.item && previous?.item && previous.group === line.group ? '\n' : '\n\n';
+        text += line.text;
+      });
+      result.push({ headingPath: section.headingPath, text });
+      lines = [];
+    };
+    for (const line of section.lines) {
+      if (!line.table) {
+        lines.push(line);
+        continue;
+      }
+      // a heading directly over a table lives on in the table's heading path
+      if (lines.length === 1 && lines[0] === section.lines[0] && section.headingPath.length > 0) lines = [];
+      emitText();
+      const text = line.table.map((cells) => cells.join(' | ')).join('\n');
+      result.push({ headingPath: section.headingPath, text, table: line.table });
+    }
+    emitText();
   }
   return result;
 }

@@ -1,5 +1,6 @@
 /**
- * PDF → one unit per page (unpdf's pdf.js build), title from the document information or XMP metadata. Pages
+ * PDF → one unit per page (unpdf's pdf.js build), title from the document information or XMP metadata, plus one
+ * table unit per table found on a page (pdf-layout.ts, which also reads columns and turned text in order). Pages
  * without a usable text layer that paint an image (scans) are rendered with @napi-rs/canvas and recognised by OCR;
  * pages with text keep their text layer.
  */
@@ -9,6 +10,8 @@ import { flagVisualPages } from '@/lib/visual/flag-pages';
 import { IngestError } from '../errors';
 import { lowConfidenceWarning, type OcrOptions, recognizeImage, resolveOcrOptions } from '../ocr';
 import type { ParsedDocument, ParsedUnit, ProgressCallback } from '../types';
+import { layoutPage, type PageLayout } from './pdf-layout';
+import { buildSheetUnit } from './sheet-unit';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
@@ -212,6 +215,41 @@ async function readTitle(doc: PdfDocument): Promise<string | null> {
 }
 
 /**
+ * Pages whose positional reading differs from the content-stream order (columns, turned text, tables: see
+ * pdf-layout.ts) take their text from the layout, with each table as a unit of its own after its page's text unit
+ * (a sheet named "Table n", numbered through the document, `page` set); OCR'd pages and the others keep their text.
+ * Ordinals are renumbered in order.
+ */
+function applyLayout(units: ParsedUnit[], layouts: ReadonlyMap<number, PageLayout>): ParsedUnit[] {
+  const out: ParsedUnit[] = [];
+  let tables = 0;
+  for (const unit of units) {
+    const layout = unit.page !== null && typeof unit.ocrConfidence !== 'number' ? layouts.get(unit.page) : undefined;
+    if (!layout?.restructured) {
+      out.push({ ...unit, ordinal: out.length });
+      continue;
+    }
+    const prose = layout.blocks
+      .flatMap((b) => (b.kind === 'text' ? [b.text] : []))
+      .join('\n\n')
+      .trim();
+    const found = layout.blocks.flatMap((b) => (b.kind === 'table' ? [b.rows] : []));
+    if (prose !== '' || found.length === 0) out.push({ ...unit, ordinal: out.length, text: prose });
+    for (const rows of found) {
+      const table = buildSheetUnit(
+        out.length,
+        `Table ${tables + 1}`,
+        rows.map((cells, index) => ({ position: index + 1, cells })),
+      );
+      if (!table) continue;
+      tables++;
+      out.push({ ...table, page: unit.page });
+    }
+  }
+  return out;
+}
+
+/**
  * Extracts text per page. A password-protected file fails with "password-protected", a broken one with
  * "malformed PDF: ...", one whose pages hold no text with "no extractable text (scanned?)". A page that fails on
  * its own is kept empty with a warning.
@@ -232,6 +270,7 @@ export async function parsePdf(
   try {
     const title = await readTitle(doc);
     const units: ParsedUnit[] = [];
+    const layouts = new Map<number, PageLayout>();
     const warnings: string[] = [];
     let unreadablePages = 0;
     const pageCount = doc.numPages;
@@ -241,6 +280,7 @@ export async function parsePdf(
         const page = await doc.getPage(pageNumber);
         const content = await page.getTextContent();
         text = pageText(content.items);
+        layouts.set(pageNumber, layoutPage(content.items));
         page.cleanup();
       } catch (error) {
         unreadablePages++;
@@ -263,8 +303,9 @@ export async function parsePdf(
       }
       throw new IngestError('no-text', 'no extractable text (scanned?)');
     }
+    // flagged on the page units (one per page, before the layout splits tables off into units of their own)
     const visualPages = await flagVisualPages(doc, (n) => units[n - 1]?.text.trim().length ?? 0).catch(() => []);
-    return { kind: 'pdf', title, units, pageCount, warnings, visualPages };
+    return { kind: 'pdf', title, units: applyLayout(units, layouts), pageCount, warnings, visualPages };
   } finally {
     await doc.destroy().catch(() => undefined);
   }
