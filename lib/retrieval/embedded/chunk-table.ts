@@ -1,5 +1,5 @@
 import type { Connection, Table } from '@lancedb/lancedb';
-import { Index } from '@lancedb/lancedb';
+import { Index, type IvfPqOptions } from '@lancedb/lancedb';
 import type { RecordBatch } from 'apache-arrow';
 import { sqlString } from '@/lib/retrieval/embedded/filter-sql';
 import {
@@ -18,6 +18,24 @@ export const ANN_MIN_ROWS = 10_000;
 const ANN_REFRESH_ROWS = 20_000;
 const ANN_RETRY_MS = 60_000;
 const VECTOR_INDEX_NAME = `${VECTOR_COLUMN}_idx`;
+
+/**
+ * Query-time ANN setting: IVF partitions probed and refine factor (limit x factor PQ candidates re-ranked on
+ * the full vectors). Chosen from the recall curve of `npm run bench:ann` (docs/benchmarks-retrieval.md).
+ */
+export const ANN_SEARCH = { nprobes: 24, refineFactor: 4 } as const;
+
+/** The IVF-PQ index an owner with `rows` vectors of `dims` dimensions gets (cosine). */
+export function annIndexOptions(dims: number, rows: number): Partial<IvfPqOptions> {
+  return {
+    distanceType: 'cosine',
+    numPartitions: Math.min(1_024, Math.max(16, Math.round(Math.sqrt(rows)))),
+    numSubVectors: dims % 16 === 0 ? dims / 16 : dims % 8 === 0 ? dims / 8 : 1,
+    // k-means cost grows with sample (sampleRate x partitions) x partitions: keep the training bounded.
+    sampleRate: 128,
+    maxIterations: 15,
+  };
+}
 
 export interface VectorMatch {
   chunkId: string;
@@ -197,7 +215,7 @@ export class ChunkTable {
       .distanceType('cosine')
       .limit(limit)
       .select(['chunkId', '_distance']);
-    if (this.annReady) query = query.nprobes(24).refineFactor(4);
+    if (this.annReady) query = query.nprobes(ANN_SEARCH.nprobes).refineFactor(ANN_SEARCH.refineFactor);
     if (where) query = query.where(where);
     const rows = (await query.toArray()) as ChunkRow[];
     return rows.map((row) => ({ chunkId: String(row.chunkId), similarity: 1 - Number(row._distance) }));
@@ -247,14 +265,7 @@ export class ChunkTable {
     this.rowsAtBuild = vectorRows;
     try {
       await table.createIndex(VECTOR_COLUMN, {
-        config: Index.ivfPq({
-          distanceType: 'cosine',
-          numPartitions: Math.min(1_024, Math.max(16, Math.round(Math.sqrt(vectorRows)))),
-          numSubVectors: dims % 16 === 0 ? dims / 16 : dims % 8 === 0 ? dims / 8 : 1,
-          // k-means cost grows with sample (sampleRate x partitions) x partitions: keep the training bounded.
-          sampleRate: 128,
-          maxIterations: 15,
-        }),
+        config: Index.ivfPq(annIndexOptions(dims, vectorRows)),
         name: VECTOR_INDEX_NAME,
         replace: true,
       });

@@ -72,13 +72,35 @@ interface LiveSegment {
 interface QueryList {
   parts: { segment: LiveSegment; term: number }[];
   weight: number;
+  /** Upper bound of the term's score in any chunk (max of its block bounds). */
   bound: number;
   postings: number;
+  /** Per block, in slot order: last slot and score upper bound (from the block's max tf and min length). */
+  blockLast: Int32Array;
+  blockBound: Float64Array;
+  /** First block that may overlap the current window. */
+  blockAt: number;
+}
+
+/** Upper bound of a list's score over slots [start, end): max of the bounds of the blocks overlapping them. */
+function windowBound(list: QueryList, start: number, end: number): number {
+  const last = list.blockLast;
+  const n = last.length;
+  let b = list.blockAt;
+  while (b < n && (last[b] as number) < start) b++;
+  list.blockAt = b;
+  let bound = 0;
+  for (; b < n; b++) {
+    const value = list.blockBound[b] as number;
+    if (value > bound) bound = value;
+    if ((last[b] as number) >= end - 1) break;
+  }
+  return bound;
 }
 
 const END = 0x7fffffff;
 /** Slots per MaxScore window. */
-const WINDOW = 4_096;
+const WINDOW = 1_024;
 
 /** One term's postings across all segments, in global slot order (segment base + local doc). */
 class GlobalCursor {
@@ -485,20 +507,33 @@ export class KeywordStore {
       }
       if (df <= 0) continue;
       const weight = Math.log(1 + (this.liveCount - df + 0.5) / (df + 0.5)) * queryWeight * (k1 + 1);
+      // Block-max bounds in global slot order (one entry per block of every part), for per-window bounds.
+      let blocks = 0;
+      for (const part of parts)
+        blocks +=
+          (part.segment.reader.termBlockStart[part.term + 1] as number) -
+          (part.segment.reader.termBlockStart[part.term] as number);
+      const blockLast = new Int32Array(blocks);
+      const blockBound = new Float64Array(blocks);
+      let at = 0;
       let bound = 0;
       for (const part of parts) {
         const reader = part.segment.reader;
+        const base = part.segment.base;
         const end = reader.termBlockStart[part.term + 1] as number;
         for (let block = reader.termBlockStart[part.term] as number; block < end; block++) {
           const maxB = reader.blockMaxTfBody[block] as number;
           const maxC = reader.blockMaxTfContext[block] as number;
           let tf = maxB > 0 ? maxB * norms.body(reader.blockMinLenBody[block] as number) : 0;
           if (maxC > 0) tf += maxC * norms.context(reader.blockMinLenContext[block] as number);
-          const value = (weight * tf) / (tf + k1);
+          // Inflated so that float rounding never lets a real score exceed its bound.
+          const value = ((weight * tf) / (tf + k1)) * 1.0001 + 1e-9;
+          blockLast[at] = base + (reader.blockLastDoc[block] as number);
+          blockBound[at++] = value;
           if (value > bound) bound = value;
         }
       }
-      lists.push({ parts, weight, bound: bound * 1.0001 + 1e-9, postings });
+      lists.push({ parts, weight, bound, postings, blockLast, blockBound, blockAt: 0 });
     }
     if (lists.length === 0) return [];
     const { bodyInverse, contextFactor } = norms;
@@ -523,29 +558,57 @@ export class KeywordStore {
       weights[i] = list.weight;
       prefix[i + 1] = (prefix[i] as number) + list.bound;
     }
+    // Lists whose summed global bounds cannot beat the threshold ("non-essential") never bring a candidate: the
+    // next window starts at the first chunk of an essential list.
     let essentialFrom = 0;
     let threshold = heap.threshold();
     while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
-    // Window by window (Lucene's MaxScore bulk scorer): essential lists are accumulated term-at-a-time into the
-    // window, then each candidate is completed from the non-essential lists while it can still beat the threshold.
     if (this.windowScores.length < WINDOW) {
       this.windowScores = new Float64Array(WINDOW);
       this.windowTouched = new Int32Array(WINDOW);
     }
     const windowScores = this.windowScores;
     const windowTouched = this.windowTouched;
+    // Per window: block-max bounds of every list over the window, lists ordered by them, window prefix sums.
+    const order = new Int32Array(m);
+    const local = new Float64Array(m);
+    const localPrefix = new Float64Array(m + 1);
+    let windowStart = 0;
+    // Window by window (Lucene's MaxScore bulk scorer with per-window block-max bounds): in each window the lists
+    // are split again by their bounds there; the essential ones are accumulated term-at-a-time into the window,
+    // then each candidate is completed from the others while it can still beat the threshold. A window whose
+    // bounds sum to no more than the threshold is skipped without decoding.
     while (essentialFrom < m) {
       let first = END;
       for (let i = essentialFrom; i < m; i++) {
-        const d = (cursors[i] as GlobalCursor).doc;
-        if (d < first) first = d;
+        const cursor = cursors[i] as GlobalCursor;
+        if (cursor.doc < windowStart) cursor.advance(windowStart);
+        if (cursor.doc < first) first = cursor.doc;
       }
       if (first === END) break;
       const start = first - (first % WINDOW);
       const end = start + WINDOW;
+      windowStart = end;
+      for (let i = 0; i < m; i++) {
+        local[i] = windowBound(lists[i] as QueryList, start, end);
+        // Insertion sort by window bound (m is small).
+        let j = i;
+        while (j > 0 && (local[order[j - 1] as number] as number) > (local[i] as number)) {
+          order[j] = order[j - 1] as number;
+          j--;
+        }
+        order[j] = i;
+      }
+      for (let j = 0; j < m; j++)
+        localPrefix[j + 1] = (localPrefix[j] as number) + (local[order[j] as number] as number);
+      let localEssential = 0;
+      while (localEssential < m && (localPrefix[localEssential + 1] as number) <= threshold) localEssential++;
+      if (localEssential >= m) continue;
       let count = 0;
-      for (let i = essentialFrom; i < m; i++) {
+      for (let j = localEssential; j < m; j++) {
+        const i = order[j] as number;
         const cursor = cursors[i] as GlobalCursor;
+        if (cursor.doc < start) cursor.advance(start);
         const weight = weights[i] as number;
         // Tight loop over decoded blocks (no per-posting method calls).
         while (cursor.doc < end) {
@@ -558,32 +621,37 @@ export class KeywordStore {
           let p = block.position;
           const limitLocal = end - cursor.base;
           for (; p < n; p++) {
-            const local = docs[p] as number;
-            if (local >= limitLocal) break;
-            const slot = cursor.base + local;
+            const localDoc = docs[p] as number;
+            if (localDoc >= limitLocal) break;
+            const slot = cursor.base + localDoc;
             let tf = (bodyTfs[p] as number) * (bodyInverse[slot] as number);
             const tfContext = contextTfs[p] as number;
             if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
-            const at = local + offset;
+            const at = localDoc + offset;
             if (windowScores[at] === 0) windowTouched[count++] = at;
             windowScores[at] = (windowScores[at] as number) + (weight * tf) / (tf + k1);
           }
           cursor.resume(p);
         }
       }
-      const touched = windowTouched.subarray(0, count).sort();
-      for (let t = 0; t < count; t++) {
-        const at = touched[t] as number;
+      // Candidates in slot order: a scan of the window when dense, a sort of the touched positions when sparse.
+      const dense = count > WINDOW >> 4;
+      const touched = dense ? windowTouched : windowTouched.subarray(0, count).sort();
+      const steps = dense ? WINDOW : count;
+      for (let t = 0; t < steps; t++) {
+        const at = dense ? t : (touched[t] as number);
         let total = windowScores[at] as number;
+        if (total === 0) continue;
         windowScores[at] = 0;
         const slot = start + at;
         if (alive[slot] !== 1) continue;
         let pruned = false;
-        for (let i = essentialFrom - 1; i >= 0; i--) {
-          if (heap.full && total + (prefix[i + 1] as number) <= threshold) {
+        for (let j = localEssential - 1; j >= 0; j--) {
+          if (heap.full && total + (localPrefix[j + 1] as number) <= threshold) {
             pruned = true;
             break;
           }
+          const i = order[j] as number;
           const cursor = cursors[i] as GlobalCursor;
           cursor.advance(slot);
           if (cursor.doc === slot) total += score(cursor, weights[i] as number, slot);
