@@ -358,7 +358,9 @@ export class SegmentReader {
   readonly docs: number;
   readonly totalBody: number;
   readonly totalContext: number;
-  readonly chunkIds: string[];
+  /** Chunk ids: kept as JSON bytes until first needed (a hit, a write), then parsed once. */
+  private chunkIdBytes: Buffer | null;
+  private chunkIds: string[] | null = null;
   readonly bodyLength: Uint32Array;
   readonly contextLength: Uint32Array;
   readonly attributeRef: Uint32Array;
@@ -404,7 +406,7 @@ export class SegmentReader {
     this.recordOffsets = new Float64Array(offsets.length / 8);
     new Uint8Array(this.recordOffsets.buffer).set(offsets);
     this.attributeSets = JSON.parse(slice('attributeSets').toString('utf8')) as AttributeSet[];
-    this.chunkIds = JSON.parse(slice('chunkIds').toString('utf8')) as string[];
+    this.chunkIdBytes = Buffer.from(slice('chunkIds'));
     this.termBlob = Buffer.from(slice('termBlob'));
     this.termOffsets = u32(idx, s.termOffsets, base);
     this.termDf = u32(idx, s.termDf, base);
@@ -441,8 +443,16 @@ export class SegmentReader {
       (this.termOffsets.byteLength + this.termDf.byteLength + this.termBlockStart.byteLength) +
       this.blockLastDoc.byteLength * 6 +
       this.docs * (4 * 3 + 1 + 8) +
-      this.chunkIds.length * 80
+      this.docs * 80
     );
+  }
+
+  chunkIdAt(doc: number): string {
+    if (!this.chunkIds) {
+      this.chunkIds = JSON.parse((this.chunkIdBytes as Buffer).toString('utf8')) as string[];
+      this.chunkIdBytes = null;
+    }
+    return this.chunkIds[doc] as string;
   }
 
   /** Index of a term in the dictionary, or -1 (binary search over byte order). */

@@ -194,11 +194,11 @@ describe('KeywordStore', () => {
                     (hit) => bucket === null || Number((slotOfReference.get(hit.slot) ?? '').split('-')[0]) % 3 === 1,
                   )
                   .slice(0, limit);
-                expect(got.map((hit) => hit.score)).toEqual(want.map((hit) => expect.closeTo(hit.score, 6)));
+                expect(got.map((hit) => hit.score)).toEqual(want.map((hit) => expect.closeTo(hit.score, 4)));
                 const wantScore = new Map(want.map((hit) => [slotOfReference.get(hit.slot), hit.score]));
                 for (const hit of got) {
                   const expected = wantScore.get(store.chunkIdOf(hit.slot));
-                  if (expected !== undefined) expect(hit.score).toBeCloseTo(expected, 6);
+                  if (expected !== undefined) expect(hit.score).toBeCloseTo(expected, 4);
                 }
               }
             }

@@ -211,8 +211,11 @@ export class KeywordStore {
   private segments: LiveSegment[] = [];
   private generation = 0;
   private nextSegment = 1;
-  private readonly slotById = new Map<string, number>();
-  private readonly slotsByDocument = new Map<string, Set<number>>();
+  /**
+   * Chunk id -> slot and document id -> slots, built on first use (a write, get(), a hybrid search), not on load:
+   * at 1M chunks they cost a second of CPU that a restart's first keyword search does not need.
+   */
+  private idMaps: { slotById: Map<string, number>; slotsByDocument: Map<string, Set<number>> } | null = null;
   private liveCount = 0;
   private vectorLive = 0;
   private totalBody = 0;
@@ -334,7 +337,7 @@ export class KeywordStore {
 
   /** Bytes held in memory (postings, dictionaries, per-chunk columns and maps), for the memory budget. */
   get memoryBytes(): number {
-    let bytes = this.slotById.size * 120;
+    let bytes = this.idMaps ? this.idMaps.slotById.size * 120 : 0;
     for (const segment of this.segments) bytes += segment.reader.memoryBytes + segment.alive.byteLength * 9;
     return bytes;
   }
@@ -352,25 +355,25 @@ export class KeywordStore {
 
   chunkIdOf(slot: number): string | undefined {
     const { segment, local } = this.locate(slot);
-    return segment.alive[local] === 1 ? segment.reader.chunkIds[local] : undefined;
+    return segment.alive[local] === 1 ? segment.reader.chunkIdAt(local) : undefined;
   }
 
   has(chunkId: string): boolean {
-    return this.slotById.has(chunkId);
+    return this.maps().slotById.has(chunkId);
   }
 
   slotOf(chunkId: string): number | undefined {
-    return this.slotById.get(chunkId);
+    return this.maps().slotById.get(chunkId);
   }
 
   chunkIdsOfDocument(documentId: string): string[] {
-    const slots = this.slotsByDocument.get(documentId);
+    const slots = this.maps().slotsByDocument.get(documentId);
     if (!slots) return [];
     return [...slots]
       .sort((a, b) => a - b)
       .map((slot) => {
         const { segment, local } = this.locate(slot);
-        return segment.reader.chunkIds[local] as string;
+        return segment.reader.chunkIdAt(local);
       });
   }
 
@@ -393,7 +396,7 @@ export class KeywordStore {
 
   /** All live chunk ids (for rewrites of every chunk). */
   allChunkIds(): string[] {
-    return [...this.slotById.keys()];
+    return [...this.maps().slotById.keys()];
   }
 
   /**
@@ -402,12 +405,13 @@ export class KeywordStore {
    */
   async apply(add: readonly SegmentDoc[], remove: Iterable<string>): Promise<void> {
     const removed = new Set<string>();
-    for (const id of remove) if (this.slotById.has(id)) removed.add(id);
-    for (const doc of add) if (this.slotById.has(doc.record.chunkId)) removed.add(doc.record.chunkId);
+    const { slotById } = this.maps();
+    for (const id of remove) if (slotById.has(id)) removed.add(id);
+    for (const doc of add) if (slotById.has(doc.record.chunkId)) removed.add(doc.record.chunkId);
     const entries: Manifest['segments'] = [];
     const tombstoneUpdates = new Map<LiveSegment, number[]>();
     for (const id of removed) {
-      const slot = this.slotById.get(id) as number;
+      const slot = slotById.get(id) as number;
       const { segment, local } = this.locate(slot);
       const list = tombstoneUpdates.get(segment) ?? [];
       list.push(local);
@@ -789,25 +793,32 @@ export class KeywordStore {
     const incremental =
       previous.length <= next.length && previous.every((segment, i) => next[i]?.reader === segment.reader);
     this.segments = next;
-    if (!incremental) {
-      this.slotById.clear();
-      this.slotsByDocument.clear();
-      this.liveCount = 0;
-      this.vectorLive = 0;
-    }
+    // Built maps follow an appended segment or new tombstones; anything else drops them (rebuilt on next use).
+    const maps = incremental ? this.idMaps : null;
+    this.idMaps = maps;
     let base = 0;
+    this.liveCount = 0;
+    this.vectorLive = 0;
     for (let i = 0; i < next.length; i++) {
       const segment = next[i] as LiveSegment;
       segment.base = base;
       base += segment.reader.docs;
-      const old = incremental ? previous[i] : undefined;
+      const alive = segment.alive;
+      const hasVector = segment.reader.hasVector;
+      for (let local = 0; local < segment.reader.docs; local++) {
+        if (alive[local] !== 1) continue;
+        this.liveCount++;
+        if (hasVector[local] === 1) this.vectorLive++;
+      }
+      if (!maps) continue;
+      const old = previous[i];
       if (old) {
         for (let local = 0; local < segment.reader.docs; local++) {
-          if (old.alive[local] === 1 && segment.alive[local] !== 1) this.unindexDoc(segment, local);
+          if (old.alive[local] === 1 && alive[local] !== 1) this.unindexDoc(maps, segment, local);
         }
       } else {
         for (let local = 0; local < segment.reader.docs; local++) {
-          if (segment.alive[local] === 1) this.indexDoc(segment, local);
+          if (alive[local] === 1) this.indexDoc(maps, segment, local);
         }
       }
     }
@@ -822,35 +833,51 @@ export class KeywordStore {
     this.norms = null;
   }
 
+  private maps(): { slotById: Map<string, number>; slotsByDocument: Map<string, Set<number>> } {
+    if (this.idMaps) return this.idMaps;
+    const maps = { slotById: new Map<string, number>(), slotsByDocument: new Map<string, Set<number>>() };
+    for (const segment of this.segments) {
+      for (let local = 0; local < segment.reader.docs; local++) {
+        if (segment.alive[local] === 1) this.indexDoc(maps, segment, local);
+      }
+    }
+    this.idMaps = maps;
+    return maps;
+  }
+
   private documentOf(segment: LiveSegment, local: number): string {
     const reader = segment.reader;
     return (reader.attributeSets[reader.attributeRef[local] as number] as AttributeSet).documentId;
   }
 
-  private indexDoc(segment: LiveSegment, local: number): void {
+  private indexDoc(
+    maps: { slotById: Map<string, number>; slotsByDocument: Map<string, Set<number>> },
+    segment: LiveSegment,
+    local: number,
+  ): void {
     const slot = segment.base + local;
-    this.slotById.set(segment.reader.chunkIds[local] as string, slot);
+    maps.slotById.set(segment.reader.chunkIdAt(local), slot);
     const documentId = this.documentOf(segment, local);
-    let slots = this.slotsByDocument.get(documentId);
+    let slots = maps.slotsByDocument.get(documentId);
     if (!slots) {
       slots = new Set();
-      this.slotsByDocument.set(documentId, slots);
+      maps.slotsByDocument.set(documentId, slots);
     }
     slots.add(slot);
-    this.liveCount++;
-    if (segment.reader.hasVector[local] === 1) this.vectorLive++;
   }
 
-  private unindexDoc(segment: LiveSegment, local: number): void {
+  private unindexDoc(
+    maps: { slotById: Map<string, number>; slotsByDocument: Map<string, Set<number>> },
+    segment: LiveSegment,
+    local: number,
+  ): void {
     const slot = segment.base + local;
-    const chunkId = segment.reader.chunkIds[local] as string;
-    if (this.slotById.get(chunkId) === slot) this.slotById.delete(chunkId);
+    const chunkId = segment.reader.chunkIdAt(local);
+    if (maps.slotById.get(chunkId) === slot) maps.slotById.delete(chunkId);
     const documentId = this.documentOf(segment, local);
-    const slots = this.slotsByDocument.get(documentId);
+    const slots = maps.slotsByDocument.get(documentId);
     slots?.delete(slot);
-    if (slots?.size === 0) this.slotsByDocument.delete(documentId);
-    this.liveCount--;
-    if (segment.reader.hasVector[local] === 1) this.vectorLive--;
+    if (slots?.size === 0) maps.slotsByDocument.delete(documentId);
   }
 
   private async writeSegment(name: string, encoded: EncodedSegment): Promise<number> {
@@ -924,7 +951,7 @@ export class KeywordStore {
       for (let local = 0; local < reader.docs; local++) {
         if (segment.alive[local] !== 1) continue;
         remap[local] = next;
-        columns.chunkIds.push(reader.chunkIds[local] as string);
+        columns.chunkIds.push(reader.chunkIdAt(local));
         columns.bodyLength[next] = reader.bodyLength[local] as number;
         columns.contextLength[next] = reader.contextLength[local] as number;
         columns.totalBody += reader.bodyLength[local] as number;
