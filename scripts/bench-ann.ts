@@ -228,8 +228,8 @@ async function main() {
           const hnsw = kind.includes('hnsw');
           const settings = hnsw
             ? [10, 20, 40, 80].flatMap((ef) => [1, 2, 4].map((nprobes) => ({ nprobes, refine: null, ef })))
-            : [8, 16, 24, 32, 48, 64, 96].flatMap((nprobes) =>
-                [null, 4, 10, 20, 40].map((refine) => ({ nprobes, refine })),
+            : [8, 16, 24, 48].flatMap((nprobes) =>
+                [null, 4, 10, 20, 30, 40, 60].map((refine) => ({ nprobes, refine })),
               );
           const points = await sweep(table, queries, truth, settings);
           console.log(`\n### ${kind}, build ${buildS.toFixed(1)} s (load ${loadavg()[0]?.toFixed(1)})\n`);

@@ -23,7 +23,7 @@ const VECTOR_INDEX_NAME = `${VECTOR_COLUMN}_idx`;
  * Query-time ANN setting: IVF partitions probed and refine factor (limit x factor PQ candidates re-ranked on
  * the full vectors). Chosen from the recall curve of `npm run bench:ann` (docs/benchmarks-retrieval.md).
  */
-export const ANN_SEARCH = { nprobes: 24, refineFactor: 4 } as const;
+export const ANN_SEARCH = { nprobes: 24, refineFactor: 40 } as const;
 
 /** The IVF-PQ index an owner with `rows` vectors of `dims` dimensions gets (cosine). */
 export function annIndexOptions(dims: number, rows: number): Partial<IvfPqOptions> {
