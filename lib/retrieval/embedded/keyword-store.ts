@@ -98,6 +98,12 @@ function windowBound(list: QueryList, start: number, end: number): number {
   return bound;
 }
 
+/** Chunk id -> slot and document id -> slots over the live chunks. */
+interface IdMaps {
+  slotById: Map<string, number>;
+  slotsByDocument: Map<string, Set<number>>;
+}
+
 const END = 0x7fffffff;
 /** Slots per MaxScore window. */
 const WINDOW = 1_024;
@@ -215,7 +221,7 @@ export class KeywordStore {
    * Chunk id -> slot and document id -> slots, built on first use (a write, get(), a hybrid search), not on load:
    * at 1M chunks they cost a second of CPU that a restart's first keyword search does not need.
    */
-  private idMaps: { slotById: Map<string, number>; slotsByDocument: Map<string, Set<number>> } | null = null;
+  private idMaps: IdMaps | null = null;
   private liveCount = 0;
   private vectorLive = 0;
   private totalBody = 0;
@@ -833,7 +839,7 @@ export class KeywordStore {
     this.norms = null;
   }
 
-  private maps(): { slotById: Map<string, number>; slotsByDocument: Map<string, Set<number>> } {
+  private maps(): IdMaps {
     if (this.idMaps) return this.idMaps;
     const maps = { slotById: new Map<string, number>(), slotsByDocument: new Map<string, Set<number>>() };
     for (const segment of this.segments) {
@@ -850,11 +856,7 @@ export class KeywordStore {
     return (reader.attributeSets[reader.attributeRef[local] as number] as AttributeSet).documentId;
   }
 
-  private indexDoc(
-    maps: { slotById: Map<string, number>; slotsByDocument: Map<string, Set<number>> },
-    segment: LiveSegment,
-    local: number,
-  ): void {
+  private indexDoc(maps: IdMaps, segment: LiveSegment, local: number): void {
     const slot = segment.base + local;
     maps.slotById.set(segment.reader.chunkIdAt(local), slot);
     const documentId = this.documentOf(segment, local);
@@ -866,11 +868,7 @@ export class KeywordStore {
     slots.add(slot);
   }
 
-  private unindexDoc(
-    maps: { slotById: Map<string, number>; slotsByDocument: Map<string, Set<number>> },
-    segment: LiveSegment,
-    local: number,
-  ): void {
+  private unindexDoc(maps: IdMaps, segment: LiveSegment, local: number): void {
     const slot = segment.base + local;
     const chunkId = segment.reader.chunkIdAt(local);
     if (maps.slotById.get(chunkId) === slot) maps.slotById.delete(chunkId);
