@@ -16,7 +16,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, Index, type Table } from '@lancedb/lancedb';
-import { ANN_SEARCH, annIndexOptions } from '@/lib/retrieval/embedded/chunk-table';
+import { ANN_SEARCH, annIndexOptions, annRefineFactor } from '@/lib/retrieval/embedded/chunk-table';
 import { recordFigures } from './figures';
 
 const argv = process.argv.slice(2);
@@ -190,7 +190,7 @@ async function main() {
       .map((l) => l.toFixed(1))
       .join(' ')})`,
   );
-  console.log(`product default: nprobes ${ANN_SEARCH.nprobes}, refine factor ${ANN_SEARCH.refineFactor}\n`);
+  console.log(`product default: nprobes ${ANN_SEARCH.nprobes}, refine factor ${annRefineFactor(K)}\n`);
   const figures: Parameters<typeof recordFigures>[0] = {};
   for (const size of SIZES) {
     for (const dist of DISTS) {
@@ -241,11 +241,11 @@ async function main() {
             );
           if (kind === 'ivf_pq') {
             const [product] = await sweep(table, queries, truth, [
-              { nprobes: ANN_SEARCH.nprobes, refine: ANN_SEARCH.refineFactor },
+              { nprobes: ANN_SEARCH.nprobes, refine: annRefineFactor(K) },
             ]);
             if (product) {
               console.log(
-                `\nproduct default (nprobes ${ANN_SEARCH.nprobes}, refine ${ANN_SEARCH.refineFactor}): recall@10 ${product.recall.toFixed(3)}, p50 ${product.p50.toFixed(1)} ms, p95 ${product.p95.toFixed(1)} ms`,
+                `\nproduct default (nprobes ${ANN_SEARCH.nprobes}, refine ${annRefineFactor(K)}): recall@10 ${product.recall.toFixed(3)}, p50 ${product.p50.toFixed(1)} ms, p95 ${product.p95.toFixed(1)} ms`,
               );
               const label = size >= 1_000_000 ? `${size / 1_000_000}m` : `${size / 1000}k`;
               const suffix = dist === 'bench' ? '_bench_vectors' : '';

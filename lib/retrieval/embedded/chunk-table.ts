@@ -20,10 +20,18 @@ const ANN_RETRY_MS = 60_000;
 const VECTOR_INDEX_NAME = `${VECTOR_COLUMN}_idx`;
 
 /**
- * Query-time ANN setting: IVF partitions probed and refine factor (limit x factor PQ candidates re-ranked on
- * the full vectors). Chosen from the recall curve of `npm run bench:ann` (docs/benchmarks-retrieval.md).
+ * Query-time ANN setting: IVF partitions probed, and how many PQ candidates are re-ranked on the full vectors
+ * (LanceDB's refine factor = candidates / limit, at least 4). Chosen from the recall curve of `npm run bench:ann`
+ * (docs/benchmarks-retrieval.md): 400 candidates for a top 10 (refine factor 40) was exact on both distributions;
+ * recall is set by the candidates, not by nprobes. A fixed budget keeps a hybrid search's 50-100 candidates per
+ * mode from re-ranking 2,000-4,000 full vectors.
  */
-export const ANN_SEARCH = { nprobes: 24, refineFactor: 40 } as const;
+export const ANN_SEARCH = { nprobes: 24, refineCandidates: 400, minRefineFactor: 4 } as const;
+
+/** LanceDB refine factor for a vector search returning `limit` rows. */
+export function annRefineFactor(limit: number): number {
+  return Math.max(ANN_SEARCH.minRefineFactor, Math.ceil(ANN_SEARCH.refineCandidates / Math.max(1, limit)));
+}
 
 /** The IVF-PQ index an owner with `rows` vectors of `dims` dimensions gets (cosine). */
 export function annIndexOptions(dims: number, rows: number): Partial<IvfPqOptions> {
@@ -215,7 +223,7 @@ export class ChunkTable {
       .distanceType('cosine')
       .limit(limit)
       .select(['chunkId', '_distance']);
-    if (this.annReady) query = query.nprobes(ANN_SEARCH.nprobes).refineFactor(ANN_SEARCH.refineFactor);
+    if (this.annReady) query = query.nprobes(ANN_SEARCH.nprobes).refineFactor(annRefineFactor(limit));
     if (where) query = query.where(where);
     const rows = (await query.toArray()) as ChunkRow[];
     return rows.map((row) => ({ chunkId: String(row.chunkId), similarity: 1 - Number(row._distance) }));
