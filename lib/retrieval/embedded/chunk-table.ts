@@ -1,5 +1,5 @@
 import type { Connection, Table } from '@lancedb/lancedb';
-import { Index, makeArrowTable } from '@lancedb/lancedb';
+import { Index, type IvfPqOptions, makeArrowTable } from '@lancedb/lancedb';
 import type { Table as ArrowTable, RecordBatch } from 'apache-arrow';
 import { yieldToEventLoop } from '@/lib/event-loop';
 import { sqlString } from '@/lib/retrieval/embedded/filter-sql';
@@ -25,6 +25,32 @@ const VECTOR_INDEX_NAME = `${VECTOR_COLUMN}_idx`;
  * a 12k-row write held the loop for ~0.7 s. The rows are converted here in slices (~8 ms each) and handed over as one table.
  */
 const ARROW_SLICE_ROWS = 128;
+
+/**
+ * Query-time ANN setting: IVF partitions probed, and how many PQ candidates are re-ranked on the full vectors
+ * (LanceDB's refine factor = candidates / limit, at least 4). Chosen from the recall curve of `npm run bench:ann`
+ * (docs/benchmarks-retrieval.md): 400 candidates for a top 10 (refine factor 40) was exact on both distributions;
+ * recall is set by the candidates, not by nprobes. A fixed budget keeps a hybrid search's 50-100 candidates per
+ * mode from re-ranking 2,000-4,000 full vectors.
+ */
+export const ANN_SEARCH = { nprobes: 24, refineCandidates: 400, minRefineFactor: 4 } as const;
+
+/** LanceDB refine factor for a vector search returning `limit` rows. */
+export function annRefineFactor(limit: number): number {
+  return Math.max(ANN_SEARCH.minRefineFactor, Math.ceil(ANN_SEARCH.refineCandidates / Math.max(1, limit)));
+}
+
+/** The IVF-PQ index an owner with `rows` vectors of `dims` dimensions gets (cosine). */
+export function annIndexOptions(dims: number, rows: number): Partial<IvfPqOptions> {
+  return {
+    distanceType: 'cosine',
+    numPartitions: Math.min(1_024, Math.max(16, Math.round(Math.sqrt(rows)))),
+    numSubVectors: dims % 16 === 0 ? dims / 16 : dims % 8 === 0 ? dims / 8 : 1,
+    // k-means cost grows with sample (sampleRate x partitions) x partitions: keep the training bounded.
+    sampleRate: 128,
+    maxIterations: 15,
+  };
+}
 
 export interface VectorMatch {
   chunkId: string;
@@ -223,7 +249,7 @@ export class ChunkTable {
       .distanceType('cosine')
       .limit(limit)
       .select(['chunkId', '_distance']);
-    if (this.annReady) query = query.nprobes(24).refineFactor(4);
+    if (this.annReady) query = query.nprobes(ANN_SEARCH.nprobes).refineFactor(annRefineFactor(limit));
     if (where) query = query.where(where);
     const rows = (await query.toArray()) as ChunkRow[];
     return rows.map((row) => ({ chunkId: String(row.chunkId), similarity: 1 - Number(row._distance) }));
@@ -273,14 +299,7 @@ export class ChunkTable {
     this.rowsAtBuild = vectorRows;
     try {
       await table.createIndex(VECTOR_COLUMN, {
-        config: Index.ivfPq({
-          distanceType: 'cosine',
-          numPartitions: Math.min(1_024, Math.max(16, Math.round(Math.sqrt(vectorRows)))),
-          numSubVectors: dims % 16 === 0 ? dims / 16 : dims % 8 === 0 ? dims / 8 : 1,
-          // k-means cost grows with sample (sampleRate x partitions) x partitions: keep the training bounded.
-          sampleRate: 128,
-          maxIterations: 15,
-        }),
+        config: Index.ivfPq(annIndexOptions(dims, vectorRows)),
         name: VECTOR_INDEX_NAME,
         replace: true,
       });

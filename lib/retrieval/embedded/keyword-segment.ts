@@ -365,8 +365,11 @@ export function checksum(bytes: Uint8Array): number {
   return crc32(bytes) >>> 0;
 }
 
+/** A Uint32Array over a section: a view of the file's bytes when aligned (no copy), else a copy. */
 function u32(buffer: Buffer, section: [number, number] | undefined, base: number): Uint32Array {
   if (!section) throw new Error('segment: missing section');
+  const offset = buffer.byteOffset + base + section[0];
+  if (offset % 4 === 0) return new Uint32Array(buffer.buffer, offset, section[1] / 4);
   const out = new Uint32Array(section[1] / 4);
   new Uint8Array(out.buffer).set(buffer.subarray(base + section[0], base + section[0] + section[1]));
   return out;
@@ -377,7 +380,9 @@ export class SegmentReader {
   readonly docs: number;
   readonly totalBody: number;
   readonly totalContext: number;
-  readonly chunkIds: string[];
+  /** Chunk ids: kept as JSON bytes until first needed (a hit, a write), then parsed once. */
+  private chunkIdBytes: Buffer | null;
+  private chunkIds: string[] | null = null;
   readonly bodyLength: Uint32Array;
   readonly contextLength: Uint32Array;
   readonly attributeRef: Uint32Array;
@@ -395,6 +400,7 @@ export class SegmentReader {
   readonly blockMinLenContext: Uint32Array;
   readonly postings: Uint8Array;
   private readonly recordOffsets: Float64Array;
+  private readonly fileBytes: number;
   private fd: number | null;
 
   private constructor(
@@ -413,18 +419,25 @@ export class SegmentReader {
       return idx.subarray(base + section[0], base + section[0] + section[1]);
     };
     this.docs = header.docs;
+    this.fileBytes = idx.byteLength;
     this.totalBody = header.totalBody;
     this.totalContext = header.totalContext;
     this.bodyLength = u32(idx, s.bodyLength, base);
     this.contextLength = u32(idx, s.contextLength, base);
     this.attributeRef = u32(idx, s.attributeRef, base);
-    this.hasVector = Uint8Array.from(slice('hasVector'));
+    // Sections are views of the .idx bytes read once (8-byte aligned in the file), not copies: the file is
+    // nearly all postings and columns that stay in memory anyway.
+    this.hasVector = slice('hasVector');
     const offsets = slice('recordOffsets');
-    this.recordOffsets = new Float64Array(offsets.length / 8);
-    new Uint8Array(this.recordOffsets.buffer).set(offsets);
+    if (offsets.byteOffset % 8 === 0)
+      this.recordOffsets = new Float64Array(offsets.buffer, offsets.byteOffset, offsets.length / 8);
+    else {
+      this.recordOffsets = new Float64Array(offsets.length / 8);
+      new Uint8Array(this.recordOffsets.buffer).set(offsets);
+    }
     this.attributeSets = JSON.parse(slice('attributeSets').toString('utf8')) as AttributeSet[];
-    this.chunkIds = JSON.parse(slice('chunkIds').toString('utf8')) as string[];
-    this.termBlob = Buffer.from(slice('termBlob'));
+    this.chunkIdBytes = slice('chunkIds');
+    this.termBlob = slice('termBlob');
     this.termOffsets = u32(idx, s.termOffsets, base);
     this.termDf = u32(idx, s.termDf, base);
     this.termBlockStart = u32(idx, s.termBlockStart, base);
@@ -434,7 +447,7 @@ export class SegmentReader {
     this.blockMinLenBody = u32(idx, s.blockMinLenBody, base);
     this.blockMaxTfContext = u32(idx, s.blockMaxTfContext, base);
     this.blockMinLenContext = u32(idx, s.blockMinLenContext, base);
-    this.postings = Uint8Array.from(slice('postings'));
+    this.postings = slice('postings');
     this.fd = openSync(docsPath, 'r');
     const size = fstatSync(this.fd).size;
     if (size !== this.recordOffsets[this.docs]) {
@@ -454,14 +467,16 @@ export class SegmentReader {
 
   /** Bytes this segment keeps in memory (postings, dictionary, columns), for the memory budget. */
   get memoryBytes(): number {
-    return (
-      this.postings.byteLength +
-      this.termBlob.byteLength +
-      (this.termOffsets.byteLength + this.termDf.byteLength + this.termBlockStart.byteLength) +
-      this.blockLastDoc.byteLength * 6 +
-      this.docs * (4 * 3 + 1 + 8) +
-      this.chunkIds.length * 80
-    );
+    // The .idx bytes (postings, dictionary, columns are views of them) plus the parsed chunk ids once used.
+    return this.fileBytes + this.docs * 80;
+  }
+
+  chunkIdAt(doc: number): string {
+    if (!this.chunkIds) {
+      this.chunkIds = JSON.parse((this.chunkIdBytes as Buffer).toString('utf8')) as string[];
+      this.chunkIdBytes = null;
+    }
+    return this.chunkIds[doc] as string;
   }
 
   /** Index of a term in the dictionary, or -1 (binary search over byte order). */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Bm25Index, DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-index';
+import type { SegmentDoc } from '@/lib/retrieval/embedded/keyword-segment';
 import { KeywordStore, StaleIndexError, segmentDoc } from '@/lib/retrieval/embedded/keyword-store';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 
@@ -132,6 +133,82 @@ describe('KeywordStore', () => {
       { numRuns: 40 },
     );
   }, 90_000);
+
+  it('prunes without changing the top k: MaxScore with per-window block bounds equals exhaustive scoring', async () => {
+    // Corpora large enough for many 128-posting blocks and many MaxScore windows, several segments and deletes,
+    // Zipf-distributed words (a few very common terms, a long tail) and queries of 1-12 terms.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 1_200, max: 3_500 }),
+        fc.array(fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 1, maxLength: 12 }), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+        async (seed, size, queryRanks) => {
+          let state = seed;
+          const random = () => {
+            state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+            return state / 2_147_483_648;
+          };
+          const zipfWord = () => `w${Math.floor(400 ** random()) - 1}`;
+          const sentence = (n: number) => Array.from({ length: n }, zipfWord).join(' ');
+          const dir = freshDir();
+          const store = await KeywordStore.create(dir);
+          const reference = new Bm25Index(DEFAULT_BM25_PARAMS);
+          const slotOfReference = new Map<number, string>();
+          const live = new Map<string, { slot: number; body: string[]; context: string[] }>();
+          for (let from = 0; from < size; from += 1_500) {
+            const docs: SegmentDoc[] = [];
+            for (let i = from; i < Math.min(size, from + 1_500); i++) {
+              const id = `${i}-c`;
+              const text = sentence(3 + Math.floor(random() * 40));
+              const context = random() < 0.3 ? sentence(1 + Math.floor(random() * 5)) : '';
+              docs.push(segmentDoc(record(id, text, context, `b${i % 3}`)));
+              const body = words(text);
+              const ctx = words(context);
+              const slot = reference.add(body, ctx);
+              slotOfReference.set(slot, id);
+              live.set(id, { slot, body, context: ctx });
+            }
+            await store.apply(docs, []);
+          }
+          const removed = Array.from({ length: 40 }, () => `${Math.floor(random() * size)}-c`);
+          await store.apply([], removed);
+          for (const id of removed) {
+            const entry = live.get(id);
+            if (entry) reference.remove(entry.slot, entry.body, entry.context);
+            live.delete(id);
+          }
+          for (const ranks of queryRanks) {
+            const terms = new Map<string, number>();
+            for (const rank of ranks) terms.set(`w${rank}`, (terms.get(`w${rank}`) ?? 0) + 1);
+            for (const limit of [1, 10, 100]) {
+              for (const bucket of [null, 'b1']) {
+                const accept =
+                  bucket === null ? undefined : (slot: number) => store.attributes(slot).bucketId === bucket;
+                const got = store.search(terms, limit, DEFAULT_BM25_PARAMS, accept);
+                const want = reference
+                  .searchWeighted(terms, 1_000_000)
+                  .filter(
+                    (hit) => bucket === null || Number((slotOfReference.get(hit.slot) ?? '').split('-')[0]) % 3 === 1,
+                  )
+                  .slice(0, limit);
+                expect(got.map((hit) => hit.score)).toEqual(want.map((hit) => expect.closeTo(hit.score, 4)));
+                const wantScore = new Map(want.map((hit) => [slotOfReference.get(hit.slot), hit.score]));
+                for (const hit of got) {
+                  const expected = wantScore.get(store.chunkIdOf(hit.slot));
+                  if (expected !== undefined) expect(hit.score).toBeCloseTo(expected, 4);
+                }
+              }
+            }
+          }
+          store.close();
+        },
+      ),
+      { numRuns: 8 },
+    );
+  }, 180_000);
 
   it('reads records from disk and applies the accept filter', async () => {
     const store = await KeywordStore.create(freshDir());

@@ -74,13 +74,41 @@ interface LiveSegment {
 interface QueryList {
   parts: { segment: LiveSegment; term: number }[];
   weight: number;
+  /** Upper bound of the term's score in any chunk (max of its block bounds). */
   bound: number;
   postings: number;
+  /** Per block, in slot order: last slot and score upper bound (from the block's max tf and min length). */
+  blockLast: Int32Array;
+  blockBound: Float64Array;
+  /** First block that may overlap the current window. */
+  blockAt: number;
+}
+
+/** Upper bound of a list's score over slots [start, end): max of the bounds of the blocks overlapping them. */
+function windowBound(list: QueryList, start: number, end: number): number {
+  const last = list.blockLast;
+  const n = last.length;
+  let b = list.blockAt;
+  while (b < n && (last[b] as number) < start) b++;
+  list.blockAt = b;
+  let bound = 0;
+  for (; b < n; b++) {
+    const value = list.blockBound[b] as number;
+    if (value > bound) bound = value;
+    if ((last[b] as number) >= end - 1) break;
+  }
+  return bound;
+}
+
+/** Chunk id -> slot and document id -> slots over the live chunks. */
+interface IdMaps {
+  slotById: Map<string, number>;
+  slotsByDocument: Map<string, Set<number>>;
 }
 
 const END = 0x7fffffff;
 /** Slots per MaxScore window. */
-const WINDOW = 4_096;
+const WINDOW = 1_024;
 
 /** One term's postings across all segments, in global slot order (segment base + local doc). */
 class GlobalCursor {
@@ -212,8 +240,11 @@ export class KeywordStore {
   private segments: LiveSegment[] = [];
   private generation = 0;
   private nextSegment = 1;
-  private readonly slotById = new Map<string, number>();
-  private readonly slotsByDocument = new Map<string, Set<number>>();
+  /**
+   * Chunk id -> slot and document id -> slots, built on first use (a write, get(), a hybrid search), not on load:
+   * at 1M chunks they cost a second of CPU that a restart's first keyword search does not need.
+   */
+  private idMaps: IdMaps | null = null;
   private liveCount = 0;
   private vectorLive = 0;
   private totalBody = 0;
@@ -335,7 +366,7 @@ export class KeywordStore {
 
   /** Bytes held in memory (postings, dictionaries, per-chunk columns and maps), for the memory budget. */
   get memoryBytes(): number {
-    let bytes = this.slotById.size * 120;
+    let bytes = this.idMaps ? this.idMaps.slotById.size * 120 : 0;
     for (const segment of this.segments) bytes += segment.reader.memoryBytes + segment.alive.byteLength * 9;
     return bytes;
   }
@@ -353,25 +384,25 @@ export class KeywordStore {
 
   chunkIdOf(slot: number): string | undefined {
     const { segment, local } = this.locate(slot);
-    return segment.alive[local] === 1 ? segment.reader.chunkIds[local] : undefined;
+    return segment.alive[local] === 1 ? segment.reader.chunkIdAt(local) : undefined;
   }
 
   has(chunkId: string): boolean {
-    return this.slotById.has(chunkId);
+    return this.maps().slotById.has(chunkId);
   }
 
   slotOf(chunkId: string): number | undefined {
-    return this.slotById.get(chunkId);
+    return this.maps().slotById.get(chunkId);
   }
 
   chunkIdsOfDocument(documentId: string): string[] {
-    const slots = this.slotsByDocument.get(documentId);
+    const slots = this.maps().slotsByDocument.get(documentId);
     if (!slots) return [];
     return [...slots]
       .sort((a, b) => a - b)
       .map((slot) => {
         const { segment, local } = this.locate(slot);
-        return segment.reader.chunkIds[local] as string;
+        return segment.reader.chunkIdAt(local);
       });
   }
 
@@ -394,7 +425,7 @@ export class KeywordStore {
 
   /** All live chunk ids (for rewrites of every chunk). */
   allChunkIds(): string[] {
-    return [...this.slotById.keys()];
+    return [...this.maps().slotById.keys()];
   }
 
   /**
@@ -404,12 +435,13 @@ export class KeywordStore {
   async apply(add: readonly SegmentDoc[], remove: Iterable<string>): Promise<void> {
     const slice = createTimeSlicer();
     const removed = new Set<string>();
-    for (const id of remove) if (this.slotById.has(id)) removed.add(id);
-    for (const doc of add) if (this.slotById.has(doc.record.chunkId)) removed.add(doc.record.chunkId);
+    const { slotById } = this.maps();
+    for (const id of remove) if (slotById.has(id)) removed.add(id);
+    for (const doc of add) if (slotById.has(doc.record.chunkId)) removed.add(doc.record.chunkId);
     const entries: Manifest['segments'] = [];
     const tombstoneUpdates = new Map<LiveSegment, number[]>();
     for (const id of removed) {
-      const slot = this.slotById.get(id) as number;
+      const slot = slotById.get(id) as number;
       const { segment, local } = this.locate(slot);
       const list = tombstoneUpdates.get(segment) ?? [];
       list.push(local);
@@ -512,20 +544,33 @@ export class KeywordStore {
       }
       if (df <= 0) continue;
       const weight = Math.log(1 + (this.liveCount - df + 0.5) / (df + 0.5)) * queryWeight * (k1 + 1);
+      // Block-max bounds in global slot order (one entry per block of every part), for per-window bounds.
+      let blocks = 0;
+      for (const part of parts)
+        blocks +=
+          (part.segment.reader.termBlockStart[part.term + 1] as number) -
+          (part.segment.reader.termBlockStart[part.term] as number);
+      const blockLast = new Int32Array(blocks);
+      const blockBound = new Float64Array(blocks);
+      let at = 0;
       let bound = 0;
       for (const part of parts) {
         const reader = part.segment.reader;
+        const base = part.segment.base;
         const end = reader.termBlockStart[part.term + 1] as number;
         for (let block = reader.termBlockStart[part.term] as number; block < end; block++) {
           const maxB = reader.blockMaxTfBody[block] as number;
           const maxC = reader.blockMaxTfContext[block] as number;
           let tf = maxB > 0 ? maxB * norms.body(reader.blockMinLenBody[block] as number) : 0;
           if (maxC > 0) tf += maxC * norms.context(reader.blockMinLenContext[block] as number);
-          const value = (weight * tf) / (tf + k1);
+          // Inflated so that float rounding never lets a real score exceed its bound.
+          const value = ((weight * tf) / (tf + k1)) * 1.0001 + 1e-9;
+          blockLast[at] = base + (reader.blockLastDoc[block] as number);
+          blockBound[at++] = value;
           if (value > bound) bound = value;
         }
       }
-      lists.push({ parts, weight, bound: bound * 1.0001 + 1e-9, postings });
+      lists.push({ parts, weight, bound, postings, blockLast, blockBound, blockAt: 0 });
     }
     if (lists.length === 0) return [];
     const { bodyInverse, contextFactor } = norms;
@@ -550,29 +595,57 @@ export class KeywordStore {
       weights[i] = list.weight;
       prefix[i + 1] = (prefix[i] as number) + list.bound;
     }
+    // Lists whose summed global bounds cannot beat the threshold ("non-essential") never bring a candidate: the
+    // next window starts at the first chunk of an essential list.
     let essentialFrom = 0;
     let threshold = heap.threshold();
     while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
-    // Window by window (Lucene's MaxScore bulk scorer): essential lists are accumulated term-at-a-time into the
-    // window, then each candidate is completed from the non-essential lists while it can still beat the threshold.
     if (this.windowScores.length < WINDOW) {
       this.windowScores = new Float64Array(WINDOW);
       this.windowTouched = new Int32Array(WINDOW);
     }
     const windowScores = this.windowScores;
     const windowTouched = this.windowTouched;
+    // Per window: block-max bounds of every list over the window, lists ordered by them, window prefix sums.
+    const order = new Int32Array(m);
+    const local = new Float64Array(m);
+    const localPrefix = new Float64Array(m + 1);
+    let windowStart = 0;
+    // Window by window (Lucene's MaxScore bulk scorer with per-window block-max bounds): in each window the lists
+    // are split again by their bounds there; the essential ones are accumulated term-at-a-time into the window,
+    // then each candidate is completed from the others while it can still beat the threshold. A window whose
+    // bounds sum to no more than the threshold is skipped without decoding.
     while (essentialFrom < m) {
       let first = END;
       for (let i = essentialFrom; i < m; i++) {
-        const d = (cursors[i] as GlobalCursor).doc;
-        if (d < first) first = d;
+        const cursor = cursors[i] as GlobalCursor;
+        if (cursor.doc < windowStart) cursor.advance(windowStart);
+        if (cursor.doc < first) first = cursor.doc;
       }
       if (first === END) break;
       const start = first - (first % WINDOW);
       const end = start + WINDOW;
+      windowStart = end;
+      for (let i = 0; i < m; i++) {
+        local[i] = windowBound(lists[i] as QueryList, start, end);
+        // Insertion sort by window bound (m is small).
+        let j = i;
+        while (j > 0 && (local[order[j - 1] as number] as number) > (local[i] as number)) {
+          order[j] = order[j - 1] as number;
+          j--;
+        }
+        order[j] = i;
+      }
+      for (let j = 0; j < m; j++)
+        localPrefix[j + 1] = (localPrefix[j] as number) + (local[order[j] as number] as number);
+      let localEssential = 0;
+      while (localEssential < m && (localPrefix[localEssential + 1] as number) <= threshold) localEssential++;
+      if (localEssential >= m) continue;
       let count = 0;
-      for (let i = essentialFrom; i < m; i++) {
+      for (let j = localEssential; j < m; j++) {
+        const i = order[j] as number;
         const cursor = cursors[i] as GlobalCursor;
+        if (cursor.doc < start) cursor.advance(start);
         const weight = weights[i] as number;
         // Tight loop over decoded blocks (no per-posting method calls).
         while (cursor.doc < end) {
@@ -585,32 +658,37 @@ export class KeywordStore {
           let p = block.position;
           const limitLocal = end - cursor.base;
           for (; p < n; p++) {
-            const local = docs[p] as number;
-            if (local >= limitLocal) break;
-            const slot = cursor.base + local;
+            const localDoc = docs[p] as number;
+            if (localDoc >= limitLocal) break;
+            const slot = cursor.base + localDoc;
             let tf = (bodyTfs[p] as number) * (bodyInverse[slot] as number);
             const tfContext = contextTfs[p] as number;
             if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
-            const at = local + offset;
+            const at = localDoc + offset;
             if (windowScores[at] === 0) windowTouched[count++] = at;
             windowScores[at] = (windowScores[at] as number) + (weight * tf) / (tf + k1);
           }
           cursor.resume(p);
         }
       }
-      const touched = windowTouched.subarray(0, count).sort();
-      for (let t = 0; t < count; t++) {
-        const at = touched[t] as number;
+      // Candidates in slot order: a scan of the window when dense, a sort of the touched positions when sparse.
+      const dense = count > WINDOW >> 4;
+      const touched = dense ? windowTouched : windowTouched.subarray(0, count).sort();
+      const steps = dense ? WINDOW : count;
+      for (let t = 0; t < steps; t++) {
+        const at = dense ? t : (touched[t] as number);
         let total = windowScores[at] as number;
+        if (total === 0) continue;
         windowScores[at] = 0;
         const slot = start + at;
         if (alive[slot] !== 1) continue;
         let pruned = false;
-        for (let i = essentialFrom - 1; i >= 0; i--) {
-          if (heap.full && total + (prefix[i + 1] as number) <= threshold) {
+        for (let j = localEssential - 1; j >= 0; j--) {
+          if (heap.full && total + (localPrefix[j + 1] as number) <= threshold) {
             pruned = true;
             break;
           }
+          const i = order[j] as number;
           const cursor = cursors[i] as GlobalCursor;
           cursor.advance(slot);
           if (cursor.doc === slot) total += score(cursor, weights[i] as number, slot);
@@ -753,25 +831,32 @@ export class KeywordStore {
     const incremental =
       previous.length <= next.length && previous.every((segment, i) => next[i]?.reader === segment.reader);
     this.segments = next;
-    if (!incremental) {
-      this.slotById.clear();
-      this.slotsByDocument.clear();
-      this.liveCount = 0;
-      this.vectorLive = 0;
-    }
+    // Built maps follow an appended segment or new tombstones; anything else drops them (rebuilt on next use).
+    const maps = incremental ? this.idMaps : null;
+    this.idMaps = maps;
     let base = 0;
+    this.liveCount = 0;
+    this.vectorLive = 0;
     for (let i = 0; i < next.length; i++) {
       const segment = next[i] as LiveSegment;
       segment.base = base;
       base += segment.reader.docs;
-      const old = incremental ? previous[i] : undefined;
+      const alive = segment.alive;
+      const hasVector = segment.reader.hasVector;
+      for (let local = 0; local < segment.reader.docs; local++) {
+        if (alive[local] !== 1) continue;
+        this.liveCount++;
+        if (hasVector[local] === 1) this.vectorLive++;
+      }
+      if (!maps) continue;
+      const old = previous[i];
       if (old) {
         for (let local = 0; local < segment.reader.docs; local++) {
-          if (old.alive[local] === 1 && segment.alive[local] !== 1) this.unindexDoc(segment, local);
+          if (old.alive[local] === 1 && alive[local] !== 1) this.unindexDoc(maps, segment, local);
         }
       } else {
         for (let local = 0; local < segment.reader.docs; local++) {
-          if (segment.alive[local] === 1) this.indexDoc(segment, local);
+          if (alive[local] === 1) this.indexDoc(maps, segment, local);
         }
       }
     }
@@ -786,35 +871,43 @@ export class KeywordStore {
     this.norms = null;
   }
 
+  private maps(): IdMaps {
+    if (this.idMaps) return this.idMaps;
+    const maps = { slotById: new Map<string, number>(), slotsByDocument: new Map<string, Set<number>>() };
+    for (const segment of this.segments) {
+      for (let local = 0; local < segment.reader.docs; local++) {
+        if (segment.alive[local] === 1) this.indexDoc(maps, segment, local);
+      }
+    }
+    this.idMaps = maps;
+    return maps;
+  }
+
   private documentOf(segment: LiveSegment, local: number): string {
     const reader = segment.reader;
     return (reader.attributeSets[reader.attributeRef[local] as number] as AttributeSet).documentId;
   }
 
-  private indexDoc(segment: LiveSegment, local: number): void {
+  private indexDoc(maps: IdMaps, segment: LiveSegment, local: number): void {
     const slot = segment.base + local;
-    this.slotById.set(segment.reader.chunkIds[local] as string, slot);
+    maps.slotById.set(segment.reader.chunkIdAt(local), slot);
     const documentId = this.documentOf(segment, local);
-    let slots = this.slotsByDocument.get(documentId);
+    let slots = maps.slotsByDocument.get(documentId);
     if (!slots) {
       slots = new Set();
-      this.slotsByDocument.set(documentId, slots);
+      maps.slotsByDocument.set(documentId, slots);
     }
     slots.add(slot);
-    this.liveCount++;
-    if (segment.reader.hasVector[local] === 1) this.vectorLive++;
   }
 
-  private unindexDoc(segment: LiveSegment, local: number): void {
+  private unindexDoc(maps: IdMaps, segment: LiveSegment, local: number): void {
     const slot = segment.base + local;
-    const chunkId = segment.reader.chunkIds[local] as string;
-    if (this.slotById.get(chunkId) === slot) this.slotById.delete(chunkId);
+    const chunkId = segment.reader.chunkIdAt(local);
+    if (maps.slotById.get(chunkId) === slot) maps.slotById.delete(chunkId);
     const documentId = this.documentOf(segment, local);
-    const slots = this.slotsByDocument.get(documentId);
+    const slots = maps.slotsByDocument.get(documentId);
     slots?.delete(slot);
-    if (slots?.size === 0) this.slotsByDocument.delete(documentId);
-    this.liveCount--;
-    if (segment.reader.hasVector[local] === 1) this.vectorLive--;
+    if (slots?.size === 0) maps.slotsByDocument.delete(documentId);
   }
 
   private async writeSegment(name: string, encoded: EncodedSegment): Promise<number> {
@@ -892,7 +985,7 @@ export class KeywordStore {
         if (segment.alive[local] !== 1) continue;
         await slice();
         remap[local] = next;
-        columns.chunkIds.push(reader.chunkIds[local] as string);
+        columns.chunkIds.push(reader.chunkIdAt(local));
         columns.bodyLength[next] = reader.bodyLength[local] as number;
         columns.contextLength[next] = reader.contextLength[local] as number;
         columns.totalBody += reader.bodyLength[local] as number;

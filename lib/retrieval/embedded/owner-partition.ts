@@ -31,6 +31,8 @@ const ID_BATCH = 500;
 export interface KeywordMatch {
   chunkId: string;
   score: number;
+  /** Position in the keyword state the search ran on: valid for `chunkAt` until the next await. */
+  slot: number;
 }
 
 export interface SemanticMatch {
@@ -240,6 +242,11 @@ export class OwnerPartition {
     return slot === undefined ? undefined : this.store.record(slot);
   }
 
+  /** The stored chunk at a slot of a keyword match, read synchronously after the search (no id lookup). */
+  chunkAt(slot: number): StoredChunk {
+    return this.store.record(slot);
+  }
+
   /** The filterable attributes of a chunk, if this owner has it (from memory). */
   attributes(chunkId: string): AttributeSet | undefined {
     const slot = this.store.slotOf(chunkId);
@@ -296,7 +303,7 @@ export class OwnerPartition {
     const ids = this.store;
     return hits.flatMap((hit) => {
       const chunkId = ids.chunkIdOf(hit.slot);
-      return chunkId === undefined ? [] : [{ chunkId, score: hit.score }];
+      return chunkId === undefined ? [] : [{ chunkId, score: hit.score, slot: hit.slot }];
     });
   }
 

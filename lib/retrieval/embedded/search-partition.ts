@@ -67,10 +67,12 @@ export async function searchPartition(partition: OwnerPartition, request: Search
   const perMode = Math.max(request.topK, Math.min(request.candidates ?? DEFAULT_CANDIDATES, MAX_CANDIDATES));
 
   if (request.mode === 'keyword' || (request.mode === 'hybrid' && !vector)) {
-    return partition.searchKeyword(terms, request.topK, request.filters).flatMap((match) => {
-      const chunk = partition.chunk(match.chunkId);
-      return chunk ? [toHit(chunk, match.score, { keyword: match.score }, termSet, includeText)] : [];
-    });
+    // Synchronous from search to record reads: the slots still name the chunks the search ranked.
+    return partition
+      .searchKeyword(terms, request.topK, request.filters)
+      .map((match) =>
+        toHit(partition.chunkAt(match.slot), match.score, { keyword: match.score }, termSet, includeText),
+      );
   }
   if (!vector) return [];
   if (request.mode === 'semantic') {
