@@ -1,22 +1,19 @@
 import { analyze } from '@/lib/retrieval/analyzer';
+import { recordAnswerSignals } from './confidence';
 import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
+import { declineAnswer, tableAnswerLine } from './extractive-answer';
+import { type Candidate, selectEvidence } from './extractive-select';
 import { searchableQuestion } from './plan';
 import type { AgentState, OpenedChunk } from './state';
 import { keyTerms, type Sentence, splitSentences } from './text';
 import type { AnswerStyle, Insufficiency } from './types';
-import { missingParts } from './validate';
+import { evidenceText, missingParts } from './validate';
 
 /**
  * The deterministic answer of extractive mode: the best-supported sentences of the opened sources, quoted
  * verbatim and cited, sections filled from their own terms, exact quotes taken from the sources, and what is
  * missing stated with the insufficiency phrase. Never invents a word outside quotes, headings and the phrase.
  */
-
-interface Candidate {
-  opened: OpenedChunk;
-  sentence: Sentence;
-  terms: Set<string>;
-}
 
 const SQL_LINE =
   /^[ \t]*(?:SELECT|INSERT|UPDATE|DELETE|REINDEX|CREATE|ALTER|DROP|VACUUM|WITH|GRANT|REVOKE|TRUNCATE|ANALYZE|EXPLAIN)\b[^\n]*/gm;
@@ -187,13 +184,24 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
       lines.push('');
     }
   } else {
-    const picked = best(state, pool, questionTerms.length > 0 ? questionTerms : keyTerms(state.question), count, used);
-    addCovered(picked);
-    if (picked.length === 0) {
-      const fallback = pool.slice(0, 1);
-      for (const p of fallback) lines.push(quoteLine(p, bullet));
-    } else if (bullet) for (const p of picked) lines.push(quoteLine(p, true));
-    else lines.push(picked.map((p) => quoteLine(p, false)).join(' '));
+    const terms = questionTerms.length > 0 ? questionTerms : keyTerms(state.question);
+    const chosen = selectEvidence({
+      question: searchableQuestion(state.question),
+      terms,
+      pool,
+      opened: state.opened,
+      count,
+      bonus: (o) => dateBonus(state, o),
+    });
+    recordAnswerSignals(state, chosen.signals);
+    if (chosen.decline && !process.env.DOCUCHAT_NO_DECLINE)
+      return declineAnswer(state, phrase, chosen.decline.missing, queries, chosen.signals.termCoverage);
+    addCovered(chosen.picked);
+    if (chosen.table) {
+      lines.push(tableAnswerLine(chosen.table, evidenceText(state)));
+      for (const t of questionTerms) covered.add(t);
+    } else if (bullet) for (const p of chosen.picked) lines.push(quoteLine(p, true));
+    else lines.push(chosen.picked.map((p) => quoteLine(p, false)).join(' '));
     const block = exactBlock(questionTerms);
     if (block) lines.push('', block);
   }

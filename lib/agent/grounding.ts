@@ -1,4 +1,5 @@
 import { analyze } from '@/lib/retrieval/analyzer';
+import { type AnswerSignals, confidenceLabel, confidenceScore } from './confidence';
 import type { AgentState, OpenedChunk } from './state';
 import { citationMarkers, clip, keyTerms, splitSentences } from './text';
 import type { AgentCitation, Confidence, Insufficiency } from './types';
@@ -168,10 +169,20 @@ export function computeConfidence(args: {
   insufficiencies: number;
   answer: string;
   injectionInContext: boolean;
+  signals?: AnswerSignals | null;
 }): Confidence {
-  if (!args.validated || args.citations === 0 || args.support < 0.5) return 'low';
-  const high =
-    args.support >= 0.8 && args.insufficiencies === 0 && !UNCERTAIN.test(args.answer) && !admitsMissing(args.answer);
-  if (high && !args.injectionInContext) return 'high';
-  return 'medium';
+  return confidenceLabel(computeConfidenceScore(args));
+}
+
+/** The 0-1 score behind the label (lib/agent/confidence.ts). */
+export function computeConfidenceScore(args: Parameters<typeof computeConfidence>[0]): number {
+  return confidenceScore({
+    signals: args.signals ?? null,
+    validated: args.validated,
+    citations: args.citations,
+    support: args.support,
+    insufficiencies: args.insufficiencies,
+    injectionInContext: args.injectionInContext,
+    hedged: UNCERTAIN.test(args.answer) || admitsMissing(args.answer),
+  });
 }

@@ -1,3 +1,4 @@
+import { answerSignals } from './confidence';
 import {
   analyzeConstraints,
   capConstraints,
@@ -8,7 +9,7 @@ import {
 } from './constraints';
 import type { RunContext } from './context';
 import { createEventSink, type EventSink } from './events';
-import { buildInsufficiencies, computeConfidence, groundAnswer } from './grounding';
+import { buildInsufficiencies, computeConfidence, computeConfidenceScore, groundAnswer } from './grounding';
 import { type GuardVerdict, guardKnowledgeBase, guardQuestion } from './guard';
 import { resolveLimits } from './limits';
 import { type LoopOutcome, runLoop } from './loop';
@@ -215,14 +216,16 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
     }
     const grounded = groundAnswer(outcome.answer, state);
     const insufficiencies = buildInsufficiencies(state, outcome.insufficiencies);
-    const confidence: Confidence = computeConfidence({
+    const confidenceArgs = {
       validated: outcome.validated,
       citations: grounded.citations.length,
       support: grounded.support,
       insufficiencies: insufficiencies.length,
       answer: grounded.answer,
       injectionInContext: state.safetyFlags.has('injection_in_context'),
-    });
+      signals: answerSignals(state),
+    };
+    const confidence: Confidence = computeConfidence(confidenceArgs);
     const note = outcome.aborted
       ? 'stopped by the caller'
       : outcome.validated
@@ -235,6 +238,7 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
         insufficiencies,
         clarification: null,
         confidence,
+        confidenceScore: Math.round(computeConfidenceScore(confidenceArgs) * 1000) / 1000,
         safetyFlags,
         recommendedMode,
         validated: outcome.validated,

@@ -1,0 +1,105 @@
+/**
+ * What kind of answer a question asks for, and whether a passage holds an answer of that kind. Used by extractive
+ * mode to prefer evidence that can answer (a "how many" question needs a number, a "when" question a date) and to
+ * decline when no opened passage holds one. The cues are the grammar of questions (interrogatives and the nouns
+ * that name a measurement), in English plus the common French and German interrogatives; a question matching
+ * none is 'other' and every passage qualifies.
+ */
+
+export type AnswerType = 'quantity' | 'date' | 'entity' | 'yesno' | 'definition' | 'procedure' | 'other';
+
+const QUANTITY =
+  /\b(?:how\s+(?:many|much|large|long|big|high|far|old|often|heavy|wide|tall|deep|fast)|number\s+of|what\s+(?:percentage|share|proportion|amount|number|price|rate)|combien|wie\s+(?:viele?|hoch|lang|gro(?:ß|ss))|cu[aá]nto)\b/i;
+/** A "what was the X" question whose X names a measured amount. */
+const MEASURE_NOUN =
+  /\b(?:total|amount|number|count|price|cost|fee|rate|percentage|percent|share|revenue|sales|sold|profit|income|expenses?|loss|margin|growth|value|size|length|weight|strength|density|hardness|content|capacity|speed|temperature|pressure|duration|salary|budget|turnover|dividend|earnings|population|votes|ballots|age|height|volume|score|ratio|costs|figure|impairment|depreciation|amortization|tax|debt|assets|liabilities)\b/i;
+const DATE =
+  /(?:^\s*when\b|\b(?:what\s+(?:year|date|day|month|time)|which\s+(?:year|date|day|month)|in\s+what\s+year|on\s+what\s+date|quand|en\s+quelle\s+ann[ée]e|wann|in\s+welchem\s+jahr)\b)/i;
+const ENTITY =
+  /^\s*(?:who|whom|whose|qui|wer)\b|\b(?:which|what)\s+(?:company|companies|organi[sz]ation|agency|person|people|firm|bank|authority|body|court|author|team|country|city|university|department)\b|\bwho\b/i;
+const YESNO = /^\s*(?:is|are|was|were|does|do|did|can|could|should|has|have|had|will|would|must|may)\b/i;
+const DEFINITION =
+  /^\s*(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?[\p{L}\p{N}-]+(?:\s+[\p{L}\p{N}-]+)?\s*\??\s*$|define\b)|\bdefinition\s+of\b|\bwhat\s+does\s+.+\s+mean\b|\bhow\s+(?:does|do)\s+.+\s+define\b|\bqu['’]est-ce\s+qu/iu;
+const PROCEDURE =
+  /^\s*(?:how\s+(?:do|can|should|does|to|is|are|must|may)\b|what\s+(?:are\s+the\s+)?steps\b)|\b(?:steps?\s+(?:to|for)|procedure|process\s+for|comment\b|wie\s+(?:kann|muss|soll))/i;
+
+/** The kind of answer the question asks for. */
+export function detectAnswerType(question: string): AnswerType {
+  const q = question.replace(/\s+/g, ' ').trim();
+  if (DATE.test(q)) return 'date';
+  if (QUANTITY.test(q)) return 'quantity';
+  if (ENTITY.test(q)) return 'entity';
+  if (/^\s*(?:what|which|quel(?:le)?s?|was|welche[rsn]?)\b/i.test(q) && MEASURE_NOUN.test(q)) return 'quantity';
+  if (DEFINITION.test(q)) return 'definition';
+  if (PROCEDURE.test(q)) return 'procedure';
+  if (YESNO.test(q)) return 'yesno';
+  return 'other';
+}
+
+const MONTHS =
+  /\b(?:jan(?:uary|vier)?|feb(?:ruary)?|f[ée]vrier|m[aä]r(?:ch|s|z)?|apr(?:il)?|avril|may|mai|june?|juin|juni|july?|juillet|juli|aug(?:ust)?|ao[uû]t|sep(?:t(?:ember)?)?|septembre|oct(?:ober)?|octobre|okt(?:ober)?|nov(?:ember)?|novembre|dec(?:ember)?|d[ée]cembre|dez(?:ember)?)\b/i;
+const NUMERIC_DATE = /\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b/;
+const YEAR = /\b(?:1[6-9]|20)\d{2}\b/;
+
+/** Number tokens of a text ("12,553", "-140", "1.99", "45%"), normalised without thousands separators. */
+export function numbersIn(text: string): string[] {
+  return [...text.matchAll(/(?<![\p{L}\d])-?\d+(?:[.,]\d+)*(?![\p{L}\d])/gu)].map((m) =>
+    m[0].replace(/^-/, '').replace(/,(?=\d{3}\b)/g, ''),
+  );
+}
+
+const NUMBER_WORDS =
+  /\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen)\b/i;
+
+/**
+ * Whether `text` holds an answer of `type` beyond what the question already says: a number the question does not
+ * contain, a date, a name; the open types (definition, procedure, yes/no, other) always qualify.
+ */
+export function holdsAnswerType(text: string, type: AnswerType, question: string): boolean {
+  switch (type) {
+    case 'quantity': {
+      const asked = new Set(numbersIn(question));
+      return numbersIn(text).some((n) => !asked.has(n)) || NUMBER_WORDS.test(text);
+    }
+    case 'date':
+      return MONTHS.test(text) || NUMERIC_DATE.test(text) || YEAR.test(text);
+    case 'entity': {
+      const asked = new Set((question.match(/\p{Lu}[\p{L}'-]+/gu) ?? []).map((w) => w.toLowerCase()));
+      const names = (text.match(/(?<=[\p{L}\p{N},;:(] +|\n)\p{Lu}[\p{L}'-]+/gu) ?? []).filter(
+        (w) => !asked.has(w.toLowerCase()),
+      );
+      return names.length > 0 || /\b(?:Mr|Ms|Mrs|Dr|Inc|Ltd|LLC|GmbH|SA|AG|Corp)\b\.?/.test(text);
+    }
+    default:
+      return true;
+  }
+}
+
+/** Whether the type asks for a specific value a passage must contain (the others accept any on-topic passage). */
+export function typeIsStrict(type: AnswerType): boolean {
+  return type === 'quantity' || type === 'date' || type === 'entity';
+}
+
+/** Interrogative phrases: they shape the question and name no topic ("how many", "wie viel", "combien de"). */
+const INTERROGATIVE =
+  /\b(?:how\s+(?:many|much|large|long|big|high|far|old|often|heavy|wide|tall|deep|fast)|in\s+what|on\s+what|what\s+kind\s+of|combien(?:\s+d[e'’])?|quel(?:le)?s?|wie\s+(?:viele?|hoch|lang|gro(?:ß|ss))|wann|quand|comment|qui|wer|was|welche[rsn]?)\b/gi;
+
+/** The question with its interrogative phrases removed (what is left names the topic). */
+export function withoutInterrogatives(question: string): string {
+  return question.replace(INTERROGATIVE, ' ');
+}
+
+/**
+ * Words of the question that name something specific: proper nouns (capitalised after the first word), numbers
+ * and codes, and quoted words. Evidence that misses one of them is about something else.
+ */
+export function specificWords(question: string): string[] {
+  const out: string[] = [];
+  const words = question.match(/[\p{L}\p{N}][\p{L}\p{N}_'’.-]*/gu) ?? [];
+  words.forEach((w, i) => {
+    const word = w.replace(/[.'’]+$/, '');
+    if (/\d/.test(word) || (i > 0 && /^\p{Lu}/u.test(word))) out.push(word);
+  });
+  for (const m of question.matchAll(/["“]([^"”]{2,80})["”]/g)) out.push(...(m[1] ?? '').split(/\s+/));
+  return [...new Set(out)];
+}
