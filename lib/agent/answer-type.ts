@@ -39,6 +39,8 @@ export function detectAnswerType(question: string): AnswerType {
 const MONTHS =
   /\b(?:jan(?:uary|vier)?|feb(?:ruary)?|f[ée]vrier|m[aä]r(?:ch|s|z)?|apr(?:il)?|avril|may|mai|june?|juin|juni|july?|juillet|juli|aug(?:ust)?|ao[uû]t|sep(?:t(?:ember)?)?|septembre|oct(?:ober)?|octobre|okt(?:ober)?|nov(?:ember)?|novembre|dec(?:ember)?|d[ée]cembre|dez(?:ember)?)\b/i;
 const NUMERIC_DATE = /\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b/;
+const TIME =
+  /\b\d{1,2}[:h.]\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:noon|midnight|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i;
 const YEAR = /\b(?:1[6-9]|20)\d{2}\b/;
 
 /** Number tokens of a text ("12,553", "-140", "1.99", "45%"), normalised without thousands separators. */
@@ -62,7 +64,7 @@ export function holdsAnswerType(text: string, type: AnswerType, question: string
       return numbersIn(text).some((n) => !asked.has(n)) || NUMBER_WORDS.test(text);
     }
     case 'date':
-      return MONTHS.test(text) || NUMERIC_DATE.test(text) || YEAR.test(text);
+      return MONTHS.test(text) || NUMERIC_DATE.test(text) || YEAR.test(text) || TIME.test(text);
     case 'entity': {
       const asked = new Set((question.match(/\p{Lu}[\p{L}'-]+/gu) ?? []).map((w) => w.toLowerCase()));
       const names = (text.match(/(?<=[\p{L}\p{N},;:(] +|\n)\p{Lu}[\p{L}'-]+/gu) ?? []).filter(

@@ -168,8 +168,6 @@ export function selectEvidence(args: {
   const specificMissing = terms.filter((t) => specific.has(t) && !chosenTerms.has(t));
   // The asked attribute: the topic terms that are not names (an on-topic passage lacking it does not answer).
   const attributes = terms.filter((t) => !specific.has(t));
-  const attributeCoverage =
-    attributes.length === 0 ? 1 : attributes.filter((t) => chosenTerms.has(t)).length / attributes.length;
   const chosenText = chosen.map((o) => o.chunk.text).join('\n');
   const numbersMissing = askedNumbers(question).filter((n) => !numbersIn(chosenText).includes(n));
   const typed = useTable ? true : picked.some((p) => holdsAnswerType(p.sentence.text, answerType, question));
@@ -178,12 +176,20 @@ export function selectEvidence(args: {
   const second = scored.find((x) => top && x.c.opened.chunk.documentId !== top.c.opened.chunk.documentId);
   const margin = top ? Math.max(0, Math.min(1, (top.s - (second?.s ?? 0)) / Math.max(top.s, 1e-9))) : 0;
   const documents = new Set(picked.map((p) => p.opened.chunk.documentId)).size;
-  const sentenceCoverage = useTable && table ? table.coverage : (top?.sentence ?? 0);
 
   const pickedTerms = new Set<string>();
   if (useTable && table)
     for (const t of analyze(`${table.row.text} ${table.headers.map((h) => h.text).join(' ')}`)) pickedTerms.add(t);
-  for (const p of picked) for (const t of p.terms) pickedTerms.add(t);
+  // A sentence is read under its heading: the chunk's title, sheet and heading path count with it.
+  for (const p of picked) {
+    for (const t of p.terms) pickedTerms.add(t);
+    const c = p.opened.chunk;
+    for (const t of analyze(
+      `${c.title ?? ''} ${c.sheet ?? ''} ${c.headingPath ?? ''} ${c.filename.replace(/[-_.]/g, ' ')}`,
+    ))
+      pickedTerms.add(t);
+  }
+  const sentenceCoverage = useTable && table ? table.coverage : weighted(terms, (t) => pickedTerms.has(t), weight);
   const sentenceAttributes =
     attributes.length === 0 ? 1 : attributes.filter((t) => pickedTerms.has(t)).length / attributes.length;
   const unanswerable =
@@ -193,24 +199,6 @@ export function selectEvidence(args: {
     numbersMissing.length > 0 ||
     sentenceAttributes < DECLINE_ATTRIBUTE ||
     sentenceCoverage < DECLINE_COVERAGE;
-  if (process.env.DOCUCHAT_DEBUG_SELECT)
-    console.log(
-      JSON.stringify({
-        q: question.slice(0, 80),
-        answerType,
-        coverage: Math.round(coverage * 100) / 100,
-        typed,
-        headingOnly,
-        numbersMissing,
-        specificMissing,
-        useTable,
-        missing,
-        attribute: Math.round(attributeCoverage * 100) / 100,
-        sentAttr: Math.round(sentenceAttributes * 100) / 100,
-        sentCov: Math.round(sentenceCoverage * 100) / 100,
-        margin: Math.round(margin * 100) / 100,
-      }),
-    );
   const signals: AnswerSignals = {
     answerType,
     typeMatch: typed,
@@ -245,8 +233,9 @@ export function selectEvidence(args: {
 /**
  * Answerability thresholds, chosen on the fitting half of the own QA set (even positions; the odd half is held out,
  * see docs/benchmarks-agent.md): the quoted sentences (or table row with its headers) must hold at least half of
- * the question's attribute words (its topic words that are not names) and cover at least 30% of its weighted
- * topic terms.
+ * the question's attribute words (its topic words that are not names) and cover at least half of its weighted
+ * topic terms (fitting half: 46.6% of answerables right, 84.2% of unanswerables declined; held-out half: 31.2%
+ * and 57.1%).
  */
 export const DECLINE_ATTRIBUTE = 0.5;
-export const DECLINE_COVERAGE = 0.3;
+export const DECLINE_COVERAGE = 0.5;

@@ -171,7 +171,12 @@ export function computeConfidence(args: {
   injectionInContext: boolean;
   signals?: AnswerSignals | null;
 }): Confidence {
-  return confidenceLabel(computeConfidenceScore(args));
+  if (args.signals) return confidenceLabel(computeConfidenceScore(args));
+  // A model-written answer: not yet calibrated (needs live runs); the gate, claim support and hedging decide.
+  if (!args.validated || args.citations === 0 || args.support < 0.5) return 'low';
+  const high =
+    args.support >= 0.8 && args.insufficiencies === 0 && !UNCERTAIN.test(args.answer) && !admitsMissing(args.answer);
+  return high && !args.injectionInContext ? 'high' : 'medium';
 }
 
 /** The 0-1 score behind the label (lib/agent/confidence.ts). */
