@@ -39,11 +39,10 @@ function isTableLine(line: string): boolean {
 }
 
 function cellsOf(line: string): string[] {
-  return line
-    .replace(/^\s*\|/, '')
-    .replace(/\|\s*$/, '')
-    .split('|')
-    .map((c) => c.trim());
+  const t = line.trim();
+  // A Markdown row is fenced by pipes on both sides; a spreadsheet row starting with "| " has an empty first cell.
+  const body = t.startsWith('|') && t.endsWith('|') ? t.slice(1, -1) : t;
+  return body.split('|').map((c) => c.trim());
 }
 
 /** A data row: a non-numeric label and at least one value cell. */
