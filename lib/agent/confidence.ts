@@ -65,7 +65,7 @@ export function confidenceScore(x: ConfidenceInput): number {
   if (s.declined) {
     // Measured: a decline is right about as often as not (answerable questions phrased unlike their passage are
     // declined too), so a decline never rises above the bottom of the scale.
-    return Math.max(0, Math.min(1, 0.3 * (1 - s.attributeCoverage)));
+    return Math.max(0, Math.min(1, 0.25 * (1 - s.attributeCoverage)));
   }
   // Measured on the fitting half: the asked attribute in the quoted sentence and the sentence's coverage of the
   // question separate right from wrong answers; a table cell read from its row and column is right more often;

@@ -99,6 +99,19 @@ function askedNumbers(question: string): string[] {
   return [...new Set(numbersIn(question))];
 }
 
+/**
+ * The parts of a compound question ("X and Y", "X; Y") as analysed term sets, the whole question first: evidence
+ * that answers one part is an answer (the missing part is stated), not a decline.
+ */
+export function questionParts(question: string): Set<string>[] {
+  const whole = new Set(keyTerms(withoutInterrogatives(question)));
+  const parts = withoutInterrogatives(question)
+    .split(/\s+(?:and|as\s+well\s+as|plus|et|und)\s+|[;,]\s+/i)
+    .map((p) => new Set(keyTerms(p)))
+    .filter((p) => p.size >= 2);
+  return parts.length >= 2 ? [whole, ...parts] : [whole];
+}
+
 /** Picks the evidence for the question and decides whether it answers. */
 export function selectEvidence(args: {
   question: string;
@@ -197,8 +210,17 @@ export function selectEvidence(args: {
     headingOnly ||
     (typeIsStrict(answerType) && !typed) ||
     numbersMissing.length > 0 ||
-    sentenceAttributes < DECLINE_ATTRIBUTE ||
-    sentenceCoverage < DECLINE_COVERAGE;
+    !questionParts(question).some((part) => {
+      const partTerms = terms.filter((t) => part.has(t));
+      const partAttributes = partTerms.filter((t) => !specific.has(t));
+      const attr =
+        partAttributes.length === 0
+          ? 1
+          : partAttributes.filter((t) => pickedTerms.has(t)).length / partAttributes.length;
+      const cov =
+        partTerms.length === terms.length ? sentenceCoverage : weighted(partTerms, (t) => pickedTerms.has(t), weight);
+      return attr >= DECLINE_ATTRIBUTE && cov >= DECLINE_COVERAGE;
+    });
   const signals: AnswerSignals = {
     answerType,
     typeMatch: typed,

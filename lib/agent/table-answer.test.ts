@@ -40,7 +40,10 @@ describe('tableRows', () => {
 describe('table answers', () => {
   it('answers from the matching row and column, quoting the row, never the header alone', () => {
     const chunk = sheetChunk();
-    const state = stateWith({ question: 'What were Zone EUR restructuring costs in January–June 2023?', opened: [chunk] });
+    const state = stateWith({
+      question: 'What were Zone EUR restructuring costs in January–June 2023?',
+      opened: [chunk],
+    });
     const hit = bestTableRow(state.opened, ['zone', 'eur', 'restructur', 'cost'], () => 1);
     expect(hit?.label).toBe('Zone EUR');
     expect(hit?.value).toBe('-140');
