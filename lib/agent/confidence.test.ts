@@ -94,11 +94,18 @@ describe('confidenceLabel and fitThresholds', () => {
   });
   it('fits the smallest thresholds that reach the wanted precision', () => {
     const samples = [
-      ...Array.from({ length: 10 }, () => ({ score: 0.95, correct: true })),
-      ...Array.from({ length: 8 }, (_, i) => ({ score: 0.6, correct: i < 6 })),
-      ...Array.from({ length: 10 }, (_, i) => ({ score: 0.2, correct: i < 2 })),
+      ...Array.from({ length: 40 }, () => ({ score: 0.95, correct: true })),
+      ...Array.from({ length: 40 }, (_, i) => ({ score: 0.6, correct: i < 34 })),
+      ...Array.from({ length: 40 }, (_, i) => ({ score: 0.2, correct: i < 8 })),
     ];
     expect(fitThresholds(samples)).toEqual({ high: 0.95, medium: 0.6 });
+  });
+  it('a small lucky band does not set a threshold', () => {
+    const samples = [
+      ...Array.from({ length: 3 }, () => ({ score: 0.9, correct: true })),
+      ...Array.from({ length: 30 }, (_, i) => ({ score: 0.5, correct: i % 2 === 0 })),
+    ];
+    expect(fitThresholds(samples).high).toBeGreaterThan(1);
   });
   it('labels nothing High when no band is precise enough', () => {
     const samples = Array.from({ length: 20 }, (_, i) => ({ score: i / 20, correct: i % 2 === 0 }));

@@ -100,37 +100,30 @@ export function confidenceLabel(score: number, thresholds = CONFIDENCE_THRESHOLD
   return 'low';
 }
 
+/** Lower bound of the Wilson score interval for a share `p` of `n` (z = 1.28: 90% one-sided). */
+export function wilsonLower(p: number, n: number, z = 1.28): number {
+  if (n === 0) return 0;
+  const z2 = z * z;
+  return (p + z2 / (2 * n) - z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+}
+
 /**
  * The smallest thresholds whose bands reach the wanted precision on `samples` (score, correct), searched on the
- * distinct scores; a band with fewer than `minCount` answers is not trusted (its threshold stays above every
- * score, so nothing is labelled with it).
+ * distinct scores. A band counts only when the lower bound of its precision (Wilson, 90% one-sided) reaches the
+ * target, so a small lucky band does not set a threshold; when none does, the threshold stays above every score and
+ * nothing is labelled with it.
  */
 export function fitThresholds(
   samples: readonly { score: number; correct: boolean }[],
   want = { high: 0.9, medium: 0.7 },
-  minCount = 5,
 ): { high: number; medium: number } {
   const scores = [...new Set(samples.map((s) => Math.round(s.score * 100) / 100))].sort((a, b) => a - b);
-  const precision = (lo: number, hi: number) => {
+  const reaches = (lo: number, hi: number, target: number) => {
     const band = samples.filter((s) => s.score >= lo && s.score < hi);
-    return { n: band.length, p: band.length === 0 ? 0 : band.filter((s) => s.correct).length / band.length };
+    const p = band.length === 0 ? 0 : band.filter((s) => s.correct).length / band.length;
+    return band.length > 0 && wilsonLower(p, band.length) >= target;
   };
-  let high = 1.01;
-  for (const t of scores) {
-    const { n, p } = precision(t, Number.POSITIVE_INFINITY);
-    if (n >= minCount && p >= want.high) {
-      high = t;
-      break;
-    }
-  }
-  let medium = high;
-  for (const t of scores) {
-    if (t >= high) break;
-    const { n, p } = precision(t, high);
-    if (n >= minCount && p >= want.medium) {
-      medium = t;
-      break;
-    }
-  }
+  const high = scores.find((t) => reaches(t, Number.POSITIVE_INFINITY, want.high)) ?? 1.01;
+  const medium = scores.find((t) => t < high && reaches(t, high, want.medium)) ?? high;
   return { high, medium };
 }
