@@ -620,18 +620,24 @@ async function main() {
       const rel = reliability(runs[0]?.[1].outcomes ?? []);
       if (record && !Number.isFinite(limit)) {
         const mode = live ? 'live_' : '';
-        recordFigures({
-          [`confidence.${mode}high_correct_pct`]: {
+        // A label no answer got has no share correct: its count is recorded, its share only when there are answers.
+        const entries: Parameters<typeof recordFigures>[0] = {
+          [`confidence.${mode}high_answers`]: { value: rel.high.length, unit: 'answers (held-out half)', command },
+          [`confidence.${mode}medium_answers`]: { value: rel.medium.length, unit: 'answers (held-out half)', command },
+        };
+        if (rel.high.length > 0)
+          entries[`confidence.${mode}high_correct_pct`] = {
             value: round1(rel.share(rel.high)),
             unit: '% (held-out half)',
             command,
-          },
-          [`confidence.${mode}medium_correct_pct`]: {
+          };
+        if (rel.medium.length > 0)
+          entries[`confidence.${mode}medium_correct_pct`] = {
             value: round1(rel.share(rel.medium)),
             unit: '% (held-out half)',
             command,
-          },
-        });
+          };
+        recordFigures(entries);
       }
       if (record && !live && !Number.isFinite(limit)) {
         recordFigures({

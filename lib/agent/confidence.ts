@@ -92,7 +92,7 @@ export function confidenceScore(x: ConfidenceInput): number {
  * High (1.01 is above every score): an answer quoted without a model is at best Medium. Model-written answers have
  * no signals here yet and keep the gate/support rule in grounding.ts until live runs calibrate them.
  */
-export const CONFIDENCE_THRESHOLDS = { high: 1.01, medium: 0.3 };
+export const CONFIDENCE_THRESHOLDS = { high: 1.01, medium: 0.42 };
 
 export function confidenceLabel(score: number, thresholds = CONFIDENCE_THRESHOLDS): Confidence {
   if (score >= thresholds.high) return 'high';
