@@ -1,5 +1,6 @@
 // npm run eval:agent – extractive-mode evaluation of the agent on the own QA set over real documents, ClapNQ
-// (answerable/unanswerable) and BIPIA (planted instructions). `-- --only qa,clapnq,bipia` runs a subset.
+// (answerable/unanswerable) and BIPIA (planted instructions). `-- --only qa,clapnq,bipia` runs a subset;
+// `--modes agent` asks the own QA set in one mode only; EVAL_DEBUG=1 prints every QA answer with the gate's errors.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
