@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectAnswerType, holdsAnswerType, specificWords, withoutInterrogatives } from './answer-type';
+import { analyze } from '@/lib/retrieval/analyzer';
+import {
+  detectAnswerType,
+  holdsAnswerType,
+  numberNearTerms,
+  specificWords,
+  withoutInterrogatives,
+} from './answer-type';
 
 describe('detectAnswerType', () => {
   it.each([
@@ -67,5 +74,21 @@ describe('question terms', () => {
       expect.arrayContaining(['Zone', 'NA', '2023', 'SNB22-3']),
     );
     expect(specificWords('What were the sales?')).toEqual([]);
+  });
+});
+
+describe('numberNearTerms', () => {
+  it('finds the number said next to what the question counts', () => {
+    const terms = new Set(analyze('employees'));
+    const q = 'How many employees were there in 2023?';
+    expect(numberNearTerms('In 2023 the firm had 1,245 employees on staff.', terms, q, analyze)).toBe(true);
+    expect(
+      numberNearTerms(
+        'Employees are our most important asset and we invest heavily in their training and their careers every year; revenue was 9,000.',
+        terms,
+        q,
+        analyze,
+      ),
+    ).toBe(false);
   });
 });

@@ -105,3 +105,26 @@ export function specificWords(question: string): string[] {
   for (const m of question.matchAll(/["“]([^"”]{2,80})["”]/g)) out.push(...(m[1] ?? '').split(/\s+/));
   return [...new Set(out)];
 }
+
+/**
+ * Whether a number (not one the question names) stands within `window` words of one of the asked terms: the
+ * number a quantity question wants is said next to what it counts.
+ */
+export function numberNearTerms(
+  text: string,
+  terms: ReadonlySet<string>,
+  question: string,
+  analyzeWord: (w: string) => string[],
+  window = 8,
+): boolean {
+  const asked = new Set(numbersIn(question));
+  const words = text.split(/\s+/).filter(Boolean);
+  const hits: number[] = [];
+  const numbers: number[] = [];
+  words.forEach((w, i) => {
+    const n = numbersIn(w);
+    if (n.some((x) => !asked.has(x))) numbers.push(i);
+    if (analyzeWord(w).some((t) => terms.has(t))) hits.push(i);
+  });
+  return numbers.some((i) => hits.some((j) => i !== j && Math.abs(i - j) <= window));
+}

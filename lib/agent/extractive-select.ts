@@ -3,6 +3,7 @@ import {
   type AnswerType,
   detectAnswerType,
   holdsAnswerType,
+  numberNearTerms,
   numbersIn,
   specificWords,
   typeIsStrict,
@@ -131,6 +132,7 @@ export function selectEvidence(args: {
   const rarity = termWeights(terms, pool);
   const weight: Weight = (t) => rarity(t) * need(t);
   const specificTerms = terms.filter((t) => specific.has(t));
+  const termSet = new Set(terms);
   const contexts = new Map<OpenedChunk, Set<string>>();
   const scored = pool
     .map((c) => {
@@ -138,11 +140,17 @@ export function selectEvidence(args: {
       const ctx = contextTerms(c.opened, contexts);
       const chunk = weighted(terms, (t) => ctx.has(t), weight);
       const typed = holdsAnswerType(c.sentence.text, answerType, question);
+      // A quantity question wants the number said next to what it counts.
+      const near = answerType !== 'quantity' || !typed || numberNearTerms(c.sentence.text, termSet, question, analyze);
       const heading = looksLikeHeading(c.sentence.text, c.opened);
       const named =
         specificTerms.length === 0 ? 1 : specificTerms.filter((t) => ctx.has(t)).length / specificTerms.length;
       const s =
-        (0.7 * sentence + 0.3 * chunk) * (typed ? 1 : 0.4) * (heading ? 0.15 : 1) * (0.3 + 0.7 * named) +
+        (0.7 * sentence + 0.3 * chunk) *
+          (typed ? 1 : 0.4) *
+          (near ? 1 : 0.75) *
+          (heading ? 0.15 : 1) *
+          (0.3 + 0.7 * named) +
         bonus(c.opened) -
         c.opened.n * 0.001 -
         c.sentence.start * 0.000001;
