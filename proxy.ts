@@ -10,7 +10,7 @@ import { type NextRequest, NextResponse } from 'next/server';
  * their bodies; next.config.ts gives API responses their own headers.
  */
 const SESSION_COOKIES = ['better-auth.session_token', '__Secure-better-auth.session_token'];
-const APP_PAGES = ['/documents', '/chat', '/shares'];
+const APP_PAGES = ['/documents', '/chat', '/shares', '/settings'];
 
 export function buildCsp(nonce: string, dev: boolean): string {
   return [

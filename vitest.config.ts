@@ -20,7 +20,7 @@ export default defineConfig({
             'scripts/**/*.test.ts',
             'test/**/*.test.ts',
           ],
-          exclude: ['**/*.int.test.ts', 'node_modules/**'],
+          exclude: ['**/*.int.test.ts', 'node_modules/**', '.stryker-tmp/**'],
           environment: 'node',
           testTimeout: 20_000,
         },
@@ -30,7 +30,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['**/*.int.test.ts'],
-          exclude: ['node_modules/**', 'e2e/**'],
+          exclude: ['node_modules/**', 'e2e/**', '.stryker-tmp/**'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -9,10 +9,12 @@ import { Logo } from '@/components/logo';
 import { authClient } from '@/lib/client/auth-client';
 import { AppError } from '@/lib/errors';
 
-const nav = [
+/** `short`: the label on phones, where the full labels do not fit beside the sign-out button. */
+const nav: { href: string; label: string; short?: string }[] = [
   { href: '/documents', label: 'Documents' },
   { href: '/chat', label: 'Chat' },
-  { href: '/shares', label: 'Shared links' },
+  { href: '/shares', label: 'Shared links', short: 'Shared' },
+  { href: '/settings/api-keys', label: 'API keys', short: 'API' },
 ];
 
 /** The app's header: brand, navigation, and the signed-in user with a sign-out button. */
@@ -37,7 +39,11 @@ export function AppHeader({ email, name }: { email: string; name: string }) {
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
       <div className="mx-auto flex h-14 max-w-7xl items-center gap-2 px-3 sm:gap-4 sm:px-6">
-        <Link href="/documents" className="flex items-center gap-2 font-semibold tracking-tight text-slate-900">
+        <Link
+          href="/documents"
+          aria-label="DocuChat: your documents"
+          className="flex items-center gap-2 font-semibold tracking-tight text-slate-900"
+        >
           <Logo />
           <span className="hidden sm:inline">DocuChat</span>
         </Link>
@@ -49,12 +55,20 @@ export function AppHeader({ email, name }: { email: string; name: string }) {
                 key={item.href}
                 href={item.href}
                 aria-current={active ? 'page' : undefined}
+                aria-label={item.short ? item.label : undefined}
                 className={clsx(
-                  'whitespace-nowrap rounded-md px-2 py-1.5 text-sm font-medium transition-colors sm:px-3',
+                  'whitespace-nowrap rounded-md px-1.5 py-1.5 text-sm font-medium transition-colors sm:px-3',
                   active ? 'bg-brand-50 text-brand-700' : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900',
                 )}
               >
-                {item.label}
+                {item.short ? (
+                  <>
+                    <span className="sm:hidden">{item.short}</span>
+                    <span className="hidden sm:inline">{item.label}</span>
+                  </>
+                ) : (
+                  item.label
+                )}
               </Link>
             );
           })}

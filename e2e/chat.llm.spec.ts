@@ -159,16 +159,17 @@ test.describe('chat with a (fake) language model', () => {
     const firstIndex = (t: string) => types.indexOf(t);
     expect(firstIndex('plan')).toBe(0);
     expect(firstIndex('tool_result')).toBeGreaterThan(firstIndex('plan'));
-    const failed = trace.locator('[data-type="validation"]', { hasText: 'failed' }).first();
-    await expect(failed).toContainText('QUOTE_NOT_FOUND');
-    await expect(trace.locator('[data-type="draft_rejected"]')).toContainText('Draft 1 rejected');
-    await expect(trace.locator('[data-type="reprompt"]')).toContainText('Asked the model to revise');
-    await expect(trace.locator('[data-type="validation"]', { hasText: 'passed' })).toHaveCount(1);
+    const failed = trace.locator('[data-type="validation"]', { hasText: 'not found' }).first();
+    await expect(failed).toContainText('1 quote not found in the sources');
+    await expect(failed).toContainText('— rewriting');
+    await expect(trace.locator('[data-type="draft_rejected"]')).toContainText('Set draft 1 aside');
+    await expect(trace.locator('[data-type="reprompt"]')).toContainText('Asked the model to rewrite');
+    await expect(trace.locator('[data-type="validation"]', { hasText: 'match your documents' })).toHaveCount(1);
     const order = ['plan', 'tool_result', 'validation', 'draft_rejected', 'reprompt'];
     const positions = order.map((t) => firstIndex(t));
     expect(positions, `trace order ${types.join(' > ')}`).toEqual([...positions].sort((a, b) => a - b));
     expect(types[types.length - 1]).toBe('final');
-    await expect(trace.locator('[data-type="tool_result"]', { hasText: 'Search' }).first()).toContainText(
+    await expect(trace.locator('[data-type="tool_result"]', { hasText: 'Searched' }).first()).toContainText(
       'refund window days',
     );
 
@@ -272,5 +273,16 @@ test.describe('chat with a (fake) language model', () => {
     await page.reload();
     await expect(lastAnswer(page)).toHaveAttribute('data-status', 'stopped');
     await expect(lastAnswer(page).getByTestId('answer-stopped')).toBeVisible();
+
+    // Retry re-asks the same question as a new turn of the same conversation.
+    await script({ plan: [PLAN], decision: [SEARCH, OPEN, FINAL], text: ['The refund window is 30 days [1].'] });
+    await lastAnswer(page).getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByTestId('assistant-message')).toHaveCount(2);
+    await expect(lastAnswer(page)).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
+    await expect(page.getByTestId('user-message')).toHaveCount(2);
+    await expect(page.getByTestId('user-message').last()).toHaveText('How long is the refund window?');
+    await expect(page).toHaveURL(new RegExp(`/chat/${conversationId}$`));
+    await page.reload();
+    await expect(page.getByTestId('assistant-message')).toHaveCount(2);
   });
 });

@@ -39,11 +39,17 @@ test.describe('chat without a language model (extractive mode)', () => {
 
     const trace = answer.getByTestId('trace');
     await expect(trace.locator('[data-type="plan"]')).toBeVisible();
-    const search = trace.locator('[data-type="tool_result"]', { hasText: 'Search' }).first();
-    await expect(search).toContainText(/\d+ hits?/);
-    await expect(trace.locator('[data-type="tool_result"]', { hasText: 'Open source' }).first()).toContainText(
-      'as [1]',
+    const search = trace.locator('[data-type="tool_result"]', { hasText: 'Searched your documents' }).first();
+    await expect(search).toContainText(/— \d+ passages?/);
+    // The trace numbers sources as the answer does, and speaks no internal words (handles, tool names, codes).
+    await expect(trace.locator('[data-type="tool_result"]', { hasText: 'Opened' }).first()).toContainText(
+      'cited as [1]',
     );
+    await expect(trace).not.toContainText(/\br\d+\b|open_citation|search_docs|[A-Z]+_[A-Z]+/);
+    await trace.getByRole('button', { name: 'Show technical details' }).click();
+    await expect(trace.getByTestId('trace-technical').first()).toBeVisible();
+    await expect(trace).toContainText('open_citation');
+    await trace.getByRole('button', { name: 'Hide technical details' }).click();
     await expect(trace.locator('[data-type="validation"]').first()).toBeVisible();
     await expect(trace.locator('[data-type="final"]')).toContainText('extractive');
     await expect(trace.locator('[data-state="pending"]')).toHaveCount(0);
@@ -193,7 +199,9 @@ test.describe('chat without a language model (extractive mode)', () => {
     await expect(saved.getByRole('button', { name: 'Show source 1' }).first()).toBeVisible();
     await openTrace(page, saved);
     await expect(saved.getByTestId('trace').locator('[data-type="plan"]')).toBeVisible();
-    await expect(saved.getByTestId('trace').locator('[data-type="tool_result"]').first()).toContainText(/hits?|Opened/);
+    await expect(saved.getByTestId('trace').locator('[data-type="tool_result"]').first()).toContainText(
+      /passages?|Opened/,
+    );
     await expect(saved.getByTestId('trace').locator('[data-type="final"]')).toBeVisible();
 
     // A follow-up in the same conversation, in Quick mode.

@@ -18,8 +18,15 @@ const FILES = {
   xlsx: corpus('unstructured/vodafone.xlsx'),
   passwordPdf: corpus('pdfplumber/password-example.pdf'),
   emptyPdf: corpus('pdfplumber/empty.pdf'),
-  rtf: corpus('unstructured/fake-doc.rtf'),
 };
+
+/** A legacy PowerPoint (.ppt) compound file: a format the app still refuses at upload. */
+function legacyPowerPoint(): FilePayload {
+  const buffer = Buffer.alloc(4096);
+  Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(buffer);
+  Buffer.from('PowerPoint Document', 'utf16le').copy(buffer, 1024);
+  return { name: 'slides.ppt', mimeType: 'application/vnd.ms-powerpoint', buffer };
+}
 
 const INDEXING_TIMEOUT = 90_000;
 
@@ -185,7 +192,7 @@ test('a dropped file anywhere on the page is uploaded, with a full-page highligh
 
 test('broken files end with a readable reason; Retry only where it can help', async ({ page, user: _user }) => {
   test.setTimeout(120_000);
-  await upload(page, [FILES.passwordPdf, FILES.emptyPdf, FILES.rtf]);
+  await upload(page, [FILES.passwordPdf, FILES.emptyPdf, legacyPowerPoint()]);
 
   // a password-protected PDF is accepted, then fails in parsing: a FAILED document with its reason and what to
   // do instead of retrying (the same file can never succeed)
@@ -204,9 +211,9 @@ test('broken files end with a readable reason; Retry only where it can help', as
   await expect(empty).toHaveAttribute('data-status', 'FAILED');
   await expect(empty.getByTestId('upload-error')).toContainText(/empty/i);
   await expect(documentRow(page, 'empty.pdf')).toHaveCount(0);
-  const rtf = uploadRow(page, 'fake-doc.rtf');
-  await expect(rtf).toHaveAttribute('data-status', 'FAILED');
-  await expect(rtf.getByTestId('upload-error')).toContainText(/cannot be indexed/i);
+  const ppt = uploadRow(page, 'slides.ppt');
+  await expect(ppt).toHaveAttribute('data-status', 'FAILED');
+  await expect(ppt.getByTestId('upload-error')).toContainText(/cannot be indexed/i);
   // refusals are not retryable (sending the same bytes again cannot help) and are not error toasts
   await expect(empty.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   await noErrorToasts(page);

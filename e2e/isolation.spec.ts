@@ -75,6 +75,8 @@ interface Ids {
   share: string;
   /** A revoked link of A's (an active link is public by design and probed separately). */
   revokedSlug: string;
+  /** The id of an API key of the user's. */
+  apiKey: string;
 }
 
 interface World {
@@ -89,6 +91,10 @@ interface World {
   canary: string;
   aDocText: string;
   bOwnDocument: string;
+  /** B's API key (read + write) in a context without cookies; a revoked and an unknown key of the same shape. */
+  bKeyed: APIRequestContext;
+  revokedKeyed: APIRequestContext;
+  unknownKeyed: APIRequestContext;
 }
 
 const missingIds = (): Ids => ({
@@ -99,6 +105,7 @@ const missingIds = (): Ids => ({
   answer: randomUUID(),
   share: randomUUID(),
   revokedSlug: randomBytes(18).toString('base64url'),
+  apiKey: randomUUID(),
 });
 
 async function json<T>(response: APIResponse, schema: { parse(v: unknown): T }): Promise<T> {
@@ -106,7 +113,31 @@ async function json<T>(response: APIResponse, schema: { parse(v: unknown): T }):
   return schema.parse(await response.json());
 }
 
-const idOf = { parse: (v: unknown) => v as { bucket?: { id: string }; share?: { id: string; slug: string } } };
+const idOf = {
+  parse: (v: unknown) =>
+    v as {
+      bucket?: { id: string };
+      share?: { id: string; slug: string };
+      key?: string;
+      apiKey?: { id: string };
+    },
+};
+
+/** Creates an API key through the session (the only way to create one). */
+async function createKey(ctx: APIRequestContext, name: string) {
+  const created = await json(
+    await ctx.post('/api/api-keys', {
+      data: { name, scopes: ['read', 'write'], expiresInDays: 1 },
+      headers: { origin: BASE },
+    }),
+    idOf,
+  );
+  return { key: created.key ?? '', id: created.apiKey?.id ?? '' };
+}
+
+/** A cookie-less context that authenticates with a bearer key. */
+const keyedContext = (key: string) =>
+  request.newContext({ baseURL: BASE, extraHTTPHeaders: { authorization: `Bearer ${key}` } });
 
 async function buildUser(
   label: string,
@@ -119,6 +150,7 @@ async function buildUser(
   filename: string;
   bucketName: string;
   title: string;
+  key: string;
 }> {
   const user = await newApiUser(BASE, label);
   const bucketName = `bucket-${canary}`;
@@ -145,6 +177,7 @@ async function buildUser(
     parse: (v) => v as { conversations: { id: string; title: string }[] },
   });
   const title = convs.conversations.find((c) => c.id === conversation)?.title ?? '';
+  const apiKey = await createKey(user.ctx, `key-${canary}`);
   return {
     user,
     ids: {
@@ -155,7 +188,9 @@ async function buildUser(
       answer: result.answerId,
       share: share.share?.id ?? '',
       revokedSlug: revokedShare.share?.slug ?? '',
+      apiKey: apiKey.id,
     },
+    key: apiKey.key,
     activeSlug: share.share?.slug ?? '',
     docText,
     filename,
@@ -200,9 +235,17 @@ interface Probe {
   page?: boolean;
   /** Strings of A's that this probe itself sends (so their echo is not a leak). */
   echoes?: (w: World) => string[];
+  /** Gives B a copy of something of A's (so it runs last, in the session matrix only). */
+  pollutesB?: boolean;
 }
 
 const streamOf = (q: string) => ({ question: q, returnTrace: false });
+
+/** An MCP tools/call as a stateless JSON-RPC request. */
+const mcp = (name: string, args: Record<string, unknown>) => ({
+  data: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+  headers: { accept: 'application/json, text/event-stream' },
+});
 
 function probes(): Probe[] {
   const j = (data: unknown) => ({ data });
@@ -285,6 +328,23 @@ function probes(): Probe[] {
           headers: { 'x-file-name': 'probe.txt', 'x-bucket-id': ids.bucket, 'content-type': 'text/plain' },
         }),
     },
+    // search
+    {
+      file: 'app/api/search/route.ts',
+      method: 'GET',
+      name: "search for A's words",
+      compare: 'none',
+      echoes: (w) => [w.canary],
+      send: (c, _ids, w) => c.get(`/api/search?q=${encodeURIComponent(`vault combination ${w.canary} ledger`)}`),
+    },
+    {
+      file: 'app/api/search/route.ts',
+      method: 'GET',
+      name: "search within A's bucket name",
+      compare: 'none',
+      echoes: (w) => [w.canary, `bucket-${w.canary}`],
+      send: (c, _ids, w) => c.get(`/api/search?q=vault+combination&mode=keyword&bucket=bucket-${w.canary}`),
+    },
     // chunks
     {
       file: 'app/api/chunks/[id]/route.ts',
@@ -313,6 +373,37 @@ function probes(): Probe[] {
       name: 'delete bucket',
       mutating: true,
       send: (c, ids) => c.delete(`/api/buckets/${ids.bucket}`),
+    },
+    // typed metadata
+    {
+      file: 'app/api/buckets/[id]/schema/route.ts',
+      method: 'GET',
+      name: "read A's bucket schema",
+      send: (c, ids) => c.get(`/api/buckets/${ids.bucket}/schema`),
+    },
+    {
+      file: 'app/api/buckets/[id]/schema/route.ts',
+      method: 'PATCH',
+      name: "replace A's bucket schema",
+      mutating: true,
+      send: (c, ids) =>
+        c.patch(
+          `/api/buckets/${ids.bucket}/schema`,
+          j({ fields: [{ name: 'pwned', type: 'number', required: false }] }),
+        ),
+    },
+    {
+      file: 'app/api/documents/[id]/typed-metadata/route.ts',
+      method: 'GET',
+      name: "read A's document typed values",
+      send: (c, ids) => c.get(`/api/documents/${ids.document}/typed-metadata`),
+    },
+    {
+      file: 'app/api/documents/[id]/typed-metadata/route.ts',
+      method: 'PATCH',
+      name: "set A's document typed values",
+      mutating: true,
+      send: (c, ids) => c.patch(`/api/documents/${ids.document}/typed-metadata`, j({ values: { pwned: 1 } })),
     },
     // conversations
     {
@@ -582,12 +673,107 @@ function probes(): Probe[] {
       compare: 'status',
       send: (c, ids) => c.get(`/share/${ids.revokedSlug}`, { maxRedirects: 0 }),
     },
+    // API keys (a signed-in session manages them; a key never can)
+    {
+      file: 'app/api/api-keys/route.ts',
+      method: 'GET',
+      name: 'list API keys',
+      compare: 'none',
+      send: (c) => c.get('/api/api-keys'),
+    },
+    {
+      file: 'app/api/api-keys/route.ts',
+      method: 'POST',
+      name: 'create an API key',
+      mutating: true,
+      compare: 'status',
+      send: (c) => c.post('/api/api-keys', j({ name: `probe ${randomUUID()}`, scopes: ['read'] })),
+    },
+    {
+      file: 'app/api/api-keys/[id]/route.ts',
+      method: 'DELETE',
+      name: "revoke A's API key",
+      mutating: true,
+      send: (c, ids) => c.delete(`/api/api-keys/${ids.apiKey}`),
+    },
+    // MCP: the agent's tools for other agents
+    {
+      file: 'app/api/mcp/route.ts',
+      method: 'POST',
+      name: "MCP open_citation with A's chunk id",
+      mutating: true,
+      send: (c, ids) => c.post('/api/mcp', mcp('open_citation', { chunkId: ids.chunk })),
+    },
+    {
+      file: 'app/api/mcp/route.ts',
+      method: 'POST',
+      name: "MCP get_document_metadata with A's document id",
+      mutating: true,
+      send: (c, ids) => c.post('/api/mcp', mcp('get_document_metadata', { documentId: ids.document })),
+    },
+    {
+      file: 'app/api/mcp/route.ts',
+      method: 'POST',
+      name: "MCP search_text for A's words",
+      mutating: true,
+      compare: 'none',
+      echoes: (w) => [w.canary],
+      send: (c, _ids, w) => c.post('/api/mcp', mcp('search_text', { query: `vault combination ${w.canary}` })),
+    },
+    {
+      file: 'app/api/mcp/route.ts',
+      method: 'POST',
+      name: "MCP ask for A's vault combination",
+      mutating: true,
+      compare: 'none',
+      send: (c, _ids, w) => c.post('/api/mcp', mcp('ask', { question: agentQ(w) })),
+    },
+    {
+      file: 'app/api/mcp/route.ts',
+      method: 'GET',
+      name: 'MCP server stream (stateless: 405)',
+      send: (c) => c.get('/api/mcp'),
+    },
+    {
+      file: 'app/api/mcp/route.ts',
+      method: 'DELETE',
+      name: 'MCP session end (stateless: 405)',
+      mutating: true,
+      send: (c) => c.delete('/api/mcp'),
+    },
+    // the contract (public)
+    {
+      file: 'app/api/openapi.json/route.ts',
+      method: 'GET',
+      name: 'OpenAPI document',
+      public: true,
+      compare: 'none',
+      send: (c) => c.get('/api/openapi.json'),
+    },
+    {
+      file: 'app/api-docs/page.tsx',
+      method: 'GET',
+      name: 'API reference page',
+      page: true,
+      public: true,
+      compare: 'status',
+      send: (c) => c.get('/api-docs', { maxRedirects: 0 }),
+    },
+    {
+      file: 'app/(app)/settings/api-keys/page.tsx',
+      method: 'GET',
+      name: 'API keys page',
+      page: true,
+      compare: 'status',
+      send: (c) => c.get('/settings/api-keys', { maxRedirects: 0 }),
+    },
     // last: these give B a bucket named like A's and a copy of A's text, which B's own pages then show
     {
       file: 'app/api/documents/upload/route.ts',
       method: 'POST',
       name: "upload A's exact content (cross-user dedupe must not reveal it)",
       mutating: true,
+      pollutesB: true,
       compare: 'none',
       echoes: (w) => [w.canary],
       send: (c, _ids, w) =>
@@ -601,6 +787,7 @@ function probes(): Probe[] {
       method: 'POST',
       name: "create a bucket with A's bucket name (no cross-user conflict)",
       mutating: true,
+      pollutesB: true,
       compare: 'status',
       echoes: (w) => [w.canary, `bucket-${w.canary}`],
       send: (c, ids, w) =>
@@ -652,6 +839,8 @@ test.beforeAll(async () => {
   );
   await waitForFinal(b.user.ctx, bDoc.document?.id ?? '');
   const anon = await request.newContext({ baseURL: BASE });
+  const revoked = await createKey(b.user.ctx, 'revoked');
+  await json(await b.user.ctx.delete(`/api/api-keys/${revoked.id}`), idOf);
   world = {
     a: a.user,
     b: b.user,
@@ -662,7 +851,11 @@ test.beforeAll(async () => {
     canary: canaryA,
     aDocText: a.docText,
     bOwnDocument: bDoc.document?.id ?? '',
+    bKeyed: await keyedContext(b.key),
+    revokedKeyed: await keyedContext(revoked.key),
+    unknownKeyed: await keyedContext(`dc_${randomBytes(32).toString('base64url')}`),
     secretsA: [
+      a.key,
       canaryA,
       a.user.email,
       a.user.name,
@@ -682,6 +875,9 @@ test.afterAll(async () => {
   await world?.a.ctx.dispose();
   await world?.b.ctx.dispose();
   await world?.anon.dispose();
+  await world?.bKeyed.dispose();
+  await world?.revokedKeyed.dispose();
+  await world?.unknownKeyed.dispose();
 });
 
 test('every route handler, page and server action is covered by the id-substitution matrix', () => {
@@ -709,13 +905,78 @@ test('every route handler, page and server action is covered by the id-substitut
   );
 });
 
+test("B's API key with A's ids answers like missing ids; unknown and revoked keys answer like none; nothing leaks", async () => {
+  const w = world;
+  const leaks: string[] = [];
+  const mismatches: string[] = [];
+  let probeCount = 0;
+  const missing = missingIds();
+  // Better Auth's routes take no API keys (sessions only) and pages are for browsers: every other route is probed.
+  // It runs before the session matrix, whose last probes give B copies of A's bucket name and text.
+  const keyProbes = probes().filter((p) => !p.page && !p.pollutesB && !p.file.startsWith('app/api/auth/'));
+  for (const probe of keyProbes) {
+    const label = `${probe.method} ${probe.file} [${probe.name}] with a key`;
+    const withA = await capture(await probe.send(w.bKeyed, w.aIds, w));
+    const withMissing = await capture(await probe.send(w.bKeyed, missing, w));
+    const anonymous = await capture(await probe.send(w.anon, w.aIds, w));
+    const revokedKey = await capture(await probe.send(w.revokedKeyed, w.aIds, w));
+    const unknownKey = await capture(await probe.send(w.unknownKeyed, w.aIds, w));
+    probeCount += 4;
+    const echoed = [...Object.values(w.aIds), ...(probe.echoes?.(w) ?? [])];
+    for (const [who, r] of [
+      ['B', withA],
+      ['a revoked key', revokedKey],
+      ['an unknown key', unknownKey],
+    ] as const) {
+      const haystack = `${r.text}\n${JSON.stringify(r.headers)}`;
+      for (const secret of w.secretsA)
+        if (!echoed.includes(secret) && haystack.includes(secret))
+          leaks.push(`${label} as ${who}: response contains A's "${secret.slice(0, 40)}" (status ${r.status})`);
+    }
+    const compare = probe.compare ?? 'exact';
+    if (compare !== 'none' && withA.status !== withMissing.status)
+      mismatches.push(`${label}: A's id → ${withA.status}, missing id → ${withMissing.status}`);
+    if (compare === 'exact' && normalise(withA.text, w.aIds) !== normalise(withMissing.text, missing))
+      mismatches.push(
+        `${label}: bodies differ:\n  A's id:  ${withA.text.slice(0, 300)}\n  missing: ${withMissing.text.slice(0, 300)}`,
+      );
+    if (compare === 'agent' && agentProjection(withA.text) !== agentProjection(withMissing.text))
+      mismatches.push(`${label}: agent answers differ`);
+    if (!probe.public) {
+      if (anonymous.status !== 401) mismatches.push(`${label}: no credentials → ${anonymous.status}`);
+      for (const [who, r] of [
+        ['revoked key', revokedKey],
+        ['unknown key', unknownKey],
+      ] as const)
+        if (r.status !== anonymous.status || r.text !== anonymous.text)
+          mismatches.push(`${label}: a ${who} → ${r.status} ${r.text.slice(0, 120)}, not the no-credentials answer`);
+    }
+  }
+  // The key is B's: B's own data is there (so the 404s above are isolation, not a dead key)
+  const own = await w.bKeyed.get(`/api/documents/${w.bOwnDocument}`);
+  expect(own.status()).toBe(200);
+  // and A's data is intact
+  expect((await w.a.ctx.get(`/api/documents/${w.aIds.document}`)).status()).toBe(200);
+  const aKeys = (await (await w.a.ctx.get('/api/api-keys')).json()) as { apiKeys: { id: string; active: boolean }[] };
+  expect(aKeys.apiKeys.find((k) => k.id === w.aIds.apiKey)?.active, "B revoked A's key").toBe(true);
+  probeCount += 2;
+  console.log(`[isolation] key probes: ${probeCount}, leaks: ${leaks.length}, mismatches: ${mismatches.length}`);
+  for (const line of [...leaks, ...mismatches]) console.log(`  ${line}`);
+  fs.mkdirSync(path.join(ROOT, 'e2e/.results'), { recursive: true });
+  fs.writeFileSync(
+    path.join(ROOT, 'e2e/.results/isolation-keys.json'),
+    `${JSON.stringify({ keyProbes: probeCount, keyLeaks: leaks.length, mismatches: mismatches.length, at: new Date().toISOString() })}\n`,
+  );
+  expect(leaks, "responses to a key that reveal A's data").toEqual([]);
+  expect(mismatches, "with a key, A's ids must answer exactly like missing ids").toEqual([]);
+});
+
 test("B's session with A's ids answers like missing ids; no session is refused; nothing of A's leaks", async () => {
   const w = world;
   const leaks: string[] = [];
   const mismatches: string[] = [];
   const headerProblems: string[] = [];
   let probeCount = 0;
-  const missing = missingIds();
 
   const checkLeak = (label: string, r: ProbeResult, allowed: string[] = []) => {
     const haystack = `${r.text}\n${JSON.stringify(r.headers)}`;
@@ -739,7 +1000,9 @@ test("B's session with A's ids answers like missing ids; no session is refused; 
 
   for (const probe of probes()) {
     const label = `${probe.method} ${probe.file} [${probe.name}]`;
-    // positive control: the probe's ids are real (A can reach its own data)
+    // Fresh missing ids for every probe: a state-changing probe may make a "missing" id B's own (a new chat keeps
+    // the conversation id its page proposed), which would change what the id means for the probes after it.
+    const missing = missingIds();
     // B with A's ids, then B with missing ids
     const withA = await capture(await probe.send(w.b.ctx, w.aIds, w));
     const withMissing = await capture(await probe.send(w.b.ctx, missing, w));

@@ -16,6 +16,21 @@ describe('parseConfig', () => {
     expect(config.ingest.maxUploadBytes).toBe(100 * 1024 * 1024);
     expect(config.agent).toEqual({ maxToolCalls: 5, maxIterations: 10, maxReprompts: 3, wallClockMs: 300_000 });
     expect(config.secureCookies).toBe(false);
+    expect(config.ingest.ownerConcurrency).toBe(1);
+    expect(config.quota).toEqual({ maxBytes: 5 * 1024 ** 3, maxDocuments: 10_000 });
+  });
+
+  it('reads the fair-queue cap and the storage quota, refusing nonsense', () => {
+    const env = { BETTER_AUTH_SECRET: 'x'.repeat(40) };
+    const config = parseConfig(
+      { ...env, INGEST_OWNER_CONCURRENCY: '2', QUOTA_MAX_BYTES: '1048576', QUOTA_MAX_DOCUMENTS: '50' },
+      root,
+    );
+    expect(config.ingest.ownerConcurrency).toBe(2);
+    expect(config.quota).toEqual({ maxBytes: 1_048_576, maxDocuments: 50 });
+    expect(() => parseConfig({ ...env, QUOTA_MAX_BYTES: '0' }, root)).toThrow();
+    expect(() => parseConfig({ ...env, QUOTA_MAX_DOCUMENTS: 'many' }, root)).toThrow();
+    expect(() => parseConfig({ ...env, INGEST_OWNER_CONCURRENCY: '0' }, root)).toThrow();
   });
 
   it('switches to PostgreSQL, Qdrant and an OpenAI-compatible server when configured', () => {

@@ -40,6 +40,9 @@ const envSchema = z.object({
   /** Comma-separated IPs/CIDRs of reverse proxies whose forwarding headers are believed; empty: none. */
   TRUSTED_PROXIES: z.string().default(''),
 
+  /** Memory bound (MB) for loaded owners' keyword indexes in the embedded chunk index (LRU owners unloaded). */
+  INDEX_MEMORY_BUDGET_MB: intFrom(1024, 16),
+
   QDRANT_URL: optionalUrl,
   QDRANT_API_KEY: z.string().optional(),
   QDRANT_COLLECTION_PREFIX: z.string().default('docuchat'),
@@ -67,8 +70,19 @@ const envSchema = z.object({
   REQUEST_AGENT_MAX_BYTES: intFrom(256 * 1024, 1024),
   REQUEST_AUTH_MAX_BYTES: intFrom(16 * 1024, 1024),
   INGEST_CONCURRENCY: intFrom(2, 1),
+  INGEST_OWNER_CONCURRENCY: intFrom(1, 1),
+  QUOTA_MAX_BYTES: intFrom(5 * 1024 * 1024 * 1024, 1),
+  QUOTA_MAX_DOCUMENTS: intFrom(10_000, 1),
   PARSE_TIMEOUT_MS: intFrom(120_000, 1000),
   PARSE_MAX_MEMORY_MB: intFrom(1024, 64),
+  /** Tesseract languages for OCR, joined by "+" (each needs its @tesseract.js-data package installed). */
+  OCR_LANGUAGES: z
+    .string()
+    .trim()
+    .regex(/^[a-z]{3}(_[a-z]+)?(\+[a-z]{3}(_[a-z]+)?)*$/, 'language codes joined by "+", e.g. eng+fra')
+    .default('eng'),
+  /** Most scanned pages OCR reads per document; 0 turns OCR off. */
+  OCR_MAX_PAGES: intFrom(40, 0),
 
   AGENT_MAX_TOOL_CALLS: intFrom(5, 1),
   AGENT_MAX_ITERATIONS: intFrom(10, 1),
@@ -81,6 +95,8 @@ const envSchema = z.object({
   SIGN_IN_ACCOUNT_MAX_DELAY_SECONDS: intFrom(900, 1),
   RATE_LIMIT_UPLOADS_PER_MINUTE: intFrom(120, 1),
   RATE_LIMIT_AGENT_RUNS_PER_MINUTE: intFrom(30, 1),
+  RATE_LIMIT_API_KEY_PER_MINUTE: intFrom(300, 1),
+  RATE_LIMIT_API_USER_PER_MINUTE: intFrom(600, 1),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -91,6 +107,8 @@ export interface AppConfig {
   dataDir: string;
   uploadsDir: string;
   indexDir: string;
+  /** Memory budget of the embedded index's loaded keyword partitions, in MB. */
+  indexMemoryBudgetMb: number;
   database: { url: string; provider: 'sqlite' | 'postgresql' };
   port: number;
   appUrl: string;
@@ -119,7 +137,20 @@ export interface AppConfig {
     numCtx: number;
     timeouts: { planMs: number; decisionMs: number; synthesisMs: number; embedMs: number };
   };
-  ingest: { maxUploadBytes: number; concurrency: number; parseTimeoutMs: number; parseMaxMemoryMb: number };
+  /**
+   * `concurrency`: jobs one worker (app instance) runs at once; `ownerConcurrency`: jobs one owner may run while
+   * another owner waits; past it an owner only gets a slot when one more stays free (see lib/ingest/jobs.ts).
+   */
+  ingest: {
+    maxUploadBytes: number;
+    concurrency: number;
+    ownerConcurrency: number;
+    parseTimeoutMs: number;
+    parseMaxMemoryMb: number;
+    ocr: { enabled: boolean; languages: string[]; maxPages: number };
+  };
+  /** Per-user storage: bytes of stored files and number of documents (uploads past either are refused). */
+  quota: { maxBytes: number; maxDocuments: number };
   /**
    * Caps on request bodies other than uploads, in bytes; a larger body is refused (413) before it is buffered.
    * `json`: ordinary JSON bodies (renames, metadata, shares); `agent`: a question with its options (chat and the
@@ -136,6 +167,9 @@ export interface AppConfig {
     signInMaxDelaySeconds: number;
     uploadsPerMinute: number;
     agentRunsPerMinute: number;
+    /** Requests per minute for one API key, and for all of one user's keys together. */
+    apiKeyPerMinute: number;
+    apiUserPerMinute: number;
   };
 }
 
@@ -167,6 +201,7 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
     dataDir,
     uploadsDir: path.join(dataDir, 'uploads'),
     indexDir: path.join(dataDir, 'index'),
+    indexMemoryBudgetMb: e.INDEX_MEMORY_BUDGET_MB,
     database: { url: dbUrl, provider },
     port: e.PORT,
     appUrl,
@@ -209,9 +244,12 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
     ingest: {
       maxUploadBytes: e.UPLOAD_MAX_BYTES,
       concurrency: e.INGEST_CONCURRENCY,
+      ownerConcurrency: e.INGEST_OWNER_CONCURRENCY,
       parseTimeoutMs: e.PARSE_TIMEOUT_MS,
       parseMaxMemoryMb: e.PARSE_MAX_MEMORY_MB,
+      ocr: { enabled: e.OCR_MAX_PAGES > 0, languages: e.OCR_LANGUAGES.split('+'), maxPages: e.OCR_MAX_PAGES },
     },
+    quota: { maxBytes: e.QUOTA_MAX_BYTES, maxDocuments: e.QUOTA_MAX_DOCUMENTS },
     requestLimits: {
       jsonBytes: e.REQUEST_JSON_MAX_BYTES,
       agentBytes: e.REQUEST_AGENT_MAX_BYTES,
@@ -230,6 +268,8 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
       signInMaxDelaySeconds: e.SIGN_IN_ACCOUNT_MAX_DELAY_SECONDS,
       uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
       agentRunsPerMinute: e.RATE_LIMIT_AGENT_RUNS_PER_MINUTE,
+      apiKeyPerMinute: e.RATE_LIMIT_API_KEY_PER_MINUTE,
+      apiUserPerMinute: e.RATE_LIMIT_API_USER_PER_MINUTE,
     },
   };
 }

@@ -9,6 +9,7 @@ describe('error vocabulary', () => {
     ['unauthorized:auth', 401],
     ['rate_limited:agent', 429],
     ['payload_too_large:upload', 413],
+    ['quota_exceeded:upload', 413],
     ['unsupported_media_type:upload', 415],
     ['unprocessable:api', 422],
     ['unavailable:llm', 503],

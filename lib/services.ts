@@ -65,7 +65,10 @@ export function getChunkIndex(): Promise<ChunkIndex> {
         });
       }
       const { createEmbeddedChunkIndex } = await import('@/lib/retrieval/embedded-chunk-index');
-      return createEmbeddedChunkIndex({ dir: path.join(config.indexDir, 'embedded') });
+      return createEmbeddedChunkIndex({
+        dir: path.join(config.indexDir, 'embedded'),
+        memoryBudgetMb: config.indexMemoryBudgetMb,
+      });
     })();
     state.index = created;
     created.catch(() => {
@@ -110,6 +113,14 @@ export async function resolveDocumentEmbedder(): Promise<DocumentEmbedder | null
   };
 }
 
+/** The decision model for reading typed metadata at ingest when the generation models answer right now, else null. */
+async function resolveMetaModel() {
+  const reach = await getLlmProbe().check();
+  if (!reach.canGenerate) return null;
+  const registry = getModelRegistry();
+  return { model: registry.decision, timeoutMs: registry.timeouts.decisionMs };
+}
+
 export async function getManageDeps(): Promise<ManageDeps> {
   const index = await getChunkIndex();
   return {
@@ -131,8 +142,14 @@ export async function startIngestWorkerOnce(): Promise<IngestWorker> {
     state.worker = startIngestWorker({
       index: await getChunkIndex(),
       concurrency: config.ingest.concurrency,
-      limits: { parseTimeoutMs: config.ingest.parseTimeoutMs, parseMaxMemoryMb: config.ingest.parseMaxMemoryMb },
+      ownerConcurrency: config.ingest.ownerConcurrency,
+      limits: {
+        parseTimeoutMs: config.ingest.parseTimeoutMs,
+        parseMaxMemoryMb: config.ingest.parseMaxMemoryMb,
+        ocr: config.ingest.ocr,
+      },
       resolveEmbedder: resolveDocumentEmbedder,
+      resolveMetaModel: resolveMetaModel,
     });
   }
   return state.worker;

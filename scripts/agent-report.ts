@@ -14,3 +14,12 @@ export function recordSection(file: string, name: string, body: string): void {
       : `${current.trimEnd()}\n\n${block}\n`;
   writeFileSync(file, next);
 }
+
+/** A Markdown table with padded columns (the way the formatter writes it). */
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(3, ...all.map((r) => [...(r[i] ?? '')].length)));
+  const line = (r: readonly string[]) =>
+    `| ${r.map((c, i) => c + ' '.repeat((widths[i] ?? 0) - [...c].length)).join(' | ')} |`;
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}

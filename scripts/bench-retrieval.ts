@@ -6,22 +6,25 @@
  *   npx tsx scripts/bench-retrieval.ts --quality-only  # SciFact sections only
  *   npx tsx scripts/bench-retrieval.ts --scale-only --scale 100000
  *   npx tsx scripts/bench-retrieval.ts --tune          # BM25F grid on the SciFact *train* split
+ *   npx tsx scripts/bench-retrieval.ts --budget-only --budget-owners 10 --budget-size 100000 --budget-mb 200
+ *                                                      # memory budget: owners queried in turn, LRU unloading
  *
  * Data: /work/shared/data/beir-scifact (override with SCIFACT_DIR). Results are written up in
  * docs/benchmarks-retrieval.md.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
-import { analyze } from '@/lib/retrieval/analyzer';
+import { analyze, analyzeForIndex, analyzeQuery } from '@/lib/retrieval/analyzer';
 import { Bm25Index, type Bm25Params, DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-index';
 import { createEmbeddedChunkIndex, type EmbeddedChunkIndex } from '@/lib/retrieval/embedded-chunk-index';
 import type { IndexedChunk, SearchMode, SearchRequest } from '@/lib/retrieval/types';
+import { recordFigures } from './figures';
 
 const SCIFACT_DIR = process.env.SCIFACT_DIR ?? '/work/shared/data/beir-scifact';
 const argv = process.argv.slice(2);
@@ -74,25 +77,31 @@ function loadQrels(split: 'test' | 'train'): Map<string, Map<string, number>> {
   return qrels;
 }
 
-/** nDCG@10 (pytrec_eval definition, gains 2^rel - 1) and recall@100 averaged over judged queries. */
+/**
+ * nDCG@10 as trec_eval computes it (linear gains: gain = relevance grade) and recall@100, averaged over judged
+ * queries; `empty` counts queries that returned nothing. (SciFact's grades are all 1, where linear and 2^rel - 1
+ * gains agree.)
+ */
 function evaluate(runs: Map<string, string[]>, qrels: Map<string, Map<string, number>>) {
   let ndcg = 0;
   let recall = 0;
+  let empty = 0;
   for (const [queryId, judged] of qrels) {
     const ranked = runs.get(queryId) ?? [];
+    if (ranked.length === 0) empty++;
     let dcg = 0;
     ranked.slice(0, 10).forEach((docId, i) => {
       const gain = judged.get(docId) ?? 0;
-      if (gain > 0) dcg += (2 ** gain - 1) / Math.log2(i + 2);
+      if (gain > 0) dcg += gain / Math.log2(i + 2);
     });
     const ideal = [...judged.values()].filter((g) => g > 0).sort((a, b) => b - a);
-    const idcg = ideal.slice(0, 10).reduce((sum, gain, i) => sum + (2 ** gain - 1) / Math.log2(i + 2), 0);
+    const idcg = ideal.slice(0, 10).reduce((sum, gain, i) => sum + gain / Math.log2(i + 2), 0);
     ndcg += idcg > 0 ? dcg / idcg : 0;
     const relevant = ideal.length;
     const found = ranked.slice(0, 100).filter((docId) => (judged.get(docId) ?? 0) > 0).length;
     recall += relevant > 0 ? found / relevant : 0;
   }
-  return { ndcg10: ndcg / qrels.size, recall100: recall / qrels.size };
+  return { ndcg10: ndcg / qrels.size, recall100: recall / qrels.size, empty };
 }
 
 function fmt(value: number, digits = 3): string {
@@ -144,38 +153,127 @@ function scifactChunk(doc: CorpusDoc, ownerId: string): IndexedChunk {
   };
 }
 
-// ---------------------------------------------------------------- (1)+(2) our index on SciFact
+// ---------------------------------------------------------------- (1)+(2) our index on a judged set
 
-async function benchScifactEmbedded(corpus: CorpusDoc[], queries: Map<string, string>) {
-  const qrels = loadQrels('test');
-  const dir = await mkdtemp(path.join(tmpdir(), 'bench-scifact-'));
+interface JudgedSet {
+  name: string;
+  corpus: CorpusDoc[];
+  queries: Map<string, string>;
+  qrels: Map<string, Map<string, number>>;
+}
+
+const SQUAD_FILE = process.env.SQUAD_FILE ?? '/work/shared/data/squad2-dev-sample500/queries.json';
+const CLAPNQ_FILE = process.env.CLAPNQ_FILE ?? '/work/shared/data/clapnq/clapnq_dev_flat.jsonl';
+
+/**
+ * The second judged set (no second BEIR set is reachable from this machine): the 411 distinct paragraphs of the
+ * SQuAD 2.0 dev sample and the 600 ClapNQ dev passages (title as context) as one corpus of 1,011 passages; queries
+ * are the 500 SQuAD questions (relevant: the paragraph they were written on, answerable or not) and the 300
+ * answerable ClapNQ questions (relevant: their gold passage). One relevant passage per query.
+ */
+function loadSecondSet(): JudgedSet {
+  const corpus: CorpusDoc[] = [];
+  const queries = new Map<string, string>();
+  const qrels = new Map<string, Map<string, number>>();
+  const squad = JSON.parse(readFileSync(SQUAD_FILE, 'utf8')) as {
+    queries: { id: string; context: string; question: string }[];
+  };
+  const paragraphIds = new Map<string, string>();
+  for (const item of squad.queries) {
+    let id = paragraphIds.get(item.context);
+    if (!id) {
+      id = `squad-p${paragraphIds.size}`;
+      paragraphIds.set(item.context, id);
+      corpus.push({ id, title: '', text: item.context });
+    }
+    queries.set(`squad-${item.id}`, item.question);
+    qrels.set(`squad-${item.id}`, new Map([[id, 1]]));
+  }
+  for (const row of readJsonl(CLAPNQ_FILE)) {
+    const id = `clapnq-${String(row.id)}`;
+    corpus.push({ id, title: String(row.passage_title ?? ''), text: String(row.passage_text ?? '') });
+    if (row.answerable === true) {
+      queries.set(id, String(row.question));
+      qrels.set(id, new Map([[id, 1]]));
+    }
+  }
+  return { name: 'SQuAD 2.0 dev sample + ClapNQ dev passages (1,011 passages, 800 questions)', corpus, queries, qrels };
+}
+
+function loadScifactSet(): JudgedSet {
+  return {
+    name: 'BEIR SciFact test (5,183 abstracts, 300 queries)',
+    corpus: loadCorpus(),
+    queries: loadQueries(),
+    qrels: loadQrels('test'),
+  };
+}
+
+/**
+ * Plain BM25 the way Anserini runs it by default (a stand-in: Anserini itself is Java and not installable here):
+ * one field (title + text), k1 0.9, b 0.4, Lucene's English stop set, Porter stems, every query word searched.
+ * Run on SciFact too, where it can be checked against Anserini's published figures.
+ */
+function referenceBm25(set: JudgedSet) {
+  const index = new Bm25Index({ k1: 0.9, bBody: 0.4, bContext: 0.4, contextWeight: 1 });
+  for (const doc of set.corpus) index.add(analyzeForIndex(`${doc.title} ${doc.text}`), []);
+  const runs = new Map<string, string[]>();
+  for (const queryId of set.qrels.keys()) {
+    const hits = index.search(analyzeForIndex(set.queries.get(queryId) ?? ''), 100);
+    runs.set(
+      queryId,
+      hits.map((hit) => set.corpus[hit.slot]?.id ?? ''),
+    );
+  }
+  return evaluate(runs, set.qrels);
+}
+
+async function benchSetEmbedded(set: JudgedSet, measureThroughput: boolean) {
+  const { qrels, queries, corpus } = set;
+  const dir = await mkdtemp(path.join(tmpdir(), 'bench-judged-'));
   const index = await createEmbeddedChunkIndex({ dir });
   try {
     let started = performance.now();
-    await index.upsert(corpus.map((doc) => scifactChunk(doc, 'scifact')));
+    await index.upsert(corpus.map((doc) => scifactChunk(doc, 'judged')));
     const ingestMs = performance.now() - started;
     const testQueries = [...qrels.keys()].map((id) => ({ id, text: queries.get(id) ?? '' }));
 
     const runs = new Map<string, string[]>();
+    const indexed = new Set(corpus.flatMap((doc) => [...analyzeForIndex(doc.text), ...analyzeForIndex(doc.title)]));
+    let withTerms = 0;
+    let emptyWithTerms = 0;
     for (const query of testQueries) {
-      const hits = await index.search({ ownerId: 'scifact', query: query.text, mode: 'keyword', topK: 100 });
+      const hits = await index.search({ ownerId: 'judged', query: query.text, mode: 'keyword', topK: 100 });
       runs.set(
         query.id,
         hits.map((hit) => hit.documentId),
       );
+      if (analyzeForIndex(query.text).some((term) => indexed.has(term))) {
+        withTerms++;
+        if (hits.length === 0) emptyWithTerms++;
+      }
     }
-    const quality = evaluate(runs, qrels);
+    const quality = { ...evaluate(runs, qrels), withTerms, emptyWithTerms };
 
-    const throughput: { topK: number; concurrency: number; qps: number }[] = [];
-    for (const topK of [10, 100]) {
+    // q/s by the wall clock, and per second of this process's CPU time (what one free core would give: on a
+    // shared machine the wall-clock figure mostly measures the other jobs).
+    const throughput: { topK: number; concurrency: number; qps: number; cpuQps: number }[] = [];
+    for (const topK of measureThroughput ? [10, 100] : []) {
       for (const concurrency of [1, 16]) {
         const rounds = 5;
         const work = Array.from({ length: rounds }, () => testQueries).flat();
         started = performance.now();
+        const cpu = process.cpuUsage();
         await runPool(work, concurrency, async (query) => {
-          await index.search({ ownerId: 'scifact', query: query.text, mode: 'keyword', topK });
+          await index.search({ ownerId: 'judged', query: query.text, mode: 'keyword', topK });
         });
-        throughput.push({ topK, concurrency, qps: (work.length / (performance.now() - started)) * 1000 });
+        const used = process.cpuUsage(cpu);
+        throughput.push({
+          topK,
+          concurrency,
+          qps: (work.length / (performance.now() - started)) * 1000,
+          cpuQps: work.length / ((used.user + used.system) / 1e6),
+        });
       }
     }
     return { ingestMs, quality, throughput };
@@ -268,8 +366,8 @@ function benchOtherEngines(corpus: CorpusDoc[], queries: Map<string, string>) {
 // ---------------------------------------------------------------- BM25F parameter grid (train split)
 
 function tune(corpus: CorpusDoc[], queries: Map<string, string>) {
-  const bodies = corpus.map((doc) => analyze(doc.text));
-  const titles = corpus.map((doc) => analyze(doc.title));
+  const bodies = corpus.map((doc) => analyzeForIndex(doc.text));
+  const titles = corpus.map((doc) => analyzeForIndex(doc.title));
   const rows: (Bm25Params & { split: string; ndcg10: number; recall100: number })[] = [];
   for (const split of ['train', 'test'] as const) {
     const qrels = loadQrels(split);
@@ -282,7 +380,7 @@ function tune(corpus: CorpusDoc[], queries: Map<string, string>) {
             for (let i = 0; i < corpus.length; i++) index.add(bodies[i] ?? [], titles[i] ?? []);
             const runs = new Map<string, string[]>();
             for (const queryId of qrels.keys()) {
-              const hits = index.search(analyze(queries.get(queryId) ?? ''), 100);
+              const hits = index.search(analyzeQuery(queries.get(queryId) ?? ''), 100);
               runs.set(
                 queryId,
                 hits.map((hit) => corpus[hit.slot]?.id ?? ''),
@@ -421,6 +519,11 @@ function syntheticChunk(
   };
 }
 
+/** --no-vectors: keyword-only chunks (no LanceDB vector column; semantic and hybrid rows are skipped). */
+const WITH_VECTORS = !flag('--no-vectors');
+/** Chunks per upsert (--batch, default 2,000). */
+const BATCH = Number(option('--batch') ?? 2_000);
+
 async function ingest(
   index: EmbeddedChunkIndex,
   ownerId: string,
@@ -430,13 +533,12 @@ async function ingest(
   random: () => number,
   keep?: Float32Array,
 ) {
-  const batchSize = 2_000;
-  for (let start = 0; start < count; start += batchSize) {
+  for (let start = 0; start < count; start += BATCH) {
     const batch: IndexedChunk[] = [];
-    for (let i = start; i < Math.min(count, start + batchSize); i++) {
-      const chunk = syntheticChunk(ownerId, i, text, vector, random);
+    for (let i = start; i < Math.min(count, start + BATCH); i++) {
+      const chunk = syntheticChunk(ownerId, i, text, WITH_VECTORS ? vector : () => [], random);
       if (keep && chunk.vector) keep.set(chunk.vector, i * SCALE_DIMS);
-      batch.push(chunk);
+      batch.push(WITH_VECTORS ? chunk : { ...chunk, vector: null, embeddingModel: null });
     }
     await index.upsert(batch);
   }
@@ -457,130 +559,260 @@ function exactTopK(all: Float32Array, count: number, query: number[], k: number)
     .map((entry) => entry.i);
 }
 
-interface ScaleResult {
-  chunks: number;
-  /** Semantic top-10 overlap with the exact top-10 (measured up to 100k chunks). */
-  semanticRecall10: number | null;
-  loadAvg: number[];
+interface IngestResult {
   ingestS: number;
   annBuildS: number;
-  loadS: number;
-  rssMb: number;
-  heapMb: number;
-  latency: { label: string; p50: number; p95: number; qps: number }[];
+  /** Semantic top-10 overlap with the exact top-10 (measured up to 100k chunks). */
+  semanticRecall10: number | null;
+  diskMb: number;
 }
 
-async function runScale(size: number): Promise<ScaleResult> {
+interface ServeResult {
+  chunks: number;
+  /** First keyword query of the big owner in a fresh process (opens the LanceDB table and the keyword index). */
+  coldStartS: number;
+  /** CPU time of that first query (user + system, all threads of the process). */
+  coldStartCpuS: number;
+  rssFirstMb: number;
+  heapFirstMb: number;
+  rssMaxMb: number;
+  loadAvg: number[];
+  latency: { label: string; p50: number; p95: number; qps: number; cpuQps: number }[];
+}
+
+function folderMb(dir: string): number {
+  const out = spawnSync('du', ['-sm', dir], { encoding: 'utf8' });
+  return Number(out.stdout.split('\t')[0]) || 0;
+}
+
+/** Child process 1: ingest N chunks (+ 2 neighbours), final ANN build, semantic recall vs exact. */
+async function scaleIngest(size: number, dir: string): Promise<IngestResult> {
   const corpus = loadCorpus();
-  const queries = [...loadQueries().values()].slice(0, 300);
   const random = prng(42);
   const text = makeTextSampler(corpus, random);
   const vector = makeVectorSampler(SCALE_DIMS, 256, random);
-  const dir = await mkdtemp(path.join(tmpdir(), `bench-scale-${size}-`));
-  try {
-    let index = await createEmbeddedChunkIndex({ dir });
-    let started = performance.now();
-    const kept = size <= 100_000 ? new Float32Array(size * SCALE_DIMS) : undefined;
-    await ingest(index, 'big-owner', size, text, vector, random, kept);
-    for (const neighbour of ['neighbour-1', 'neighbour-2']) await ingest(index, neighbour, 2_000, text, vector, random);
-    const ingestS = (performance.now() - started) / 1000;
-    started = performance.now();
-    await index.optimize();
-    const annBuildS = (performance.now() - started) / 1000;
-    await index.close();
-
-    index = await createEmbeddedChunkIndex({ dir });
-    started = performance.now();
-    const count = await index.countChunks('big-owner');
-    const loadS = (performance.now() - started) / 1000;
-    if (count !== size) throw new Error(`expected ${size} chunks, found ${count}`);
-    const memory = process.memoryUsage();
-
-    const queryVectors = queries.map(() => vector());
-    const cases: { label: string; mode: SearchMode; filters?: SearchRequest['filters'] }[] = [
-      { label: 'keyword', mode: 'keyword' },
-      { label: 'semantic', mode: 'semantic' },
-      { label: 'hybrid (RRF, 50 candidates per mode)', mode: 'hybrid' },
-      { label: 'keyword + filter (3 of 10 buckets)', mode: 'keyword', filters: { bucketIds: BUCKETS.slice(0, 3) } },
-      { label: 'hybrid + filter (3 of 10 buckets)', mode: 'hybrid', filters: { bucketIds: BUCKETS.slice(0, 3) } },
-    ];
-    const latency: ScaleResult['latency'] = [];
-    for (const testCase of cases) {
-      const request = (i: number): SearchRequest => ({
-        ownerId: 'big-owner',
-        query: queries[i] ?? '',
-        mode: testCase.mode,
-        topK: 10,
-        queryVector: queryVectors[i] ?? null,
-        filters: testCase.filters,
-      });
-      for (let i = 0; i < 20; i++) await index.search(request(i));
-      const times: number[] = [];
-      for (let i = 0; i < queries.length; i++) {
-        const t0 = performance.now();
-        await index.search(request(i));
-        times.push(performance.now() - t0);
-      }
-      const t0 = performance.now();
-      await runPool(
-        queries.map((_, i) => i),
-        8,
-        async (i) => {
-          await index.search(request(i));
-        },
-      );
-      const qps = (queries.length / (performance.now() - t0)) * 1000;
-      latency.push({ label: testCase.label, p50: percentile(times, 50), p95: percentile(times, 95), qps });
+  const index = await createEmbeddedChunkIndex({ dir });
+  let started = performance.now();
+  const kept = size <= 100_000 && WITH_VECTORS ? new Float32Array(size * SCALE_DIMS) : undefined;
+  await ingest(index, 'big-owner', size, text, vector, random, kept);
+  for (const neighbour of ['neighbour-1', 'neighbour-2']) await ingest(index, neighbour, 2_000, text, vector, random);
+  const ingestS = (performance.now() - started) / 1000;
+  started = performance.now();
+  await index.optimize();
+  const annBuildS = (performance.now() - started) / 1000;
+  let semanticRecall10: number | null = null;
+  if (kept) {
+    let overlap = 0;
+    const sample = Array.from({ length: 50 }, () => vector());
+    for (const queryVector of sample) {
+      const exact = new Set(exactTopK(kept, size, queryVector, 10).map((i) => `big-owner-chunk-${i}`));
+      const hits = await index.search({ ownerId: 'big-owner', query: '', mode: 'semantic', topK: 10, queryVector });
+      overlap += hits.filter((hit) => exact.has(hit.chunkId)).length;
     }
-    const getTimes: number[] = [];
-    for (let i = 0; i < 50; i++) {
-      const ids = Array.from({ length: 5 }, () => `big-owner-chunk-${Math.floor(random() * size)}`);
-      const t0 = performance.now();
-      const got = await index.get('big-owner', ids);
-      getTimes.push(performance.now() - t0);
-      if (got.length !== new Set(ids).size) throw new Error('get() lost chunks');
-    }
-    latency.push({
-      label: 'get() 5 ids (with vectors)',
-      p50: percentile(getTimes, 50),
-      p95: percentile(getTimes, 95),
-      qps: Number.NaN,
-    });
-    let semanticRecall10: number | null = null;
-    if (kept) {
-      let overlap = 0;
-      const sample = queryVectors.slice(0, 50);
-      for (const queryVector of sample) {
-        const exact = new Set(exactTopK(kept, size, queryVector, 10).map((i) => `big-owner-chunk-${i}`));
-        const hits = await index.search({ ownerId: 'big-owner', query: '', mode: 'semantic', topK: 10, queryVector });
-        overlap += hits.filter((hit) => exact.has(hit.chunkId)).length;
-      }
-      semanticRecall10 = overlap / (sample.length * 10);
-    }
-    await index.close();
-    return {
-      chunks: size,
-      semanticRecall10,
-      loadAvg: loadavg(),
-      ingestS,
-      annBuildS,
-      loadS,
-      rssMb: memory.rss / 2 ** 20,
-      heapMb: memory.heapUsed / 2 ** 20,
-      latency,
-    };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+    semanticRecall10 = overlap / (sample.length * 10);
   }
+  await index.close();
+  return { ingestS, annBuildS, semanticRecall10, diskMb: folderMb(dir) };
+}
+
+/** Child process 2 (a restart): cold first query, memory, then latency and throughput per query type. */
+async function scaleServe(size: number, dir: string): Promise<ServeResult> {
+  const queries = [...loadQueries().values()].slice(0, 300);
+  const random = prng(7);
+  const vector = makeVectorSampler(SCALE_DIMS, 256, random);
+  const index = await createEmbeddedChunkIndex({ dir });
+  let rssMax = 0;
+  const sampleRss = () => {
+    rssMax = Math.max(rssMax, process.memoryUsage().rss);
+  };
+  const started = performance.now();
+  const cpuAtStart = process.cpuUsage();
+  await index.search({ ownerId: 'big-owner', query: queries[0] ?? '', mode: 'keyword', topK: 10 });
+  const coldStartS = (performance.now() - started) / 1000;
+  const coldCpu = process.cpuUsage(cpuAtStart);
+  const coldStartCpuS = (coldCpu.user + coldCpu.system) / 1e6;
+  const first = process.memoryUsage();
+  sampleRss();
+  const count = await index.countChunks('big-owner');
+  if (count !== size) throw new Error(`expected ${size} chunks, found ${count}`);
+
+  const queryVectors = queries.map(() => vector());
+  const allCases: { label: string; mode: SearchMode; filters?: SearchRequest['filters'] }[] = [
+    { label: 'keyword', mode: 'keyword' },
+    { label: 'semantic', mode: 'semantic' },
+    { label: 'hybrid (RRF, 50 candidates per mode)', mode: 'hybrid' },
+    { label: 'keyword + filter (3 of 10 buckets)', mode: 'keyword', filters: { bucketIds: BUCKETS.slice(0, 3) } },
+    { label: 'hybrid + filter (3 of 10 buckets)', mode: 'hybrid', filters: { bucketIds: BUCKETS.slice(0, 3) } },
+  ];
+  const cases = WITH_VECTORS ? allCases : allCases.filter((testCase) => testCase.mode === 'keyword');
+  const latency: ServeResult['latency'] = [];
+  for (const testCase of cases) {
+    const request = (i: number): SearchRequest => ({
+      ownerId: 'big-owner',
+      query: queries[i] ?? '',
+      mode: testCase.mode,
+      topK: 10,
+      queryVector: queryVectors[i] ?? null,
+      filters: testCase.filters,
+    });
+    for (let i = 0; i < 20; i++) await index.search(request(i));
+    const times: number[] = [];
+    for (let i = 0; i < queries.length; i++) {
+      const t0 = performance.now();
+      await index.search(request(i));
+      times.push(performance.now() - t0);
+    }
+    sampleRss();
+    const t0 = performance.now();
+    const cpu = process.cpuUsage();
+    await runPool(
+      queries.map((_, i) => i),
+      8,
+      async (i) => {
+        await index.search(request(i));
+      },
+    );
+    const used = process.cpuUsage(cpu);
+    const qps = (queries.length / (performance.now() - t0)) * 1000;
+    const cpuQps = queries.length / ((used.user + used.system) / 1e6);
+    sampleRss();
+    latency.push({ label: testCase.label, p50: percentile(times, 50), p95: percentile(times, 95), qps, cpuQps });
+  }
+  const getTimes: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const ids = Array.from({ length: 5 }, () => `big-owner-chunk-${Math.floor(random() * size)}`);
+    if (!WITH_VECTORS && i === 0) sampleRss();
+    const t0 = performance.now();
+    const got = await index.get('big-owner', ids);
+    getTimes.push(performance.now() - t0);
+    if (got.length !== new Set(ids).size) throw new Error('get() lost chunks');
+  }
+  latency.push({
+    label: WITH_VECTORS ? 'get() 5 ids (with vectors)' : 'get() 5 ids',
+    p50: percentile(getTimes, 50),
+    p95: percentile(getTimes, 95),
+    qps: Number.NaN,
+    cpuQps: Number.NaN,
+  });
+  await index.close();
+  return {
+    chunks: size,
+    coldStartS,
+    coldStartCpuS,
+    rssFirstMb: first.rss / 2 ** 20,
+    heapFirstMb: first.heapUsed / 2 ** 20,
+    rssMaxMb: rssMax / 2 ** 20,
+    loadAvg: loadavg(),
+    latency,
+  };
+}
+
+interface BudgetResult {
+  owners: number;
+  size: number;
+  budgetMb: number;
+  maxLoadedMb: number;
+  maxRssMb: number;
+  /** First query of an owner that was not loaded (load from disk + query), seconds. */
+  coldP50S: number;
+  coldMaxS: number;
+  coldLoads: number;
+  ownerMb: number;
+}
+
+/** Budget child 1: `owners` owners of `size` keyword-only chunks. */
+async function budgetIngest(owners: number, size: number, dir: string): Promise<void> {
+  const corpus = loadCorpus();
+  const random = prng(11);
+  const text = makeTextSampler(corpus, random);
+  const index = await createEmbeddedChunkIndex({ dir, memoryBudgetMb: 64 });
+  for (let owner = 0; owner < owners; owner++) {
+    const ownerId = `owner-${owner}`;
+    for (let start = 0; start < size; start += BATCH) {
+      const batch: IndexedChunk[] = [];
+      for (let i = start; i < Math.min(size, start + BATCH); i++) {
+        const chunk = syntheticChunk(ownerId, i, text, () => [], random);
+        batch.push({ ...chunk, vector: null, embeddingModel: null });
+      }
+      await index.upsert(batch);
+    }
+    console.error(`budget ingest: owner ${owner + 1}/${owners} done`);
+  }
+  await index.close();
+}
+
+/** Budget child 2: owners queried in turn (two rounds) under the budget; memory and cold loads measured. */
+async function budgetServe(owners: number, size: number, budgetMb: number, dir: string): Promise<BudgetResult> {
+  const queries = [...loadQueries().values()].slice(0, 50);
+  const index = await createEmbeddedChunkIndex({ dir, memoryBudgetMb: budgetMb });
+  let maxLoaded = 0;
+  let maxRss = 0;
+  let ownerBytes = 0;
+  const cold: number[] = [];
+  const loaded = new Set<string>();
+  for (let round = 0; round < 2; round++) {
+    for (let owner = 0; owner < owners; owner++) {
+      const ownerId = `owner-${owner}`;
+      const t0 = performance.now();
+      await index.search({ ownerId, query: queries[owner % queries.length] ?? '', mode: 'keyword', topK: 10 });
+      const elapsed = (performance.now() - t0) / 1000;
+      for (let i = 1; i < 10; i++) await index.search({ ownerId, query: queries[i] ?? '', mode: 'keyword', topK: 10 });
+      // Budget enforcement runs right after a load: let it finish before measuring.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const bytes = await index.loadedBytes();
+      if (round === 0 && owner === 0) ownerBytes = bytes;
+      maxLoaded = Math.max(maxLoaded, bytes);
+      maxRss = Math.max(maxRss, process.memoryUsage().rss);
+      if (round > 0 || !loaded.has(ownerId)) cold.push(elapsed);
+      loaded.add(ownerId);
+    }
+  }
+  await index.close();
+  return {
+    owners,
+    size,
+    budgetMb,
+    maxLoadedMb: maxLoaded / 2 ** 20,
+    maxRssMb: maxRss / 2 ** 20,
+    coldP50S: percentile(cold, 50),
+    coldMaxS: Math.max(...cold),
+    coldLoads: cold.length,
+    ownerMb: ownerBytes / 2 ** 20,
+  };
+}
+
+function runChild(args: string[]): string | null {
+  const script = fileURLToPath(import.meta.url);
+  const passed = ['--no-vectors', '--batch'].flatMap((name) =>
+    name === '--batch' ? (option(name) ? [name, String(option(name))] : []) : flag(name) ? [name] : [],
+  );
+  const child = spawnSync(process.execPath, [...process.execArgv, script, ...args, ...passed], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = child.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  if (!line) {
+    console.log(`child ${args.join(' ')}: failed (exit ${child.status})\n${child.stdout}`);
+    return null;
+  }
+  return line.slice('RESULT '.length);
 }
 
 // ---------------------------------------------------------------- main
 
+const COMMAND = `npm run bench:retrieval -- ${argv.join(' ')}`.trim();
+
 async function main() {
-  const childSize = option('--scale-child');
-  if (childSize) {
-    const result = await runScale(Number(childSize));
-    process.stdout.write(`\nSCALE_RESULT ${JSON.stringify(result)}\n`);
+  const child = option('--child');
+  if (child) {
+    const [a, b, c, d] = argv.slice(argv.indexOf('--child') + 2);
+    let result: unknown;
+    if (child === 'scale-ingest') result = await scaleIngest(Number(a), String(b));
+    else if (child === 'scale-serve') result = await scaleServe(Number(a), String(b));
+    else if (child === 'budget-ingest') result = await budgetIngest(Number(a), Number(b), String(c));
+    else if (child === 'budget-serve') result = await budgetServe(Number(a), Number(b), Number(c), String(d));
+    process.stdout.write(`\nRESULT ${JSON.stringify(result ?? null)}\n`);
     return;
   }
 
@@ -597,27 +829,102 @@ async function main() {
     return;
   }
 
-  if (!flag('--scale-only')) {
+  if (!flag('--scale-only') && !flag('--budget-only')) {
     console.log(`\nBM25F parameters: ${JSON.stringify(DEFAULT_BM25_PARAMS)}`);
-    const ours = await benchScifactEmbedded(corpus, queries);
-    console.log('\n## SciFact (BEIR, 5,183 docs, 300 test queries), keyword search through createEmbeddedChunkIndex\n');
-    console.log(`ingest (analyse + LanceDB write): ${fmt(ours.ingestMs / 1000, 2)} s`);
-    console.log(`nDCG@10 ${fmt(ours.quality.ndcg10, 4)}  recall@100 ${fmt(ours.quality.recall100, 4)}\n`);
-    console.log('| topK | concurrent queries | queries/s |');
-    console.log('| --- | --- | --- |');
-    for (const row of ours.throughput) console.log(`| ${row.topK} | ${row.concurrency} | ${Math.round(row.qps)} |`);
-
-    console.log('\n## Same corpus and queries, other JS engines (in-process, synchronous, topK 10 for q/s)\n');
-    console.log('| engine | nDCG@10 | recall@100 | queries/s | build ms |');
-    console.log('| --- | --- | --- | --- | --- |');
+    const scifact = loadScifactSet();
+    const ours = await benchSetEmbedded(scifact, true);
+    const scifactReference = referenceBm25(scifact);
+    console.log(`\n## ${scifact.name}, keyword search through createEmbeddedChunkIndex\n`);
+    console.log(`ingest (analyse + LanceDB write + keyword segment): ${fmt(ours.ingestMs / 1000, 2)} s`);
     console.log(
-      `| ours (embedded index, BM25F) | ${fmt(ours.quality.ndcg10, 4)} | ${fmt(ours.quality.recall100, 4)} | ${Math.round(ours.throughput.find((row) => row.topK === 10 && row.concurrency === 16)?.qps ?? 0)} | ${Math.round(ours.ingestMs)} |`,
+      `nDCG@10 ${fmt(ours.quality.ndcg10, 4)} (linear gains, as trec_eval)  recall@100 ${fmt(ours.quality.recall100, 4)}  empty results ${ours.quality.empty} (of which with an indexed query term: ${ours.quality.emptyWithTerms})`,
     );
-    for (const row of benchOtherEngines(corpus, queries)) {
-      console.log(
-        `| ${row.engine} | ${fmt(row.ndcg10, 4)} | ${fmt(row.recall100, 4)} | ${Math.round(row.qps)} | ${Math.round(row.buildMs)} |`,
-      );
+    console.log(
+      `reference plain BM25 (Anserini defaults, in-script): nDCG@10 ${fmt(scifactReference.ndcg10, 4)}  recall@100 ${fmt(scifactReference.recall100, 4)}  (Anserini published, flat: 0.679 / 0.925)\n`,
+    );
+    console.log('| topK | concurrent queries | queries/s (wall clock) | queries per CPU-second |');
+    console.log('| --- | --- | --- | --- |');
+    for (const row of ours.throughput)
+      console.log(`| ${row.topK} | ${row.concurrency} | ${Math.round(row.qps)} | ${Math.round(row.cpuQps)} |`);
+
+    const second = loadSecondSet();
+    const secondOurs = await benchSetEmbedded(second, false);
+    const secondReference = referenceBm25(second);
+    console.log(`\n## Second set: ${second.name}\n`);
+    console.log('| index | nDCG@10 | recall@100 | empty results |');
+    console.log('| --- | --- | --- | --- |');
+    console.log(
+      `| ours (embedded index, BM25F) | ${fmt(secondOurs.quality.ndcg10, 4)} | ${fmt(secondOurs.quality.recall100, 4)} | ${secondOurs.quality.empty} (${secondOurs.quality.emptyWithTerms} with an indexed term) |`,
+    );
+    console.log(
+      `| reference plain BM25 (Anserini defaults, in-script) | ${fmt(secondReference.ndcg10, 4)} | ${fmt(secondReference.recall100, 4)} | ${secondReference.empty} |`,
+    );
+
+    const row10 = ours.throughput.find((row) => row.topK === 10 && row.concurrency === 16);
+    const qps10 = row10?.qps ?? 0;
+    recordFigures({
+      'retrieval.scifact_ndcg10': {
+        value: round(ours.quality.ndcg10, 4),
+        unit: 'nDCG@10 (linear gains)',
+        command: COMMAND,
+      },
+      'retrieval.scifact_recall100': { value: round(ours.quality.recall100, 4), unit: 'recall@100', command: COMMAND },
+      'retrieval.scifact_qps_per_cpu_second': {
+        value: Math.round(row10?.cpuQps ?? 0),
+        unit: 'queries per CPU-second of the benchmark process (topK 10, 16 concurrent, snippets)',
+        command: COMMAND,
+      },
+      'retrieval.scifact_qps': {
+        value: Math.round(qps10),
+        unit: 'queries/s (topK 10, 16 concurrent, snippets)',
+        command: COMMAND,
+      },
+      'retrieval.second_set_recall100': {
+        value: round(secondOurs.quality.recall100, 4),
+        unit: 'recall@100 on SQuAD 2.0 dev sample + ClapNQ dev passages (not BEIR)',
+        command: COMMAND,
+      },
+      'retrieval.second_set_bm25_reference_recall100': {
+        value: round(secondReference.recall100, 4),
+        unit: 'recall@100, plain BM25 with Anserini defaults reimplemented in-script (not Anserini itself)',
+        command: COMMAND,
+      },
+    });
+
+    if (!flag('--quality-only')) {
+      console.log('\n## Same corpus and queries, other JS engines (in-process, synchronous, topK 10 for q/s)\n');
+      console.log('| engine | nDCG@10 | recall@100 | queries/s | build ms |');
+      console.log('| --- | --- | --- | --- | --- |');
+      for (const row of benchOtherEngines(corpus, queries)) {
+        console.log(
+          `| ${row.engine} | ${fmt(row.ndcg10, 4)} | ${fmt(row.recall100, 4)} | ${Math.round(row.qps)} | ${Math.round(row.buildMs)} |`,
+        );
+      }
     }
+  }
+
+  if (flag('--budget-only')) {
+    const owners = Number(option('--budget-owners') ?? 10);
+    const size = Number(option('--budget-size') ?? 100_000);
+    const budgetMb = Number(option('--budget-mb') ?? 200);
+    const dir = await mkdtemp(path.join(tmpdir(), 'bench-budget-'));
+    try {
+      runChild(['--child', 'budget-ingest', String(owners), String(size), dir]);
+      const line = runChild(['--child', 'budget-serve', String(owners), String(size), String(budgetMb), dir]);
+      if (!line) return;
+      const result = JSON.parse(line) as BudgetResult;
+      console.log(
+        `\n## Memory budget: ${owners} owners x ${size.toLocaleString('en')} chunks, INDEX_MEMORY_BUDGET_MB=${budgetMb}\n`,
+      );
+      console.log(
+        `one owner loaded: ${fmt(result.ownerMb, 1)} MB; max loaded over two rounds: ${fmt(result.maxLoadedMb, 1)} MB (budget ${budgetMb}); max RSS ${Math.round(result.maxRssMb)} MB; first query of an unloaded owner: p50 ${fmt(result.coldP50S, 2)} s, max ${fmt(result.coldMaxS, 2)} s over ${result.coldLoads} loads; load average ${loadavg()
+          .map((n) => n.toFixed(1))
+          .join(' ')}`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    return;
   }
 
   if (flag('--quality-only')) return;
@@ -628,30 +935,71 @@ async function main() {
   console.log(
     `\n## Scale: synthetic chunks (~120 words, SciFact unigram vocabulary + Zipf tail, ${SCALE_DIMS}-dim vectors), one owner of N chunks + 2 neighbour owners of 2,000, topK 10\n`,
   );
-  const script = fileURLToPath(import.meta.url);
+  // --dir PATH keeps the ingested index there and reuses it on the next run (re-measure serving only).
+  const keepDir = option('--dir');
   for (const size of sizes) {
-    const child = spawnSync(process.execPath, [...process.execArgv, script, '--scale-child', String(size)], {
-      encoding: 'utf8',
-      maxBuffer: 64 * 2 ** 20,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const line = child.stdout.split('\n').find((l) => l.startsWith('SCALE_RESULT '));
-    if (!line) {
-      console.log(`scale ${size}: failed (exit ${child.status})\n${child.stdout}`);
-      continue;
-    }
-    const result = JSON.parse(line.slice('SCALE_RESULT '.length)) as ScaleResult;
-    console.log(
-      `### ${result.chunks.toLocaleString('en')} chunks: ingest ${fmt(result.ingestS, 1)} s, final ANN build/refresh ${fmt(result.annBuildS, 1)} s, reopen + rebuild keyword index ${fmt(result.loadS, 1)} s, RSS ${Math.round(result.rssMb)} MB (JS heap ${Math.round(result.heapMb)} MB), semantic recall@10 vs exact ${result.semanticRecall10 === null ? 'not measured' : fmt(result.semanticRecall10, 2)}, load average at end ${result.loadAvg.map((n) => n.toFixed(1)).join(' ')}\n`,
-    );
-    console.log('| query | p50 ms | p95 ms | q/s (8 concurrent) |');
-    console.log('| --- | --- | --- | --- |');
-    for (const row of result.latency)
+    const dir = keepDir ? path.join(keepDir, String(size)) : await mkdtemp(path.join(tmpdir(), `bench-scale-${size}-`));
+    try {
+      const marker = path.join(dir, 'INGESTED.json');
+      let ingestLine: string | null = existsSync(marker) ? readFileSync(marker, 'utf8') : null;
+      if (!ingestLine) {
+        await mkdir(dir, { recursive: true });
+        ingestLine = runChild(['--child', 'scale-ingest', String(size), dir]);
+        if (!ingestLine) continue;
+        if (keepDir) writeFileSync(marker, ingestLine);
+      }
+      const ingested = JSON.parse(ingestLine) as IngestResult;
+      const serveLine = runChild(['--child', 'scale-serve', String(size), dir]);
+      if (!serveLine) continue;
+      const result = JSON.parse(serveLine) as ServeResult;
       console.log(
-        `| ${row.label} | ${fmt(row.p50, 2)} | ${fmt(row.p95, 2)} | ${Number.isFinite(row.qps) ? Math.round(row.qps) : 'n/a'} |`,
+        `### ${size.toLocaleString('en')} chunks: ingest ${fmt(ingested.ingestS, 1)} s, final ANN build/refresh ${fmt(ingested.annBuildS, 1)} s, on disk ${ingested.diskMb} MB, semantic recall@10 vs exact ${ingested.semanticRecall10 === null ? 'not measured' : fmt(ingested.semanticRecall10, 2)}; after a restart: first query ${fmt(result.coldStartS, 2)} s (CPU ${fmt(result.coldStartCpuS, 2)} s), RSS then ${Math.round(result.rssFirstMb)} MB (JS heap ${Math.round(result.heapFirstMb)} MB), max RSS while serving ${Math.round(result.rssMaxMb)} MB; load average at end ${result.loadAvg.map((n) => n.toFixed(1)).join(' ')}\n`,
       );
-    console.log('');
+      console.log('| query | p50 ms | p95 ms | q/s (8 concurrent) | queries per CPU-second |');
+      console.log('| --- | --- | --- | --- | --- |');
+      for (const row of result.latency)
+        console.log(
+          `| ${row.label} | ${fmt(row.p50, 2)} | ${fmt(row.p95, 2)} | ${Number.isFinite(row.qps) ? Math.round(row.qps) : 'n/a'} | ${Number.isFinite(row.cpuQps) ? Math.round(row.cpuQps) : 'n/a'} |`,
+        );
+      console.log('');
+      if (size === 1_000_000) {
+        const keyword = result.latency.find((row) => row.label === 'keyword');
+        const hybridFilter = result.latency.find((row) => row.label.startsWith('hybrid + filter'));
+        const figures: Parameters<typeof recordFigures>[0] = {
+          'retrieval.cold_start_1m_s': {
+            value: round(result.coldStartS, 2),
+            unit: 's (first keyword query after a restart)',
+            command: COMMAND,
+          },
+          'retrieval.rss_1m_mb': {
+            value: Math.round(result.rssMaxMb),
+            unit: 'MB RSS (max while serving)',
+            command: COMMAND,
+          },
+          'retrieval.keyword_p95_1m_ms': { value: round(keyword?.p95 ?? Number.NaN, 2), unit: 'ms', command: COMMAND },
+          'retrieval.keyword_qps_1m': {
+            value: Math.round(keyword?.qps ?? 0),
+            unit: 'queries/s (8 concurrent)',
+            command: COMMAND,
+          },
+        };
+        if (hybridFilter) {
+          figures['retrieval.hybrid_filter_p95_1m_ms'] = {
+            value: round(hybridFilter.p95, 2),
+            unit: 'ms',
+            command: COMMAND,
+          };
+        }
+        recordFigures(figures);
+      }
+    } finally {
+      if (!keepDir) await rm(dir, { recursive: true, force: true });
+    }
   }
+}
+
+function round(value: number, digits: number): number {
+  return Number(value.toFixed(digits));
 }
 
 await main();

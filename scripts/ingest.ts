@@ -112,7 +112,11 @@ async function main(): Promise<number> {
   const deps: WorkerDeps = {
     index,
     concurrency,
-    limits: { parseTimeoutMs: config.ingest.parseTimeoutMs, parseMaxMemoryMb: config.ingest.parseMaxMemoryMb },
+    limits: {
+      parseTimeoutMs: config.ingest.parseTimeoutMs,
+      parseMaxMemoryMb: config.ingest.parseMaxMemoryMb,
+      ocr: config.ingest.ocr,
+    },
     resolveEmbedder: resolveDocumentEmbedder,
   };
   const pending = await countUnfinishedDocuments({ ownerId: userId });
@@ -124,7 +128,8 @@ async function main(): Promise<number> {
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (!stopping.value) {
-        const id = await claimNextJob(workerId);
+        // a bulk CLI run uses all its slots, still in fair owner order when other users' jobs wait too
+        const id = await claimNextJob(workerId, { ownerCap: config.ingest.ownerConcurrency, overCapAllowed: true });
         if (!id) return;
         await runJob(deps, id, () => stopping.value);
         const row = await findDocument({ ownerId: userId, id });

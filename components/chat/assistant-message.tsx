@@ -22,7 +22,7 @@ function StatusNote({ status, stopped }: { status: string; stopped: boolean }) {
         className="inline-flex items-center gap-1.5 rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-600"
         data-testid="answer-stopped"
       >
-        <span aria-hidden className="h-2 w-2 rounded-sm bg-slate-500" /> Stopped: this answer was cut short
+        <span aria-hidden className="h-2 w-2 rounded-sm bg-slate-500" /> Stopped: saved as far as it got
       </p>
     );
   }
@@ -90,7 +90,10 @@ export function AssistantMessage({
   onCite,
   errorText,
   onRetry,
+  question,
 }: {
+  /** The question this message answers. */
+  question?: string | undefined;
   message: ChatMessage;
   running: boolean;
   stoppedLocally: boolean;
@@ -118,7 +121,14 @@ export function AssistantMessage({
 
   return (
     <article className="space-y-3" data-testid="assistant-message" data-status={status} aria-busy={running}>
-      <TraceTimeline trace={view.trace} running={running} calls={calls} defaultOpen={running} />
+      <TraceTimeline
+        trace={view.trace}
+        running={running}
+        calls={calls}
+        defaultOpen={running}
+        citations={result?.citations ?? null}
+        question={question}
+      />
 
       {rejected.length > 0 ? (
         <details
@@ -126,7 +136,7 @@ export function AssistantMessage({
           open={streamingDraft}
         >
           <summary className="cursor-pointer text-xs font-medium text-red-700">
-            {rejected.length} rejected draft{rejected.length === 1 ? '' : 's'}: failed validation, not used
+            {rejected.length} draft{rejected.length === 1 ? '' : 's'} set aside: did not match your documents, not used
           </summary>
           <div className="mt-2 space-y-2">
             {rejected.map((d) => (
@@ -185,7 +195,7 @@ export function AssistantMessage({
               onClick={onRetry}
               className="rounded-md border border-red-300 bg-white px-2 py-0.5 text-xs font-medium hover:bg-red-100"
             >
-              Try again
+              Retry
             </button>
           ) : null}
         </div>
@@ -194,6 +204,16 @@ export function AssistantMessage({
       {!running ? (
         <div className="flex flex-wrap items-center gap-2">
           <StatusNote status={status} stopped={stoppedLocally} />
+          {onRetry && !errorText && (status === 'stopped' || status === 'error' || status === 'interrupted') ? (
+            <button
+              type="button"
+              onClick={onRetry}
+              className="rounded-md border border-slate-300 bg-white px-2 py-0.5 text-xs font-medium text-slate-700 hover:bg-slate-50"
+              data-testid="retry"
+            >
+              Retry
+            </button>
+          ) : null}
           {result && status === 'complete' ? <ConfidenceBadge confidence={result.confidence} /> : null}
           {result?.models.extractive ? (
             <span

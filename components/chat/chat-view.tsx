@@ -52,7 +52,10 @@ export function ChatView(props: ChatViewProps) {
 function ChatConversation({ conversationId, title: initialTitle, initialMessages, documents, buckets }: ChatViewProps) {
   const shell = useChatShell();
   const { setActiveId, touchConversation, refreshConversations, setSidebarOpen } = shell;
+  // A new chat proposes its conversation id with the first question (the server uses it unless it is taken), so a
+  // Stop pressed before the first byte still knows which conversation to reload.
   const conversationIdRef = useRef<string | null>(conversationId);
+  const proposedIdRef = useRef<string>(conversationId ?? crypto.randomUUID());
   const [title, setTitle] = useState(initialTitle);
   const [mode, setMode] = useState<AgentMode>('agent');
   const [answerStyle, setAnswerStyle] = useState<AnswerStyle>('concise');
@@ -97,7 +100,7 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
           return {
             body: {
               ...body,
-              id: conversationIdRef.current ?? id,
+              id: conversationIdRef.current ?? proposedIdRef.current ?? id,
               messages: lastUser
                 ? [{ id: lastUser.id, role: 'user', parts: [{ type: 'text', text: messageText(lastUser) }] }]
                 : [],
@@ -108,7 +111,7 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
     [],
   );
 
-  const { messages, sendMessage, status, stop, error, regenerate, clearError } = useChat<ChatMessage>({
+  const { messages, sendMessage, status, stop, error, clearError, setMessages } = useChat<ChatMessage>({
     ...(conversationId ? { id: conversationId } : {}),
     messages: initialMessages,
     transport,
@@ -136,20 +139,77 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
     },
   });
 
-  const running = status === 'submitted' || status === 'streaming';
+  const [syncing, setSyncing] = useState(false);
+  const [stoppedEarly, setStoppedEarly] = useState(false);
+  const running = status === 'submitted' || status === 'streaming' || syncing;
+
+  /**
+   * After Stop: the server keeps what the run produced and saves it (status `stopped`, or `complete` when it had
+   * already finished). Show exactly what was saved: wait for the stored answer, then load the conversation.
+   */
+  const syncSaved = useCallback(
+    async (asked: number) => {
+      const id = conversationIdRef.current ?? proposedIdRef.current;
+      const started = Date.now();
+      while (Date.now() - started < 15_000) {
+        const res = await fetch(`/api/conversations/${encodeURIComponent(id)}`, { cache: 'no-store' }).catch(
+          () => null,
+        );
+        const body = res?.ok
+          ? ((await res.json()) as { conversation: { id: string; title: string }; messages: ChatMessage[] })
+          : null;
+        const saved = body?.messages ?? [];
+        // The question is message number `asked`; its answer is saved once a message follows it.
+        if (body && saved.length > asked + 1 && saved[saved.length - 1]?.role === 'assistant') {
+          const isNew = conversationIdRef.current !== body.conversation.id;
+          conversationIdRef.current = body.conversation.id;
+          setTitle(body.conversation.title);
+          setMessages(saved);
+          touchConversation({ id: body.conversation.id, title: body.conversation.title });
+          if (isNew) {
+            setActiveId(body.conversation.id);
+            window.history.replaceState(null, '', `/chat/${body.conversation.id}`);
+          }
+          return true;
+        }
+        // The server never recorded the question (stopped before it arrived): nothing will be saved.
+        if (saved.length <= asked && Date.now() - started > 2_000) return false;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      return false;
+    },
+    [setMessages, touchConversation, setActiveId],
+  );
+
+  const stopRun = useCallback(async () => {
+    if (syncing) return;
+    const beforeFirstByte = status === 'submitted';
+    const asked = messages.findLastIndex((m) => m.role === 'user');
+    await stop();
+    setSyncing(true);
+    try {
+      const saved = await syncSaved(Math.max(0, asked));
+      if (!saved && beforeFirstByte) setStoppedEarly(true);
+    } finally {
+      setSyncing(false);
+      void refreshConversations().catch(() => {});
+    }
+  }, [syncing, status, messages, stop, syncSaved, refreshConversations]);
 
   const send = useCallback(
     (text: string) => {
       if (!text.trim() || running) return;
       clearError();
+      setStoppedEarly(false);
       setRunCalls(new Map());
       stickToBottom.current = true;
       const activeFilters =
-        filters.bucketIds.length > 0 || filters.documentIds.length > 0
+        filters.bucketIds.length > 0 || filters.documentIds.length > 0 || (filters.meta?.length ?? 0) > 0
           ? {
               filters: {
                 ...(filters.bucketIds.length ? { bucketIds: filters.bucketIds } : {}),
                 ...(filters.documentIds.length ? { documentIds: filters.documentIds } : {}),
+                ...(filters.meta?.length ? { meta: filters.meta } : {}),
               },
             }
           : {};
@@ -173,6 +233,17 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
     const el = scrollerRef.current;
     if (el && stickToBottom.current) el.scrollTop = el.scrollHeight;
   }, [messages]);
+
+  /** Re-asks the question a message answered, as a new turn of the same conversation. */
+  const retryFrom = (index: number) => {
+    for (let j = index; j >= 0; j--) {
+      const m = messages[j];
+      if (m?.role === 'user') {
+        send(messageText(m));
+        return;
+      }
+    }
+  };
 
   const errorText = chatErrorText(error);
   const last = messages[messages.length - 1];
@@ -264,19 +335,28 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
                   calls={isLast && running ? runCalls : callsByMessage.get(m.id)}
                   onCite={setCitation}
                   errorText={isLast ? errorText : null}
-                  onRetry={isLast ? () => void regenerate() : undefined}
+                  onRetry={isLast && !running ? () => retryFrom(i) : undefined}
+                  question={(() => {
+                    const asked = messages[i - 1];
+                    return asked?.role === 'user' ? messageText(asked) : undefined;
+                  })()}
                 />
               );
             })}
             {last?.role === 'user' && !running && (errorText || messages.length > 0) ? (
               <div className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" role="alert">
-                <span>{errorText ?? 'No answer was saved for this question. It may have been interrupted.'}</span>{' '}
+                <span>
+                  {errorText ??
+                    (stoppedEarly
+                      ? 'Stopped before anything was written for this question.'
+                      : 'No answer was saved for this question. It may have been interrupted.')}
+                </span>{' '}
                 <button
                   type="button"
-                  onClick={() => void regenerate()}
+                  onClick={() => retryFrom(messages.length - 1)}
                   className="ml-2 rounded-md border border-red-300 bg-white px-2 py-0.5 text-xs font-medium hover:bg-red-100"
                 >
-                  Try again
+                  Retry
                 </button>
               </div>
             ) : null}
@@ -287,14 +367,15 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
             ) : null}
           </div>
         </div>
-        <div className="flex-none border-t border-slate-200 bg-slate-50/80 px-3 pt-3 pb-4 sm:px-6">
+        <div className="flex-none border-t border-slate-200 bg-slate-50/80 px-2 pt-2 pb-2 sm:px-6 sm:pt-3 sm:pb-4">
           <div className="mx-auto max-w-3xl">
             <Composer
               ref={composerRef}
               running={running}
+              stopping={syncing}
               disabled={noDocuments}
               onSend={send}
-              onStop={() => void stop()}
+              onStop={() => void stopRun()}
               mode={mode}
               onModeChange={(m) => {
                 setMode(m);
@@ -310,7 +391,7 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
               buckets={buckets}
               documents={documents}
             />
-            <p className="mt-1.5 text-center text-[0.7rem] text-slate-400">
+            <p className="mt-1.5 hidden text-center text-[0.7rem] text-slate-500 sm:block">
               Enter to send · Shift+Enter for a new line · Answers cite your documents only
             </p>
           </div>

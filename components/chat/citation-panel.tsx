@@ -157,6 +157,12 @@ export function CitationPanel({ citation, onClose }: { citation: AgentCitation; 
             />
           </div>
         ) : null}
+        {chunk && chunk.ocrConfidence !== null ? (
+          <p className="mt-2 text-xs text-slate-500" data-testid="ocr-note">
+            Recognised by OCR from a scan ({Math.round(chunk.ocrConfidence)}% confidence): the wording may differ from
+            the original.
+          </p>
+        ) : null}
       </div>
       <footer className="border-t border-slate-200 px-4 py-3">
         <Link

@@ -42,6 +42,7 @@ const STYLES: Array<{ value: AnswerStyle; label: string }> = [
 export function Composer({
   ref,
   running,
+  stopping = false,
   disabled,
   onSend,
   onStop,
@@ -56,6 +57,8 @@ export function Composer({
 }: {
   ref?: Ref<ComposerHandle>;
   running: boolean;
+  /** Stop was pressed: the page is loading what the server saved. */
+  stopping?: boolean;
   disabled: boolean;
   onSend: (text: string) => void;
   onStop: () => void;
@@ -178,9 +181,10 @@ export function Composer({
             <button
               type="button"
               onClick={onStop}
-              className="inline-flex items-center gap-1.5 rounded-lg bg-slate-800 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-900"
+              disabled={stopping}
+              className="inline-flex items-center gap-1.5 rounded-lg bg-slate-800 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-900 disabled:cursor-wait disabled:opacity-80"
             >
-              <StopIcon className="h-4 w-4" /> Stop
+              <StopIcon className="h-4 w-4" /> {stopping ? 'Stopping…' : 'Stop'}
             </button>
           ) : (
             <button

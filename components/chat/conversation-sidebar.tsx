@@ -107,16 +107,16 @@ function ConversationRow({
             setDraft(item.title);
             setEditing(true);
           }}
-          className="rounded p-1.5 text-slate-400 hover:bg-white hover:text-slate-700"
-          aria-label={`Rename “${item.title}”`}
+          className="rounded p-1.5 text-slate-500 hover:bg-white hover:text-slate-700"
+          aria-label={`Rename conversation “${item.title}”`}
         >
           <PencilIcon className="h-3.5 w-3.5" />
         </button>
         <button
           type="button"
           onClick={onDelete}
-          className="rounded p-1.5 text-slate-400 hover:bg-white hover:text-red-600"
-          aria-label={`Delete “${item.title}”`}
+          className="rounded p-1.5 text-slate-500 hover:bg-white hover:text-red-600"
+          aria-label={`Delete conversation “${item.title}”`}
         >
           <TrashIcon className="h-3.5 w-3.5" />
         </button>
@@ -132,6 +132,22 @@ export function ConversationSidebar() {
   const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
   const [now] = useState(() => new Date());
   const groups = groupConversations(conversations, now);
+  const drawerRef = useRef<HTMLDivElement>(null);
+
+  // The phone drawer is a modal: focus moves into it, Escape closes it (also from outside it), focus comes back.
+  useEffect(() => {
+    if (!sidebarOpen) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    drawerRef.current?.querySelector<HTMLElement>('nav a, nav button')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setSidebarOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      opener?.focus();
+    };
+  }, [sidebarOpen, setSidebarOpen]);
 
   function askDelete(item: ConversationItem) {
     setConfirm({
@@ -181,7 +197,7 @@ export function ConversationSidebar() {
         ) : (
           groups.map((group) => (
             <section key={group.label} className="mt-3 first:mt-0">
-              <h2 className="px-3 pb-1 text-[0.7rem] font-semibold uppercase tracking-wide text-slate-400">
+              <h2 className="px-3 pb-1 text-[0.7rem] font-semibold uppercase tracking-wide text-slate-500">
                 {group.label}
               </h2>
               <ul className="space-y-0.5">
@@ -205,7 +221,13 @@ export function ConversationSidebar() {
     <>
       <div className="hidden h-full md:block">{panel}</div>
       {sidebarOpen ? (
-        <div className="fixed inset-0 z-40 md:hidden">
+        <div
+          ref={drawerRef}
+          className="fixed inset-0 z-40 md:hidden"
+          role="dialog"
+          aria-modal="true"
+          aria-label="Conversations"
+        >
           <button
             type="button"
             className="absolute inset-0 bg-slate-900/30"

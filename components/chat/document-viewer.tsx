@@ -22,6 +22,8 @@ export interface ViewerUnit {
   text: string;
   /** The heading the unit starts under (sections), when known. */
   heading?: string | null;
+  /** Set when the text was recognised by OCR (mean word confidence, 0..100). */
+  ocrConfidence?: number | null;
 }
 
 export interface ViewerChunk {
@@ -89,6 +91,11 @@ function UnitText({
       className="rounded-lg border border-slate-200 bg-white p-4 text-[0.9rem] leading-relaxed shadow-sm sm:p-5"
       data-testid="unit-text"
     >
+      {typeof unit.ocrConfidence === 'number' ? (
+        <p className="mb-3 text-xs text-slate-500" data-testid="unit-ocr-note">
+          Text recognised by OCR ({Math.round(unit.ocrConfidence)}% confidence).
+        </p>
+      ) : null}
       {located.text.trim() ? (
         <EvidenceText
           text={located.text}

@@ -3,11 +3,15 @@
 import clsx from 'clsx';
 import { useEffect, useId, useRef, useState } from 'react';
 import { FilterIcon, XIcon } from '@/components/icons';
+import type { MetaField, MetaFilterInput } from '@/lib/domain/typed-meta';
+import { TypedFilterEditor } from './typed-filter-editor';
 
 export interface BucketOption {
   id: string;
   name: string;
   documentCount: number;
+  /** Typed fields the bucket declares (filterable with operators). */
+  metaFields?: MetaField[];
 }
 
 export interface DocumentOption {
@@ -19,6 +23,20 @@ export interface DocumentOption {
 export interface ChatFilters {
   bucketIds: string[];
   documentIds: string[];
+  /** Typed filters on the buckets' fields (absent = none). */
+  meta?: MetaFilterInput[];
+}
+
+/** Typed fields of the selected buckets (of every bucket when none is selected); a name typed differently is left out. */
+function typedFieldsInScope(buckets: BucketOption[], selected: string[]): MetaField[] {
+  const scope = selected.length > 0 ? buckets.filter((b) => selected.includes(b.id)) : buckets;
+  const byName = new Map<string, MetaField | null>();
+  for (const field of scope.flatMap((b) => b.metaFields ?? [])) {
+    const seen = byName.get(field.name);
+    if (seen === undefined) byName.set(field.name, field);
+    else if (seen && seen.type !== field.type) byName.set(field.name, null);
+  }
+  return [...byName.values()].filter((f): f is MetaField => f !== null);
 }
 
 function toggle(list: string[], id: string): string[] {
@@ -95,7 +113,8 @@ export function FilterPicker({
   const [query, setQuery] = useState('');
   const popId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
-  const count = filters.bucketIds.length + filters.documentIds.length;
+  const count = filters.bucketIds.length + filters.documentIds.length + (filters.meta?.length ?? 0);
+  const typedFields = typedFieldsInScope(buckets, filters.bucketIds);
 
   useEffect(() => {
     if (!open) return;
@@ -160,6 +179,13 @@ export function FilterPicker({
               </div>
             </fieldset>
           ) : null}
+          {typedFields.length > 0 ? (
+            <TypedFilterEditor
+              fields={typedFields}
+              value={filters.meta ?? []}
+              onChange={(meta) => onChange({ ...filters, meta })}
+            />
+          ) : null}
           <fieldset>
             <legend className="mb-1 text-[0.7rem] font-semibold uppercase tracking-wide text-slate-400">
               Documents
@@ -203,7 +229,7 @@ export function FilterPicker({
             {count > 0 ? (
               <button
                 type="button"
-                onClick={() => onChange({ bucketIds: [], documentIds: [] })}
+                onClick={() => onChange({ bucketIds: [], documentIds: [], meta: [] })}
                 className="text-xs font-medium text-brand-700 hover:underline"
               >
                 Clear

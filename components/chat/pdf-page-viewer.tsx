@@ -155,15 +155,14 @@ export function PdfPageViewer({
         const number = Math.min(Math.max(1, page), doc.numPages);
         const pdfPage = await doc.getPage(number);
         const base = pdfPage.getViewport({ scale: 1 });
-        // the page fills the padded frame's content box (never wider: no sideways scrolling on a phone)
+        // Fit the page to the frame's content box (clientWidth includes its padding), down to a phone's width.
         const frame = container.parentElement;
-        const frameStyle = frame ? getComputedStyle(frame) : null;
-        const width = frame
-          ? frame.clientWidth -
-            Number.parseFloat(frameStyle?.paddingLeft ?? '0') -
-            Number.parseFloat(frameStyle?.paddingRight ?? '0')
-          : base.width;
-        const scale = Math.min(2, Math.max(0.5, width / base.width));
+        const pad = frame
+          ? Number.parseFloat(getComputedStyle(frame).paddingLeft) +
+            Number.parseFloat(getComputedStyle(frame).paddingRight)
+          : 0;
+        const width = frame ? frame.clientWidth - pad : base.width;
+        const scale = Math.min(2, Math.max(0.25, width / base.width));
         const viewport = pdfPage.getViewport({ scale });
         const ratio = window.devicePixelRatio || 1;
         canvas.width = Math.floor(viewport.width * ratio);
@@ -273,7 +272,7 @@ export function PdfPageViewer({
           {fallback}
         </div>
       ) : (
-        <div className="overflow-x-auto rounded-lg bg-slate-200/60 p-2 sm:p-3">
+        <div className="overflow-x-auto rounded-lg bg-slate-200/60 p-1.5 sm:p-3">
           <div ref={pageRef} className="pdf-page mx-auto bg-white shadow-md" data-testid="pdf-page">
             <canvas ref={canvasRef} className="block" />
             <div ref={textRef} className="textLayer" />

@@ -112,3 +112,108 @@ export function locationLabel(loc: { page: number | null; sheet: string | null; 
   if (loc.headingPath) return loc.headingPath;
   return '';
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Plain-language steps. The trace speaks to the person who asked: what was searched, what was read, what was
+// checked. Tool names, result handles (r1), internal source numbers, error codes and timings are technical detail,
+// shown behind a disclosure.
+
+/** A source as the answer cites it: its number in the answer and its name. */
+export interface CitedSource {
+  n: number;
+  openedAs?: number | undefined;
+  title: string | null;
+  filename: string;
+}
+
+/**
+ * The answer's numbering for the trace: the number a source had when it was opened during the run → the number
+ * the answer uses for it. Sources opened but not cited have no entry.
+ */
+export function answerNumbers(citations: readonly CitedSource[]): Map<number, CitedSource> {
+  const map = new Map<number, CitedSource>();
+  for (const c of citations) if (c.openedAs !== undefined) map.set(c.openedAs, c);
+  return map;
+}
+
+/** What an `open_citation` result summary says: `Opened r1 as [3]: refund.md p.4 (1.2 KB)`. */
+export interface OpenedSummary {
+  handle: string;
+  openedAs: number;
+  filename: string;
+  page: number | null;
+  sheet: string | null;
+}
+
+export function parseOpenedSummary(summary: string): OpenedSummary | null {
+  const m = /^Opened (\S+) as \[(\d+)\]: (.+?)(?: p\.(\d+)| sheet (.+?))? \([\d.]+ KB\)$/.exec(summary);
+  if (!m?.[1] || !m[2] || !m[3]) return null;
+  return {
+    handle: m[1],
+    openedAs: Number(m[2]),
+    filename: m[3],
+    page: m[4] ? Number(m[4]) : null,
+    sheet: m[5] ?? null,
+  };
+}
+
+const passages = (n: number) => (n === 0 ? 'no passages found' : `${n} passage${n === 1 ? '' : 's'}`);
+
+/** "Searched your documents for "refund policy" — 12 passages". */
+export function searchSentence(query: string | null, hits: number | null): string {
+  const target = query ? ` for “${query}”` : '';
+  return hits === null ? `Searching your documents${target}…` : `Searched your documents${target} — ${passages(hits)}`;
+}
+
+/**
+ * "Opened page 4 of Refund policy 2025 — cited as [1]". The name is the cited title when the answer cites the
+ * source, else the file name; the number is the answer's, never the run's internal one.
+ */
+export function openedSentence(opened: OpenedSummary, numbers: ReadonlyMap<number, CitedSource> | null): string {
+  const cited = numbers?.get(opened.openedAs);
+  const name = cited ? cited.title || cited.filename : opened.filename;
+  const where = opened.page !== null ? `page ${opened.page} of ` : opened.sheet ? `sheet ${opened.sheet} of ` : '';
+  const tail = numbers === null ? '' : cited ? ` — cited as [${cited.n}]` : ' — not cited in the answer';
+  return `Opened ${where}${name}${tail}`;
+}
+
+const ISSUE_WORDS: Record<string, [one: string, many: string]> = {
+  QUOTE_NOT_FOUND: ['quote not found in the sources', 'quotes not found in the sources'],
+  QUOTE_REQUIRED: ['required quote missing', 'required quotes missing'],
+  UNGROUNDED_TERM: ['number or name not found in the sources', 'numbers or names not found in the sources'],
+  INVALID_CITATION: ['reference to a source that was not opened', 'references to sources that were not opened'],
+  NO_CITATIONS: ['claim without a source', 'claims without a source'],
+  EMPTY_ANSWER: ['empty answer', 'empty answers'],
+  SECTION_MISSING: ['requested section missing', 'requested sections missing'],
+  INSUFFICIENCY_PHRASE_MISSING: ['gap not stated as asked', 'gaps not stated as asked'],
+  INJECTION_PAYLOAD: ['instruction copied from a document', 'instructions copied from a document'],
+  MIN_SEARCHES_UNMET: ['search still needed', 'searches still needed'],
+  TOPIC_NOT_SEARCHED: ['topic not searched yet', 'topics not searched yet'],
+  MIN_OPEN_CITATIONS_UNMET: ['source still to be read', 'sources still to be read'],
+};
+
+/** "1 quote not found in the sources, 2 numbers or names not found in the sources" from a check's issues. */
+export function issuesSentence(errors: ReadonlyArray<{ code: string }>): string {
+  const counts = new Map<string, number>();
+  for (const e of errors) counts.set(e.code, (counts.get(e.code) ?? 0) + 1);
+  return [...counts]
+    .map(([code, count]) => {
+      const words = ISSUE_WORDS[code];
+      const text = words ? words[count === 1 ? 0 : 1] : code.toLowerCase().replace(/_/g, ' ');
+      return `${count} ${text}`;
+    })
+    .join(', ');
+}
+
+/** "Checked the draft: every quote and number is in the sources" / "Checked the draft: 1 quote not found … — rewriting". */
+export function checkSentence(
+  stage: 'process' | 'draft',
+  passed: boolean,
+  errors: ReadonlyArray<{ code: string }>,
+  rewriting: boolean,
+): string {
+  if (stage === 'process')
+    return passed ? 'Checked the research: enough was read' : `Checked the research: ${issuesSentence(errors)}`;
+  if (passed) return 'Checked the draft: its quotes, numbers and sources match your documents';
+  return `Checked the draft: ${issuesSentence(errors) || 'it did not match the sources'}${rewriting ? ' — rewriting' : ''}`;
+}

@@ -1,7 +1,7 @@
 'use client';
 
 import clsx from 'clsx';
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useMemo, useRef, useState } from 'react';
 import {
   AlertIcon,
   CheckIcon,
@@ -19,11 +19,18 @@ import type { TraceEvent } from '@/lib/agent/events';
 import { keyed } from './keyed';
 import { traceSummary } from './message-view';
 import {
+  answerNumbers,
+  type CitedSource,
+  checkSentence,
   fallbackLabel,
   formatMs,
   isSearchTool,
+  issuesSentence,
   limitLabel,
+  openedSentence,
+  parseOpenedSummary,
   queryFromSummary,
+  searchSentence,
   toolLabel,
   validationLabel,
 } from './trace-format';
@@ -56,21 +63,30 @@ function Chip({ children, tone = 'neutral' }: { children: ReactNode; tone?: Tone
   );
 }
 
+/** The trace's display context: the answer's numbering and whether technical detail is shown. */
+interface TraceContext {
+  numbers: ReadonlyMap<number, CitedSource> | null;
+  technical: boolean;
+}
+
 function Row({
   icon,
   tone,
   title,
-  meta,
+  tech,
   children,
   event,
+  ctx,
   pending = false,
 }: {
   icon: ReactNode;
   tone: Tone;
   title: ReactNode;
-  meta?: ReactNode;
+  /** Technical detail (tool names, handles, codes, timings), shown only when asked for. */
+  tech?: ReactNode;
   children?: ReactNode;
   event: TraceEvent;
+  ctx: TraceContext;
   pending?: boolean;
 }) {
   return (
@@ -90,11 +106,16 @@ function Row({
         {icon}
       </span>
       <div className="min-w-0 flex-1 pt-0.5">
-        <div className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5">
-          <span className="text-sm font-medium text-slate-800">{title}</span>
-          {meta ? <span className="text-xs text-slate-500">{meta}</span> : null}
-        </div>
+        <p className="break-words text-sm text-slate-800">{title}</p>
         {children ? <div className="mt-1 space-y-1 text-xs text-slate-600">{children}</div> : null}
+        {ctx.technical && tech ? (
+          <div
+            className="mt-1 space-y-1 break-words font-mono text-[0.7rem] text-slate-600"
+            data-testid="trace-technical"
+          >
+            {tech}
+          </div>
+        ) : null}
       </div>
     </li>
   );
@@ -114,7 +135,7 @@ function ErrorList({ errors }: { errors: Array<{ code: string; message: string }
           <code className="h-fit flex-none self-start rounded bg-red-50 px-1 font-mono text-[0.68rem] leading-5 text-red-700">
             {e.code}
           </code>
-          <span className="min-w-0 break-words">{e.message}</span>
+          <span className="min-w-0 break-words font-sans">{e.message}</span>
         </li>
       ))}
     </ul>
@@ -124,24 +145,36 @@ function ErrorList({ errors }: { errors: Array<{ code: string; message: string }
 function filterChips(filters: ToolCallEvent['input']['filters'] | undefined): ReactNode[] {
   if (!filters) return [];
   const chips: ReactNode[] = [];
-  if (filters.bucketIds?.length) chips.push(<Chip key="b">{filters.bucketIds.length} bucket(s)</Chip>);
-  if (filters.documentIds?.length) chips.push(<Chip key="d">{filters.documentIds.length} document(s)</Chip>);
+  if (filters.bucketIds?.length)
+    chips.push(
+      <Chip key="b">{`in ${filters.bucketIds.length} folder${filters.bucketIds.length === 1 ? '' : 's'}`}</Chip>,
+    );
+  if (filters.documentIds?.length)
+    chips.push(
+      <Chip key="d">{`in ${filters.documentIds.length} document${filters.documentIds.length === 1 ? '' : 's'}`}</Chip>,
+    );
   if (filters.dateFrom || filters.dateTo)
     chips.push(<Chip key="dt">{`${filters.dateFrom ?? '…'} – ${filters.dateTo ?? '…'}`}</Chip>);
   if (filters.tags?.length) chips.push(<Chip key="t">tags: {filters.tags.join(', ')}</Chip>);
   if (filters.mimeTypes?.length) chips.push(<Chip key="m">{filters.mimeTypes.join(', ')}</Chip>);
+  for (const [i, m] of (filters.meta ?? []).entries()) {
+    const shown = m.op === 'between' ? `${m.values[0]}–${m.values[1]}` : m.values.join(', ');
+    chips.push(<Chip key={`meta${i}`}>{`${m.field} ${m.op} ${shown}`}</Chip>);
+  }
   return chips;
 }
 
 function ToolRow({
   event,
   call,
+  ctx,
 }: {
   event: Extract<TraceEvent, { type: 'tool_call' | 'tool_result' }>;
   call: ToolCallEvent | undefined;
+  ctx: TraceContext;
 }) {
   const pending = event.type === 'tool_call';
-  const input = event.type === 'tool_call' ? event.input : call?.input;
+  const input = event.type === 'tool_call' ? event.input : (event.input ?? call?.input);
   const search = isSearchTool(event.tool);
   const query =
     input?.query ?? input?.reference ?? (event.type === 'tool_result' ? queryFromSummary(event.summary) : null);
@@ -165,164 +198,197 @@ function ToolRow({
       : event.tool === 'open_citation'
         ? 'good'
         : 'neutral';
-  let meta: ReactNode = null;
-  if (pending) meta = search ? 'searching…' : event.tool === 'open_citation' ? 'opening…' : 'working…';
-  else if (event.type === 'tool_result') {
-    const timing = formatMs(event.ms);
-    meta = search ? `${event.hits} ${event.hits === 1 ? 'hit' : 'hits'}${timing ? ` · ${timing}` : ''}` : timing;
-  }
-  const mode = input?.mode;
+  const opened = event.type === 'tool_result' && event.ok ? parseOpenedSummary(event.summary) : null;
+  let title: string;
+  if (event.tool === 'follow_reference')
+    title =
+      event.type === 'tool_result'
+        ? `Followed the reference “${query ?? ''}” — ${event.hits} passage${event.hits === 1 ? '' : 's'}`
+        : `Following the reference “${query ?? ''}”…`;
+  else if (search) title = searchSentence(query, event.type === 'tool_result' ? (failed ? 0 : event.hits) : null);
+  else if (event.tool === 'open_citation')
+    title = pending
+      ? 'Opening a passage…'
+      : opened
+        ? openedSentence(opened, ctx.numbers)
+        : failed
+          ? 'Could not open a passage'
+          : 'Opened a passage';
+  else if (event.tool === 'get_document_metadata')
+    title = pending ? 'Reading document details…' : 'Read the document’s details';
+  else title = toolLabel(event.tool);
+  const tech = [
+    `tool ${event.tool}`,
+    input?.mode ? `mode ${input.mode}` : null,
+    input?.handle ? `result ${input.handle}` : null,
+    event.type === 'tool_result' ? event.summary : null,
+    event.type === 'tool_result' ? formatMs(event.ms) : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return (
     <Row
       event={event}
+      ctx={ctx}
       pending={pending}
       icon={icon}
       tone={tone}
-      title={
+      title={title}
+      tech={
         <>
-          {toolLabel(event.tool)}
-          {mode ? <span className="font-normal text-slate-500"> · {mode}</span> : null}
+          <p>{tech}</p>
+          {event.type === 'tool_result' && event.error ? <ErrorList errors={[event.error]} /> : null}
         </>
       }
-      meta={meta}
     >
-      {search && query ? <p className="break-words font-mono text-[0.72rem] text-slate-700">“{query}”</p> : null}
-      {!search && input?.handle && pending ? <p className="font-mono text-[0.72rem]">{input.handle}</p> : null}
       {chips.length > 0 ? <div className="flex flex-wrap gap-1">{chips}</div> : null}
-      {event.type === 'tool_result' && !search && event.ok ? <p className="break-words">{event.summary}</p> : null}
-      {event.type === 'tool_result' && event.error ? (
-        <div className="space-y-0.5">
-          <ErrorList errors={[event.error]} />
-          {event.error.suggestion ? <p className="text-slate-500">{event.error.suggestion}</p> : null}
-        </div>
+      {event.type === 'tool_result' && event.error && event.error.code !== 'NO_RESULTS' ? (
+        <p className="text-slate-600">{event.error.message}</p>
+      ) : null}
+      {event.type === 'tool_result' && event.error?.suggestion ? (
+        <p className="text-slate-600">{event.error.suggestion}</p>
       ) : null}
     </Row>
   );
 }
 
 /** One card of the trace timeline. */
-export function TraceRow({ event, call }: { event: TraceEvent; call?: ToolCallEvent | undefined }) {
+export function TraceRow({
+  event,
+  call,
+  ctx = { numbers: null, technical: false },
+  rewriting = false,
+  question,
+}: {
+  event: TraceEvent;
+  call?: ToolCallEvent | undefined;
+  ctx?: TraceContext;
+  /** For a failed check: a rewrite followed. */
+  rewriting?: boolean;
+  /** The question asked (a plan's sub-query that only repeats it is not named). */
+  question?: string | undefined;
+}) {
   switch (event.type) {
     case 'plan': {
       const c = event.constraints;
       const needs: string[] = [];
       if (c.minSearches > 1) needs.push(`${c.minSearches} searches`);
-      if (c.minOpenCitations > 1) needs.push(`${c.minOpenCitations} opened sources`);
+      if (c.minOpenCitations > 1) needs.push(`${c.minOpenCitations} sources read`);
       if (c.requiredTopics.length) needs.push(`topics: ${c.requiredTopics.join(', ')}`);
-      if (c.exactQuotes.length) needs.push(`verbatim: ${c.exactQuotes.join(', ')}`);
+      if (c.exactQuotes.length) needs.push(`word for word: ${c.exactQuotes.join(', ')}`);
       if (c.requiredSections.length) needs.push(`sections: ${c.requiredSections.join(', ')}`);
       if (c.conflictRule) needs.push(`conflicts: ${c.conflictRule}`);
       const chips = filterChips(event.filters);
+      // Sub-queries worth naming: not just the question again.
+      const plain = (q: string) =>
+        q
+          .toLowerCase()
+          .replace(/[^\p{L}\p{N}]+/gu, ' ')
+          .trim();
+      const looksFor = event.subQueries.filter((q) => plain(q) !== plain(question ?? ''));
       return (
         <Row
           event={event}
+          ctx={ctx}
           icon={<ListIcon className="h-3.5 w-3.5" />}
           tone="neutral"
-          title="Plan"
-          meta={`${event.intent} · ${event.source === 'model' ? 'by the model' : 'default plan'}`}
+          title={
+            looksFor.length > 0
+              ? `Planned what to look for: ${looksFor.map((q) => `“${q}”`).join(', ')}`
+              : 'Planned how to search your documents'
+          }
+          tech={
+            <>
+              <p>{`intent ${event.intent} · ${event.source === 'model' ? 'plan by the model' : 'default plan'} · recommended ${event.recommendedMode} mode`}</p>
+              {event.steps.length > 0 ? (
+                <ol className="list-decimal space-y-0.5 pl-4">
+                  {keyed(event.steps, (s) => s).map(({ key, item }) => (
+                    <li key={key}>{item}</li>
+                  ))}
+                </ol>
+              ) : null}
+              {event.buckets.length > 0 ? <p>buckets: {event.buckets.join(', ')}</p> : null}
+            </>
+          }
         >
-          {event.steps.length > 0 ? (
-            <ol className="list-decimal space-y-0.5 pl-4">
-              {keyed(event.steps, (s) => s).map(({ key, item }) => (
-                <li key={key}>{item}</li>
-              ))}
-            </ol>
-          ) : null}
-          {event.subQueries.length > 0 ? (
-            <div className="flex flex-wrap items-center gap-1">
-              <span className="text-slate-500">Sub-queries:</span>
-              {keyed(event.subQueries, (q) => q).map(({ key, item }) => (
-                <Chip key={key}>{item}</Chip>
-              ))}
-            </div>
-          ) : null}
-          {event.buckets.length > 0 ? <p>Buckets: {event.buckets.join(', ')}</p> : null}
           {chips.length > 0 ? <div className="flex flex-wrap gap-1">{chips}</div> : null}
-          {needs.length > 0 ? <p className="text-slate-500">Requirements: {needs.join(' · ')}</p> : null}
+          {needs.length > 0 ? <p>You asked for: {needs.join(' · ')}</p> : null}
         </Row>
       );
     }
     case 'tool_call':
     case 'tool_result':
-      return <ToolRow event={event} call={call} />;
+      return <ToolRow event={event} call={call} ctx={ctx} />;
     case 'validation':
       return (
         <Row
           event={event}
+          ctx={ctx}
           icon={event.passed ? <CheckIcon className="h-3.5 w-3.5" /> : <XIcon className="h-3.5 w-3.5" />}
           tone={event.passed ? 'good' : 'bad'}
-          title={validationLabel(event.stage, event.attempt)}
-          meta={event.passed ? 'passed' : `failed ${event.errors.length} check${event.errors.length === 1 ? '' : 's'}`}
-        >
-          <ErrorList errors={event.errors} />
-        </Row>
+          title={checkSentence(event.stage, event.passed, event.errors, rewriting)}
+          tech={
+            <>
+              <p>{`${validationLabel(event.stage, event.attempt)} · ${event.passed ? 'passed' : `failed ${event.errors.length}`}`}</p>
+              <ErrorList errors={event.errors} />
+            </>
+          }
+        />
       );
     case 'reprompt':
       return (
         <Row
           event={event}
+          ctx={ctx}
           icon={<SparkIcon className="h-3.5 w-3.5" />}
           tone="warn"
-          title={`Asked the model to revise (${event.attempt})`}
-          meta={`${event.remainingToolCalls} tool call${event.remainingToolCalls === 1 ? '' : 's'} left`}
-        >
-          {event.codes.length > 0 ? (
-            <div className="flex flex-wrap gap-1">
-              {keyed(event.codes, (c) => c).map(({ key, item: code }) => (
-                <Chip key={key} tone="warn">
-                  {code}
-                </Chip>
-              ))}
-            </div>
-          ) : null}
-          <details>
-            <summary className="cursor-pointer text-slate-500 hover:text-slate-700">Message sent to the model</summary>
-            <pre className="mt-1 whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-[0.7rem] text-slate-700">
-              {event.message}
-            </pre>
-          </details>
-        </Row>
+          title="Asked the model to rewrite the answer with what the sources say"
+          tech={
+            <>
+              <p>{`reprompt ${event.attempt} · ${event.codes.join(', ')} · ${event.remainingToolCalls} tool calls left`}</p>
+              <details>
+                <summary className="cursor-pointer font-sans text-slate-600 hover:text-slate-800">
+                  Message sent to the model
+                </summary>
+                <pre className="mt-1 whitespace-pre-wrap rounded bg-slate-50 p-2 font-mono text-[0.7rem] text-slate-700">
+                  {event.message}
+                </pre>
+              </details>
+            </>
+          }
+        />
       );
     case 'draft_rejected':
       return (
         <Row
           event={event}
+          ctx={ctx}
           icon={<XIcon className="h-3.5 w-3.5" />}
           tone="bad"
-          title={`Draft ${event.attempt} rejected`}
-          meta="not shown as the answer"
-        >
-          {event.errors.length > 0 ? (
-            <div className="flex flex-wrap gap-1">
-              {keyed(event.errors, (e) => e.code).map(({ key, item }) => (
-                <Chip key={key} tone="bad">
-                  {item.code}
-                </Chip>
-              ))}
-            </div>
-          ) : null}
-        </Row>
+          title={`Set draft ${event.attempt} aside${event.errors.length > 0 ? `: ${issuesSentence(event.errors)}` : ''}`}
+          tech={<p>{`draft_rejected · ${event.errors.map((e) => e.code).join(', ')}`}</p>}
+        />
       );
     case 'limit':
       return (
         <Row
           event={event}
+          ctx={ctx}
           icon={<AlertIcon className="h-3.5 w-3.5" />}
           tone="warn"
           title={limitLabel(event.limit)}
-          meta={`limit ${event.value}`}
-        >
-          <p>{event.detail}</p>
-        </Row>
+          tech={<p>{`limit ${event.limit} = ${event.value} · ${event.detail}`}</p>}
+        />
       );
     case 'clarify':
       return (
         <Row
           event={event}
+          ctx={ctx}
           icon={<InfoIcon className="h-3.5 w-3.5" />}
           tone="warn"
-          title="Needs clarification"
-          meta={event.clarification.type.replace('_', ' ')}
+          title="The question needs clarifying"
+          tech={<p>{event.clarification.type}</p>}
         >
           <p>{event.clarification.question}</p>
         </Row>
@@ -331,53 +397,73 @@ export function TraceRow({ event, call }: { event: TraceEvent; call?: ToolCallEv
       return (
         <Row
           event={event}
+          ctx={ctx}
           icon={<SparkIcon className="h-3.5 w-3.5" />}
           tone={event.action === 'accept' ? 'good' : 'warn'}
-          title={`Quality ${percent(event.score)}%`}
-          meta={event.action.replace('_', ' ')}
-        >
-          {Object.keys(event.dimensions).length > 0 ? (
+          title={`Rated the answer: ${percent(event.score)}%${event.action === 'retry' ? ' — trying once more' : ''}`}
+          tech={
             <p>
-              {Object.entries(event.dimensions)
-                .map(([k, v]) => `${k.replace(/_/g, ' ')} ${percent(v)}%`)
-                .join(' · ')}
+              {[
+                `quality ${event.action}`,
+                ...Object.entries(event.dimensions).map(([k, v]) => `${k} ${percent(v)}%`),
+              ].join(' · ')}
             </p>
-          ) : null}
-        </Row>
+          }
+        />
       );
     case 'fallback':
       return (
-        <Row event={event} icon={<AlertIcon className="h-3.5 w-3.5" />} tone="warn" title={fallbackLabel(event.stage)}>
-          <p className="break-words">{event.reason}</p>
-        </Row>
+        <Row
+          event={event}
+          ctx={ctx}
+          icon={<AlertIcon className="h-3.5 w-3.5" />}
+          tone="warn"
+          title={fallbackLabel(event.stage)}
+          tech={<p>{`fallback ${event.stage} · ${event.reason}`}</p>}
+        />
       );
     case 'final': {
       const tone: Tone = event.status === 'complete' ? 'good' : event.status === 'stopped' ? 'warn' : 'bad';
-      const bits = [
-        event.status === 'complete' ? 'complete' : event.status,
-        `${event.confidence} confidence`,
-        `${event.citations} source${event.citations === 1 ? '' : 's'}`,
-        event.insufficiencies > 0 ? `${event.insufficiencies} gap${event.insufficiencies === 1 ? '' : 's'}` : null,
-        event.extractive ? 'extractive' : null,
-        `${event.mode} mode`,
-      ].filter(Boolean);
+      const sources = `${event.citations} source${event.citations === 1 ? '' : 's'}`;
+      const title =
+        event.status === 'complete'
+          ? `Answered from ${sources}${event.extractive ? ', quoting your documents (extractive)' : ''}`
+          : event.status === 'stopped'
+            ? 'Stopped before the answer was finished'
+            : 'The answer could not be completed';
       return (
         <Row
           event={event}
+          ctx={ctx}
           icon={<CheckIcon className="h-3.5 w-3.5" />}
           tone={tone}
-          title="Final"
-          meta={bits.join(' · ')}
-        >
-          {event.note ? <p className="break-words text-slate-500">{event.note}</p> : null}
-        </Row>
+          title={title}
+          tech={
+            <p>
+              {[
+                `final ${event.status}`,
+                `${event.confidence} confidence`,
+                event.insufficiencies > 0 ? `${event.insufficiencies} gaps` : null,
+                `${event.mode} mode`,
+                event.note,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            </p>
+          }
+        />
       );
     }
     case 'error':
       return (
-        <Row event={event} icon={<AlertIcon className="h-3.5 w-3.5" />} tone="bad" title="Error" meta={event.stage}>
-          <ErrorList errors={[{ code: event.code, message: event.message }]} />
-        </Row>
+        <Row
+          event={event}
+          ctx={ctx}
+          icon={<AlertIcon className="h-3.5 w-3.5" />}
+          tone="bad"
+          title="Something went wrong in this step"
+          tech={<ErrorList errors={[{ code: `${event.stage}: ${event.code}`, message: event.message }]} />}
+        />
       );
   }
 }
@@ -391,14 +477,16 @@ export function currentActivity(trace: TraceEvent[]): string {
       return 'Planned the search';
     case 'tool_call':
       return last.tool === 'open_citation'
-        ? 'Opening a source…'
-        : `${toolLabel(last.tool)}: ${last.input.query ?? last.input.reference ?? ''}`.trim();
+        ? 'Opening a passage…'
+        : isSearchTool(last.tool)
+          ? searchSentence(last.input.query ?? last.input.reference ?? null, null)
+          : 'Reading document details…';
     case 'tool_result':
-      return last.tool === 'open_citation' ? 'Reading sources…' : 'Reviewing results…';
+      return last.tool === 'open_citation' ? 'Reading the passage…' : 'Reviewing what was found…';
     case 'validation':
-      return last.passed ? 'Checks passed' : 'Checking the answer…';
+      return last.passed ? 'The draft checks out' : 'Checking the draft against your documents…';
     case 'reprompt':
-      return 'Revising the answer…';
+      return 'Rewriting the answer…';
     case 'draft_rejected':
       return 'Rewriting a rejected draft…';
     case 'final':
@@ -417,15 +505,25 @@ export function TraceTimeline({
   running,
   calls,
   defaultOpen,
+  citations,
+  question,
 }: {
+  question?: string | undefined;
   trace: TraceEvent[];
   running: boolean;
+  /** The final answer's sources: the trace shows their numbers (null while the answer runs). */
+  citations: readonly CitedSource[] | null;
   /** Tool calls seen live, by id (their results replace them in the message; the query stays visible). */
   calls?: ReadonlyMap<string, ToolCallEvent> | undefined;
   defaultOpen: boolean;
 }) {
   const [open, setOpen] = useState(defaultOpen);
   const [toggled, setToggled] = useState(false);
+  const [technical, setTechnical] = useState(false);
+  const ctx = useMemo(
+    () => ({ numbers: citations ? answerNumbers(citations) : null, technical }),
+    [citations, technical],
+  );
   const wasRunning = useRef(running);
   const listId = useId();
   // Open while the answer is written; fold away when it is done, unless the reader chose otherwise.
@@ -438,13 +536,17 @@ export function TraceTimeline({
   if (trace.length === 0 && !running) return null;
   const summary = [
     `${s.searches} search${s.searches === 1 ? '' : 'es'}`,
-    `${s.opened} source${s.opened === 1 ? '' : 's'} opened`,
+    `${s.opened} passage${s.opened === 1 ? '' : 's'} read`,
     s.failedChecks > 0 ? `${s.failedChecks} failed check${s.failedChecks === 1 ? '' : 's'}` : null,
   ]
     .filter(Boolean)
     .join(' · ');
   return (
-    <section className="rounded-lg border border-slate-200 bg-white/70" data-testid="trace" aria-label="Agent trace">
+    <section
+      className="rounded-lg border border-slate-200 bg-white/70"
+      data-testid="trace"
+      aria-label="How this answer was found"
+    >
       <button
         type="button"
         onClick={() => {
@@ -457,31 +559,51 @@ export function TraceTimeline({
       >
         <ChevronIcon className={clsx('h-3.5 w-3.5 flex-none transition-transform', open && 'rotate-90')} />
         <ShieldIcon className="h-3.5 w-3.5 flex-none text-slate-400" />
-        <span className="font-semibold text-slate-700">Trace</span>
-        <span className="truncate">{summary}</span>
+        <span className="flex-none font-semibold text-slate-700">How this was found</span>
+        <span className="hidden truncate sm:inline">{summary}</span>
         {running ? (
           <span className="ml-auto flex min-w-0 items-center gap-1.5 text-brand-700" aria-live="polite">
             <Spinner className="h-3 w-3 flex-none" />
             <span className="truncate">{currentActivity(trace)}</span>
           </span>
         ) : (
-          <span className="ml-auto flex-none text-slate-400">{trace.length} events</span>
+          <span className="ml-auto flex-none text-slate-500">{trace.length} steps</span>
         )}
       </button>
       {open ? (
-        <ol
-          id={listId}
-          className="relative border-t border-slate-100 px-3 py-3 before:absolute before:top-4 before:bottom-4 before:left-[1.45rem] before:w-px before:bg-slate-200"
-        >
-          {trace.map((event) => (
-            <TraceRow key={event.id} event={event} call={calls?.get(event.id)} />
-          ))}
-          {running && trace.length === 0 ? (
-            <li className="flex items-center gap-2 text-xs text-slate-500">
-              <Spinner /> Starting…
-            </li>
-          ) : null}
-        </ol>
+        <div id={listId} className="border-t border-slate-100">
+          <ol className="relative px-3 py-3 before:absolute before:top-4 before:bottom-4 before:left-[1.45rem] before:w-px before:bg-slate-200">
+            {trace.map((event, i) => (
+              <TraceRow
+                key={event.id}
+                event={event}
+                call={calls?.get(event.id)}
+                ctx={ctx}
+                question={question}
+                rewriting={
+                  event.type === 'validation' &&
+                  !event.passed &&
+                  trace.slice(i + 1).some((e) => e.type === 'reprompt' || e.type === 'draft_rejected')
+                }
+              />
+            ))}
+            {running && trace.length === 0 ? (
+              <li className="flex items-center gap-2 text-xs text-slate-500">
+                <Spinner /> Starting…
+              </li>
+            ) : null}
+          </ol>
+          <div className="flex justify-end px-3 pb-2">
+            <button
+              type="button"
+              aria-pressed={technical}
+              onClick={() => setTechnical((t) => !t)}
+              className="rounded px-1.5 py-0.5 text-xs text-slate-600 underline decoration-slate-300 underline-offset-2 hover:text-slate-900"
+            >
+              {technical ? 'Hide technical details' : 'Show technical details'}
+            </button>
+          </div>
+        </div>
       ) : null}
     </section>
   );

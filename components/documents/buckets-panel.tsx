@@ -2,10 +2,11 @@
 
 import clsx from 'clsx';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
-import { FolderIcon, InboxIcon, PencilIcon, PlusIcon, StackIcon, TrashIcon } from '@/components/icons';
+import { FolderIcon, InboxIcon, ListIcon, PencilIcon, PlusIcon, StackIcon, TrashIcon } from '@/components/icons';
 import { Button } from '@/components/ui/button';
 import type { BucketSummary } from '@/lib/db/buckets';
 import { BUCKET_NAME_MAX, validateBucketName } from './bucket-names';
+import { BucketSchemaDialog } from './bucket-schema-dialog';
 import type { BucketFilter } from './document-view';
 
 /** The result of a create or rename: null on success, or a message to show beside the name field. */
@@ -165,6 +166,7 @@ export function BucketsPanel({
   const [createError, setCreateError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<string | null>(null);
+  const [schemaFor, setSchemaFor] = useState<BucketSummary | null>(null);
 
   async function create(event: FormEvent) {
     event.preventDefault();
@@ -233,6 +235,15 @@ export function BucketsPanel({
               </div>
               <button
                 type="button"
+                onClick={() => setSchemaFor(bucket)}
+                aria-label={`Typed fields of bucket ${bucket.name}`}
+                title="Typed fields"
+                className="rounded-md p-1.5 text-slate-400 transition-colors hover:bg-slate-100 hover:text-slate-700 lg:opacity-60 lg:group-hover:opacity-100 lg:focus-visible:opacity-100"
+              >
+                <ListIcon />
+              </button>
+              <button
+                type="button"
                 onClick={() => setRenaming(bucket.id)}
                 aria-label={`Rename bucket ${bucket.name}`}
                 title="Rename"
@@ -287,6 +298,7 @@ export function BucketsPanel({
           </p>
         ) : null}
       </form>
+      {schemaFor ? <BucketSchemaDialog bucket={schemaFor} onClose={() => setSchemaFor(null)} /> : null}
     </section>
   );
 }

@@ -64,6 +64,23 @@ function StatusBlock({ doc, pipeline }: { doc: DocumentSummary; pipeline: Pipeli
               Keyword only
             </span>
           ) : null}
+          {doc.warnings.length > 0 ? (
+            <span
+              className="rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-inset ring-amber-200"
+              title={doc.warnings.join('\n')}
+              data-testid="document-warnings"
+            >
+              {doc.warnings.length} warning{doc.warnings.length === 1 ? '' : 's'}
+            </span>
+          ) : null}
+          {doc.parentId ? (
+            <span
+              className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-600"
+              title="Attachment or archive member"
+            >
+              Attached file
+            </span>
+          ) : null}
         </div>
         <p className="text-xs text-slate-600 tabular-nums" data-testid="document-counts">
           {describeIndexed(doc)}
@@ -163,7 +180,7 @@ export const DocumentRow = memo(function DocumentRow({
         type="checkbox"
         checked={selected}
         onChange={(event) => actions.onSelect(doc.id, event.target.checked)}
-        aria-label="Select document"
+        aria-label={`Select ${doc.filename}`}
         aria-describedby={nameId}
         className="mt-3 h-4 w-4 flex-none cursor-pointer rounded border-slate-300 accent-brand-600"
       />
@@ -272,7 +289,7 @@ export const DocumentRow = memo(function DocumentRow({
             </Button>
           ) : doc.status === 'FAILED' ? null : (
             <IconButton
-              label="Re-index"
+              label={`Re-index ${doc.filename}`}
               hint="Index this document again"
               onClick={() => actions.onReindex(doc)}
               disabled={busy}
@@ -281,7 +298,7 @@ export const DocumentRow = memo(function DocumentRow({
             </IconButton>
           )}
           <IconButton
-            label="Details"
+            label={`Details of ${doc.filename}`}
             hint="Title, date, tags and fields"
             onClick={() => actions.onEdit(doc)}
             disabled={busy}
@@ -289,7 +306,7 @@ export const DocumentRow = memo(function DocumentRow({
             <PencilIcon />
           </IconButton>
           <IconButton
-            label="Delete"
+            label={`Delete ${doc.filename}`}
             hint="Delete this document"
             onClick={() => actions.onDelete(doc)}
             disabled={busy}

@@ -43,6 +43,8 @@ function doc(overrides: Partial<DocumentSummary> = {}): DocumentSummary {
     metadata: { title: null, documentDate: null, tags: [], fields: {} },
     embeddingModel: null,
     vectorsPending: false,
+    parentId: null,
+    warnings: [],
     createdAt: '2024-01-01T00:00:00.000Z',
     updatedAt: '2024-01-01T00:00:00.000Z',
     indexedAt: null,

@@ -22,6 +22,23 @@ export const ACCEPTED_FILE_TYPES = [
   '.md',
   '.markdown',
   '.txt',
+  '.pptx',
+  '.odt',
+  '.ods',
+  '.odp',
+  '.epub',
+  '.rtf',
+  '.doc',
+  '.xls',
+  '.eml',
+  '.msg',
+  '.zip',
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.tif',
+  '.tiff',
+  '.webp',
   'application/pdf',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -292,13 +309,13 @@ export function mergeDocuments(
   });
 }
 
-/** Field-by-field equality of two summaries (metadata compared by value). */
+/** Field-by-field equality of two summaries (metadata and warnings compared by value). */
 export function sameDocument(a: DocumentSummary, b: DocumentSummary): boolean {
   for (const key of Object.keys(b) as (keyof DocumentSummary)[]) {
-    if (key === 'metadata') continue;
+    if (key === 'metadata' || key === 'warnings') continue;
     if (a[key] !== b[key]) return false;
   }
-  return JSON.stringify(a.metadata) === JSON.stringify(b.metadata);
+  return JSON.stringify(a.metadata) === JSON.stringify(b.metadata) && a.warnings.join('\n') === b.warnings.join('\n');
 }
 
 /** Inserts or replaces one document, keeping the list newest first. */

@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import { useReportError } from '@/components/error-toaster';
 import type { BucketSummary } from '@/lib/db/buckets';
 import type { DocumentSummary } from '@/lib/db/documents';
+import type { StorageQuota } from '@/lib/documents/quota-text';
 import { Announcer, useAnnouncer } from './announcer';
 import { BucketsPanel } from './buckets-panel';
 import { ConfirmDialog, type ConfirmRequest } from './confirm-dialog';
@@ -13,6 +14,7 @@ import { countByBucket, countByStatus, EMPTY_FILTER, filterDocuments, upsertDocu
 import { LibraryHeader } from './library-header';
 import { MetadataDialog } from './metadata-dialog';
 import { SemanticSearchBanner } from './semantic-search-banner';
+import { StorageUsage } from './storage-usage';
 import { UploadSection, useLibraryUploads } from './upload-section';
 import { UploadZone } from './upload-zone';
 import { useBuckets } from './use-buckets';
@@ -34,9 +36,12 @@ import { useSelection } from './use-selection';
 export function DocumentsDashboard({
   initialDocuments,
   initialBuckets,
+  quota,
 }: {
   initialDocuments: DocumentSummary[];
   initialBuckets: BucketSummary[];
+  /** The per-user storage quota, shown against what the documents use. */
+  quota: StorageQuota;
 }) {
   const reportError = useReportError();
   const { announcement, announce } = useAnnouncer();
@@ -97,6 +102,7 @@ export function DocumentsDashboard({
   return (
     <div className="flex flex-col gap-6">
       <LibraryHeader counts={libraryCounts} />
+      <StorageUsage documents={documents} quota={quota} />
 
       <SemanticSearchBanner embedder={embedder} />
 

@@ -23,6 +23,7 @@ import {
   validateMetadataDraft,
 } from './metadata-form';
 import { Modal } from './modal';
+import { TypedValuesSection } from './typed-values-section';
 
 const inputClass =
   'w-full rounded-md border bg-white px-3 py-2 text-sm shadow-sm placeholder:text-slate-400 focus:outline-none focus:ring-2';
@@ -371,6 +372,7 @@ export function MetadataDialog({
           </Button>
           <ErrorText id={ids.fieldsError} message={errors.fieldsGeneral} />
         </fieldset>
+        <TypedValuesSection documentId={doc.id} bucketId={doc.bucketId} />
       </form>
     </Modal>
   );

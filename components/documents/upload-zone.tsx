@@ -6,7 +6,22 @@ import { FolderIcon, UploadIcon } from '@/components/icons';
 import type { BucketSummary } from '@/lib/db/buckets';
 import { ACCEPTED_FILE_TYPES } from './document-view';
 
-const FORMATS = ['PDF', 'Word (DOCX)', 'Excel (XLSX)', 'CSV', 'HTML', 'Markdown', 'Text'];
+const FORMATS = [
+  'PDF (scans by OCR)',
+  'Word (DOCX, DOC)',
+  'Excel (XLSX, XLS)',
+  'PowerPoint (PPTX)',
+  'OpenDocument',
+  'EPUB',
+  'RTF',
+  'E-mail (EML, MSG)',
+  'ZIP',
+  'Images (OCR)',
+  'CSV',
+  'HTML',
+  'Markdown',
+  'Text',
+];
 
 /** Files of a drop, without folders (which browsers list as entries but cannot send). */
 function filesFromDrop(data: DataTransfer): { files: File[]; folders: number } {

@@ -25,6 +25,17 @@ export const eventFiltersSchema = z.object({
   dateTo: z.string().optional(),
   tags: z.array(z.string()).optional(),
   fields: z.record(z.string(), z.string()).optional(),
+  /** Typed filters on bucket schema fields (lib/domain/typed-meta.ts MetaFilter). */
+  meta: z
+    .array(
+      z.object({
+        field: z.string(),
+        type: z.enum(['string', 'number', 'date', 'enum', 'boolean']).optional(),
+        op: z.enum(['=', '!=', '<', '<=', '>', '>=', 'in', 'between']),
+        values: z.array(z.union([z.string(), z.number(), z.boolean()])),
+      }),
+    )
+    .optional(),
 });
 
 const validationIssueSchema = z.object({ code: z.string(), message: z.string() });
@@ -166,7 +177,7 @@ export const qualityEventSchema = z.object({
 export const fallbackEventSchema = z.object({
   type: z.literal('fallback'),
   id: z.string(),
-  stage: z.enum(['constraints', 'plan', 'decision', 'synthesis', 'quality', 'embedding']),
+  stage: z.enum(['constraints', 'plan', 'decision', 'synthesis', 'quality', 'embedding', 'delivery']),
   reason: z.string(),
 });
 

@@ -54,6 +54,15 @@ export async function executeCalls(rc: RunContext, calls: ToolCall[]): Promise<s
               ...(call.filters.dateFrom ? { dateFrom: call.filters.dateFrom } : {}),
               ...(call.filters.dateTo ? { dateTo: call.filters.dateTo } : {}),
               ...(call.filters.tags ? { tags: call.filters.tags } : {}),
+              ...(call.filters.meta
+                ? {
+                    meta: call.filters.meta.map((m) => ({
+                      field: m.field,
+                      op: m.op,
+                      values: Array.isArray(m.value) ? m.value : [m.value],
+                    })),
+                  }
+                : {}),
             },
           }
         : {}),

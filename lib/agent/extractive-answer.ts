@@ -36,7 +36,7 @@ export function declineAnswer(
   coverage: number,
 ): { answer: string; insufficiencies: Insufficiency[]; coverage: number } {
   const words = questionWords(state.question, missing);
-  const what = words.length > 0 ? `; none of them mentions ${words.map((w) => `"${w}"`).join(', ')}` : '';
+  const what = words.length > 0 ? `; they do not mention ${words.map((w) => `"${w}"`).join(', ')}` : '';
   return {
     answer: `${phrase}: the passages found in your documents do not answer this question${what}.`,
     insufficiencies: [

@@ -7,7 +7,7 @@ import { searchableQuestion } from './plan';
 import type { AgentState, OpenedChunk } from './state';
 import { keyTerms, type Sentence, splitSentences } from './text';
 import type { AnswerStyle, Insufficiency } from './types';
-import { evidenceText, missingParts } from './validate';
+import { missingParts } from './validate';
 
 /**
  * The deterministic answer of extractive mode: the best-supported sentences of the opened sources, quoted
@@ -198,7 +198,7 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
       return declineAnswer(state, phrase, chosen.decline.missing, queries, chosen.signals.termCoverage);
     addCovered(chosen.picked);
     if (chosen.table) {
-      lines.push(tableAnswerLine(chosen.table, evidenceText(state)));
+      lines.push(tableAnswerLine(chosen.table, state.opened.map((o) => o.chunk.text).join('\n')));
       for (const t of questionTerms) covered.add(t);
     } else if (bullet) for (const p of chosen.picked) lines.push(quoteLine(p, true));
     else lines.push(chosen.picked.map((p) => quoteLine(p, false)).join(' '));

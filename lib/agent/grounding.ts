@@ -1,9 +1,11 @@
 import { analyze } from '@/lib/retrieval/analyzer';
 import { type AnswerSignals, confidenceLabel, confidenceScore } from './confidence';
+import { findVerbatim } from './gate/normalize';
+import { claimUnits, type Unit, withoutMarkers } from './gate/units';
 import type { AgentState, OpenedChunk } from './state';
 import { citationMarkers, clip, keyTerms, splitSentences } from './text';
 import type { AgentCitation, Confidence, Insufficiency } from './types';
-import { admitsMissing, extractQuotes, locateQuote, missingParts } from './validate';
+import { admitsMissing, missingParts } from './validate';
 
 /**
  * Stage 9: the answer's [n] markers resolved to real chunks (document, chunk, page, file name, snippet, the quoted
@@ -90,26 +92,24 @@ export function supportRatio(answer: string, state: AgentState): number {
 /** Grounds an accepted (or repaired) answer. */
 export function groundAnswer(answer: string, state: AgentState): Grounded {
   const support = supportRatio(answer, state);
-  const quotes = extractQuotes(answer);
+  const units = claimUnits(answer);
   const { text, stripped, order } = rewriteMarkers(answer, state);
-  const sentences = splitSentences(answer);
   const citations: AgentCitation[] = order.flatMap((oldN, i) => {
     const opened = state.opened.find((o) => o.n === oldN);
     if (!opened) return [];
     const chunk = opened.chunk;
     let quote: { text: string; start: number; end: number } | null = null;
-    for (const q of quotes) {
-      if (!q.cites.includes(oldN)) continue;
-      const found = locateQuote(state, { ...q, cites: [oldN] });
+    for (const q of quotedBy(units, oldN)) {
+      const found = findVerbatim(chunk.text, q, true) ?? findVerbatim(chunk.text, q.replace(/[.,;:!?]+$/u, ''), true);
       if (found) {
         quote = { text: chunk.text.slice(found.start, found.end), start: found.start, end: found.end };
         break;
       }
     }
     if (!quote) {
-      const claim = sentences
-        .filter((s) => citationMarkers(s.text).some((m) => m.n === oldN))
-        .map((s) => s.text)
+      const claim = units
+        .filter((u) => u.cites.includes(oldN))
+        .map((u) => u.text)
         .join(' ');
       const bestSentence = bestSupportingSentence(chunk.text, claim || state.question);
       quote = { text: bestSentence.text, start: bestSentence.start, end: bestSentence.end };
@@ -132,10 +132,25 @@ export function groundAnswer(answer: string, state: AgentState): Grounded {
         charStart: chunk.charStart,
         charEnd: chunk.charEnd,
         score: Math.round(opened.score * 1000) / 1000,
+        openedAs: oldN,
       },
     ];
   });
   return { answer: text.trim(), citations, strippedMarkers: stripped, support };
+}
+
+/** The quoted texts (quotes, block quotes, code lines) that cite source n, in order. */
+function quotedBy(units: readonly Unit[], n: number): string[] {
+  return units.flatMap((u) => {
+    if (!u.cites.includes(n) && !u.quotes.some((q) => q.cites.includes(n))) return [];
+    if (u.kind === 'code')
+      return u.text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l.length > 0);
+    if (u.kind === 'blockquote') return [withoutMarkers(u.text).replace(/\s+/g, ' ').trim()];
+    return u.quotes.filter((q) => q.cites.includes(n)).map((q) => q.text);
+  });
 }
 
 /** Structured insufficiencies: required parts the sources miss, plus any the answer stage found. */

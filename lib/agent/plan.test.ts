@@ -48,6 +48,62 @@ describe('plan', () => {
     expect(plan.subQueries).toEqual(['termination', 'termination notice', 'renewal terms']);
   });
 
+  it('plans typed filters for a named bucket with a schema, from the wording or from the model (checked)', () => {
+    const typed = [
+      {
+        id: 'inv',
+        name: 'invoices',
+        metaSchema: {
+          fields: [
+            { name: 'total_amount', type: 'number' as const, required: true },
+            { name: 'issued', type: 'date' as const, required: true },
+          ],
+        },
+      },
+    ];
+    const q = 'invoices over 1000 issued in 2023';
+    const c = analyzeConstraints(q);
+    const fallback = defaultPlan(q, c, typed, 'concise');
+    expect(fallback.filters.bucketIds).toEqual(['inv']);
+    expect(fallback.filters.meta).toEqual([
+      { field: 'total_amount', type: 'number', op: '>', values: [1000] },
+      { field: 'issued', type: 'date', op: 'between', values: ['2023-01-01', '2023-12-31'] },
+    ]);
+    expect(fallback.filters.dateFrom).toBeUndefined();
+    // Without the schema the same words make no typed filter.
+    expect(defaultPlan(q, c, [{ id: 'inv', name: 'invoices' }], 'concise').filters.meta).toBeUndefined();
+
+    const model = {
+      intent: 'list' as const,
+      buckets: ['invoices'],
+      dateFrom: '',
+      dateTo: '',
+      subQueries: ['invoice total'],
+      outputFormat: 'list' as const,
+      steps: ['search', 'answer'],
+    };
+    const fromModel = reconcilePlan(
+      {
+        ...model,
+        typedFilters: [
+          { field: 'total_amount', op: 'between', value: '1000..5000' },
+          { field: 'vendor', op: '=', value: 'ACME' },
+          { field: 'issued', op: '>', value: 'last year' },
+        ],
+      },
+      fallback,
+      c,
+      typed,
+    );
+    expect(fromModel.filters.meta).toEqual([
+      { field: 'total_amount', type: 'number', op: 'between', values: [1000, 5000] },
+    ]);
+    // A model plan with no valid typed filter keeps the ones read from the wording.
+    expect(reconcilePlan({ ...model, typedFilters: [] }, fallback, c, typed).filters.meta).toEqual(
+      fallback.filters.meta,
+    );
+  });
+
   it('parses steps given as a JSON array, a numbered list or a bulleted list', () => {
     expect(parseStepList('["Search X", "Answer"]')).toEqual(['Search X', 'Answer']);
     expect(parseStepList('1. Search X\n2. Open r1\n3. Answer')).toEqual(['Search X', 'Open r1', 'Answer']);

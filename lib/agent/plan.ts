@@ -1,10 +1,19 @@
 import type { LanguageModel } from 'ai';
 import { z } from 'zod';
+import {
+  checkMetaFilters,
+  describeFields,
+  META_OPERATORS,
+  type MetaFilter,
+  unionSchemas,
+} from '@/lib/domain/typed-meta';
 import type { SearchFilters } from '@/lib/retrieval/types';
 import type { PromptConstraints } from './constraints';
+import { metaFiltersFromQuestion } from './meta-plan';
 import { callStructured, parseLooseJson, type StructuredOutcome } from './model-call';
 import type { BucketRef } from './ports';
 import { keyTerms } from './text';
+import type { AgentFilters } from './types';
 
 /**
  * Stage 3: decomposition (intent, buckets, filters, sub-queries, output format) and 2-5 steps.
@@ -18,7 +27,7 @@ export type OutputFormat = 'natural_language' | 'list' | 'table' | 'sections';
 export interface AgentPlan {
   intent: Intent;
   buckets: string[];
-  filters: SearchFilters;
+  filters: AgentFilters;
   subQueries: string[];
   outputFormat: OutputFormat;
   steps: string[];
@@ -58,6 +67,17 @@ export function explicitDateFilter(question: string): Pick<SearchFilters, 'dateF
   return { dateFrom: `${m[1]}-01-01`, dateTo: `${m[1]}-12-31` };
 }
 
+/**
+ * Typed filters the question states for the mentioned buckets' schema fields ("over 1000", "issued in 2023").
+ * A typed date filter replaces the document-date range the same wording would give.
+ */
+function typedFilters(question: string, mentioned: BucketRef[]): Pick<AgentFilters, 'meta' | 'dateFrom' | 'dateTo'> {
+  const schema = unionSchemas(mentioned.flatMap((b) => (b.metaSchema ? [b.metaSchema] : [])));
+  const meta = metaFiltersFromQuestion(question, schema);
+  if (meta.length === 0) return {};
+  return meta.some((f) => f.type === 'date') ? { meta, dateFrom: undefined, dateTo: undefined } : { meta };
+}
+
 /** Strips answer-format instructions so a sub-query holds what to find, not how to answer. */
 export function searchableQuestion(question: string): string {
   const kept = question
@@ -80,7 +100,7 @@ export function defaultPlan(
   style: string,
 ): AgentPlan {
   const mentioned = bucketsInQuestion(question, buckets);
-  const filters: SearchFilters = { ...explicitDateFilter(question) };
+  const filters: AgentFilters = { ...explicitDateFilter(question), ...typedFilters(question, mentioned) };
   if (mentioned.length > 0) filters.bucketIds = mentioned.map((b) => b.id);
 
   const subQueries: string[] = [...constraints.requiredTopics];
@@ -149,13 +169,37 @@ export const modelPlanSchema = z.object({
     .string()
     .describe('Inclusive YYYY-MM-DD upper bound on document date only if the user asks for it, else empty'),
   subQueries: z.array(z.string()).min(1).max(5).describe('Short search queries, one per topic'),
+  typedFilters: z
+    .array(
+      z.object({
+        field: z.string().describe("A typed field of a chosen bucket's schema"),
+        op: z.enum(META_OPERATORS),
+        value: z.string().describe('A number, a YYYY-MM-DD date or a text; for between "low..high"; for in "a|b"'),
+      }),
+    )
+    .max(5)
+    .optional()
+    .describe("Conditions on the buckets' typed fields the user states, e.g. total_amount > 1000; else []"),
   outputFormat: z.enum(['natural_language', 'list', 'table', 'sections']),
   steps: z.array(z.string()).min(2).max(5).describe('2-5 short steps naming tools; the last one answers'),
 });
 export type ModelPlan = z.infer<typeof modelPlanSchema>;
 
 const PLAN_INSTRUCTIONS = `You are a search planner for a document question-answering agent. You NEVER answer the question.
-Output ONE JSON object: intent, buckets (names from the list given, or []), dateFrom/dateTo (YYYY-MM-DD only when the user asks for a date range, else ""), subQueries (1-5 short keyword queries, one per topic), outputFormat, steps (2-5 short steps; tools: search_docs, search_text, search_semantic, open_citation, get_document_metadata, follow_reference; the last step answers).`;
+Output ONE JSON object: intent, buckets (names from the list given, or []), dateFrom/dateTo (YYYY-MM-DD only when the user asks for a date range, else ""), typedFilters (conditions the user states on a chosen bucket's typed fields, else []), subQueries (1-5 short keyword queries, one per topic), outputFormat, steps (2-5 short steps; tools: search_docs, search_text, search_semantic, open_citation, get_document_metadata, follow_reference; the last step answers).`;
+
+/** The model's typed filters checked against the chosen buckets' schemas; null when it gave none that hold. */
+function modelTypedFilters(model: ModelPlan, chosen: BucketRef[]): MetaFilter[] | null {
+  const schema = unionSchemas(chosen.flatMap((b) => (b.metaSchema ? [b.metaSchema] : [])));
+  const out: MetaFilter[] = [];
+  for (const f of model.typedFilters ?? []) {
+    const value =
+      f.op === 'between' ? f.value.split('..').map((v) => v.trim()) : f.op === 'in' ? f.value.split('|') : f.value;
+    const checked = checkMetaFilters(schema, [{ field: f.field.trim(), op: f.op, value }]);
+    if (checked.ok) out.push(...checked.filters);
+  }
+  return out.length > 0 ? out : null;
+}
 
 /** Checks a model plan against reality and the constraints; unknown buckets and malformed dates are dropped. */
 export function reconcilePlan(
@@ -168,10 +212,18 @@ export function reconcilePlan(
   const chosen = model.buckets
     .map((n) => byName.get(n.trim().toLowerCase()))
     .filter((b): b is BucketRef => b !== undefined);
-  const filters: SearchFilters = {};
+  const filters: AgentFilters = {};
   if (chosen.length > 0) filters.bucketIds = chosen.map((b) => b.id);
   if (ISO_DATE.test(model.dateFrom)) filters.dateFrom = model.dateFrom;
   if (ISO_DATE.test(model.dateTo)) filters.dateTo = model.dateTo;
+  const meta = modelTypedFilters(model, chosen) ?? fallback.filters.meta;
+  if (meta && meta.length > 0) {
+    filters.meta = meta;
+    if (meta.some((f) => f.type === 'date')) {
+      delete filters.dateFrom;
+      delete filters.dateTo;
+    }
+  }
   const subQueries = model.subQueries.map((s) => s.trim().slice(0, 200)).filter((s) => s.length > 1);
   for (const topic of constraints.requiredTopics) {
     if (!subQueries.some((s) => s.toLowerCase().includes(topic.toLowerCase()))) subQueries.push(topic);
@@ -217,7 +269,14 @@ export async function planWithModel(args: {
   timeoutMs: number;
   now: () => number;
 }): Promise<PlanOutcome> {
-  const bucketList = args.buckets.length > 0 ? args.buckets.map((b) => b.name).join(', ') : '(none)';
+  const bucketList =
+    args.buckets.length > 0
+      ? args.buckets
+          .map((b) =>
+            b.metaSchema?.fields.length ? `${b.name} (typed fields: ${describeFields(b.metaSchema)})` : b.name,
+          )
+          .join(', ')
+      : '(none)';
   const outcome: StructuredOutcome<ModelPlan> = await callStructured({
     model: args.model,
     instructions: PLAN_INSTRUCTIONS,

@@ -1,5 +1,6 @@
 import type { LanguageModel } from 'ai';
 import type { DocumentMetadata } from '@/lib/domain/document';
+import type { BucketMetaSchema, MetaFilter, TypedMeta } from '@/lib/domain/typed-meta';
 
 /**
  * The agent's outside world, as interfaces. lib/db/catalog.ts implements the catalog over Prisma; the chunk index
@@ -17,6 +18,8 @@ export interface CatalogDocument extends DocumentMetadata {
   pageCount: number | null;
   chunkCount: number | null;
   sha256: string;
+  /** Typed values for the bucket's schema fields, with the evidence each came from (empty when none). */
+  typed?: TypedMeta;
 }
 
 export interface DocumentNameMatch {
@@ -28,6 +31,8 @@ export interface DocumentNameMatch {
 export interface BucketRef {
   id: string;
   name: string;
+  /** The typed fields the bucket declares (absent or empty when none). */
+  metaSchema?: BucketMetaSchema;
 }
 
 export interface DocumentCatalog {
@@ -40,6 +45,8 @@ export interface DocumentCatalog {
   /** The owner's INDEXED documents whose filename or title contains `nameLike` (case-insensitive), best first. */
   findDocumentsByName(ownerId: string, nameLike: string, limit: number): Promise<DocumentNameMatch[]>;
   listBuckets(ownerId: string): Promise<BucketRef[]>;
+  /** The owner's INDEXED documents (in `bucketIds` when given) whose typed values pass every filter. */
+  findDocumentIdsByMeta(ownerId: string, bucketIds: string[] | undefined, filters: MetaFilter[]): Promise<string[]>;
 }
 
 /** Embeds a search query; absent (null) when no embedding model answers, which disables semantic search. */

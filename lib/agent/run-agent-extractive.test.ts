@@ -49,6 +49,15 @@ describe('runAgent in extractive mode (no LLM)', () => {
     expect(result.trace.some((e) => (e as { type: string }).type === 'token')).toBe(false);
   });
 
+  it("refuses a caller's typed filter on a field no bucket declares, naming the valid fields, before any search", async () => {
+    const { result, events } = await run('What are the API rate limits per token?', {
+      filters: { meta: [{ field: 'total_amount', op: '>', value: 1000 }] },
+    });
+    expect(result.answer).toContain('The search filter is not valid: Unknown field "total_amount"');
+    expect(result.answer).toContain('declares no typed fields');
+    expect(events.some((e) => e.type === 'tool_call')).toBe(false);
+  });
+
   it('runs a multi-part runbook question to a valid answer with sections, exact SQL and insufficiencies', async () => {
     const { result } = await run(RUNBOOK);
     const searches = result.trace.filter((e) => e.type === 'tool_call' && e.tool === 'search_docs');

@@ -9,6 +9,7 @@ import {
 } from './constraints';
 import type { RunContext } from './context';
 import { createEventSink, type EventSink } from './events';
+import { deliverable, type GatedAnswer, notice } from './gate/deliver';
 import { buildInsufficiencies, computeConfidence, computeConfidenceScore, groundAnswer } from './grounding';
 import { type GuardVerdict, guardKnowledgeBase, guardQuestion } from './guard';
 import { resolveLimits } from './limits';
@@ -17,11 +18,13 @@ import { callStructured } from './model-call';
 import { type AgentPlan, defaultPlan, planWithModel } from './plan';
 import { scoreAnswer } from './quality';
 import { runQuick } from './quick';
+import { bestGroundedVersion } from './repair';
 import { createAgentState } from './state';
 import { synthesizeDraft } from './synthesis';
 import { createTools } from './tools/registry';
+import { resolveCallerFilters } from './tools/search-common';
 import type { AgentDeps, AgentEmit, AgentResult, AgentStatus, AgentTimings, Confidence, RunAgentInput } from './types';
-import { validateDraft } from './validate';
+import { trustIssues, validateDraft } from './validate';
 
 /**
  * Runs the agent: guard → constraints → plan → bounded tool loop (or quick pipeline) → synthesis → validation
@@ -54,8 +57,12 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
   };
   const base = { mode: input.mode, models, trace: sink.trace, timings, strippedMarkers: [] as number[] };
 
+  /** Every result leaves through here, and its answer must be a GatedAnswer (only the gate builds one). */
   const finish = (
-    r: Omit<AgentResult, 'trace' | 'timings' | 'models' | 'mode' | 'strippedMarkers'> & { strippedMarkers?: number[] },
+    r: Omit<AgentResult, 'answer' | 'trace' | 'timings' | 'models' | 'mode' | 'strippedMarkers'> & {
+      answer: GatedAnswer;
+      strippedMarkers?: number[];
+    },
     note: string,
   ): AgentResult => {
     timings.totalMs = round(now() - started);
@@ -72,12 +79,12 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
       },
       'final',
     );
-    return { ...base, ...r, strippedMarkers: r.strippedMarkers ?? [] };
+    return { ...base, ...r, answer: r.answer.text, strippedMarkers: r.strippedMarkers ?? [] };
   };
   const refuse = (v: Exclude<GuardVerdict, { ok: true }>): AgentResult =>
     finish(
       {
-        answer: v.answer,
+        answer: notice(v.answer),
         citations: [],
         insufficiencies: [],
         clarification: null,
@@ -104,6 +111,14 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
     let t = now();
     let constraints = capConstraints(analyzeConstraints(question), limits);
     const buckets = await deps.catalog.listBuckets(input.ownerId);
+    const baseFilters = resolveCallerFilters(input.filters, buckets);
+    if (!baseFilters.ok)
+      return refuse({
+        ok: false,
+        reason: 'bad_filter',
+        answer: `The search filter is not valid: ${baseFilters.error}`,
+        safetyFlags: [],
+      });
     const usesModelPlan = Boolean(deps.models.decision) && input.mode === 'agent';
     if (usesModelPlan) {
       // Show a plan at once (from the pattern analysis); the model's plan replaces it in place (same id) when ready.
@@ -164,7 +179,7 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
       embedder: deps.embedder,
       state,
       buckets,
-      baseFilters: input.filters ?? {},
+      baseFilters: baseFilters.filters,
       signal,
       now,
       embedTimeoutMs: Math.min(limits.decisionMs, 30_000),
@@ -201,7 +216,7 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
     if (outcome.clarification) {
       return finish(
         {
-          answer: outcome.clarification.question,
+          answer: notice(outcome.clarification.question, outcome.aborted),
           citations: [],
           insufficiencies: [],
           clarification: outcome.clarification,
@@ -214,10 +229,39 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
         `clarify: ${outcome.clarification.type}`,
       );
     }
-    const grounded = groundAnswer(outcome.answer, state);
-    const insufficiencies = buildInsufficiencies(state, outcome.insufficiencies);
+    // Every answer path (accepted, repaired, reprompts exhausted, stopped, timed out, quick, extractive) ends here.
+    const reported = buildInsufficiencies(state, outcome.insufficiencies);
+    const gated = deliverable({
+      state,
+      draft: outcome.answer,
+      stopped: outcome.aborted,
+      insufficiencies: reported,
+      trust: (text) => trustIssues(text, state),
+      repair: (draft) => bestGroundedVersion(draft, state).answer,
+    });
+    if (gated.kind === 'repaired' || gated.kind === 'report')
+      sink.push({
+        type: 'fallback',
+        stage: 'delivery',
+        reason:
+          gated.kind === 'repaired'
+            ? 'The answer failed the trust gate; its best grounded version is delivered.'
+            : 'Nothing the run wrote passed the trust gate; what was searched, found and missing is reported instead.',
+      });
+    const grounded = groundAnswer(gated.text, state);
+    const insufficiencies =
+      gated.kind === 'report' && reported.length === 0
+        ? [
+            {
+              section: 'Answer',
+              missing: 'No drafted answer passed the validation gate',
+              queriesTried: state.searches.map((x) => x.query),
+            },
+          ]
+        : reported;
+    const validated = outcome.validated && gated.kind === 'verified' && !gated.stopped;
     const confidenceArgs = {
-      validated: outcome.validated,
+      validated,
       citations: grounded.citations.length,
       support: grounded.support,
       insufficiencies: insufficiencies.length,
@@ -227,13 +271,15 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
     };
     const confidence: Confidence = computeConfidence(confidenceArgs);
     const note = outcome.aborted
-      ? 'stopped by the caller'
-      : outcome.validated
+      ? `stopped by the caller (${gated.kind})`
+      : validated
         ? `validated after ${outcome.attempts} draft(s)`
-        : 'best grounded version (validation budget exhausted)';
+        : gated.kind === 'report'
+          ? 'insufficiency report (no draft passed the gate)'
+          : 'best grounded version (validation budget exhausted)';
     return finish(
       {
-        answer: grounded.answer,
+        answer: { ...gated, text: grounded.answer },
         citations: grounded.citations,
         insufficiencies,
         clarification: null,
@@ -241,7 +287,7 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
         confidenceScore: Math.round(computeConfidenceScore(confidenceArgs) * 1000) / 1000,
         safetyFlags,
         recommendedMode,
-        validated: outcome.validated,
+        validated,
         status,
         strippedMarkers: [...new Set([...outcome.inventedMarkers, ...grounded.strippedMarkers])].sort((a, b) => a - b),
       },
@@ -253,7 +299,12 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
     const stopped = input.signal?.aborted ?? false;
     return finish(
       {
-        answer: stopped ? '' : 'Something went wrong while answering. Please try again.',
+        answer: notice(
+          stopped
+            ? 'The run was stopped before it produced an answer.'
+            : 'Something went wrong while answering. Please try again.',
+          stopped,
+        ),
         citations: [],
         insufficiencies: [],
         clarification: null,

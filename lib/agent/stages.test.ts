@@ -121,6 +121,11 @@ describe('grounding', () => {
       [1, 'rate-limits.md'],
       [2, 'operations.md'],
     ]);
+    // Each citation remembers the number it was opened under, so the trace can show the answer's numbers.
+    expect(g.citations.map((c) => [c.n, c.openedAs])).toEqual([
+      [1, 2],
+      [2, 1],
+    ]);
     const c = g.citations[0];
     expect(c && f.chunks.rateLimits.text.slice(c.quoteStart, c.quoteEnd)).toBe(
       'The public API allows 100 requests per minute per token.',

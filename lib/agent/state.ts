@@ -1,8 +1,9 @@
-import type { IndexedChunk, SearchFilters, SearchHit } from '@/lib/retrieval/types';
+import type { IndexedChunk, SearchHit } from '@/lib/retrieval/types';
 import type { PromptConstraints } from './constraints';
 import type { AgentLimits } from './limits';
 import type { AgentPlan } from './plan';
 import type { CatalogDocument } from './ports';
+import type { AgentFilters } from './types';
 
 /**
  * The run's shared environment: results by short handle, opened citations, counters and feedback.
@@ -39,7 +40,7 @@ export interface SearchRecord {
   tool: string;
   query: string;
   mode: 'keyword' | 'semantic' | 'hybrid';
-  filters: SearchFilters;
+  filters: AgentFilters;
   hits: number;
   relaxed: string[];
   ok: boolean;

@@ -76,41 +76,6 @@ export function normalizeForQuote(text: string): string {
     .trim();
 }
 
-/**
- * Finds `span` inside `text` after normalisation (whitespace, quotes, dashes), returning offsets in the
- * original `text`, or null. Case-sensitive unless `ignoreCase`.
- */
-export function findNormalized(text: string, span: string, ignoreCase = false): { start: number; end: number } | null {
-  const target = normalizeForQuote(span);
-  if (target.length === 0) return null;
-  // Build the normalised text with a map back to original offsets.
-  const map: number[] = [];
-  let norm = '';
-  let lastSpace = true;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    let ch: string;
-    if (code === 32 || code === 9 || code === 10 || code === 13) ch = ' ';
-    else if (code < 128 && code !== 96) ch = text.charAt(i);
-    else ch = normalizeForQuote(text.charAt(i)) || ' ';
-    if (ch === ' ') {
-      if (lastSpace) continue;
-      lastSpace = true;
-    } else lastSpace = false;
-    for (const c of ch) {
-      norm += c;
-      map.push(i);
-    }
-  }
-  const hay = ignoreCase ? norm.toLowerCase() : norm;
-  const needle = ignoreCase ? target.toLowerCase() : target;
-  const at = hay.indexOf(needle);
-  if (at < 0) return null;
-  const start = map[at] ?? 0;
-  const endIndex = map[at + needle.length - 1] ?? start;
-  return { start, end: endIndex + 1 };
-}
-
 /** Rough token estimate (4 characters per token), enough for budgets. */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);

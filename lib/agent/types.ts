@@ -1,3 +1,4 @@
+import type { MetaFilter, MetaFilterInput } from '@/lib/domain/typed-meta';
 import type { ChunkIndex, SearchFilters } from '@/lib/retrieval/types';
 import type { AgentEvent, TraceEvent } from './events';
 import type { AgentLimits } from './limits';
@@ -10,6 +11,15 @@ import type { AgentModels, DocumentCatalog, QueryEmbedder } from './ports';
  */
 
 export type AgentMode = 'agent' | 'quick';
+
+/**
+ * Search filters as the agent plans them: the engine's filters plus typed filters on the buckets' schema fields,
+ * which the search tools resolve to the matching documents before the engine runs (tools/search-common.ts).
+ */
+export type AgentFilters = SearchFilters & { meta?: MetaFilter[] };
+
+/** The caller's hard filters: engine filters plus typed filters as written, checked against the buckets' schemas. */
+export type CallerFilters = SearchFilters & { meta?: MetaFilterInput[] };
 export type AnswerStyle = 'concise' | 'detailed' | 'bullet';
 export type Confidence = 'high' | 'medium' | 'low';
 export type AgentStatus = 'complete' | 'stopped' | 'error';
@@ -28,7 +38,7 @@ export interface RunAgentInput {
   mode: AgentMode;
   style: AnswerStyle;
   /** Hard filters from the caller, applied to every search on top of what the agent chooses. */
-  filters?: SearchFilters;
+  filters?: CallerFilters;
   /** Aborting stops model calls and returns what the run has, with status 'stopped'. */
   signal?: AbortSignal;
 }
@@ -67,6 +77,11 @@ export interface AgentCitation {
   charEnd: number;
   /** Retrieval score of the chunk (engine scale), 0 when it was reached only by opening. */
   score: number;
+  /**
+   * The number the source had when it was opened during the run (the trace's `Opened r1 as [k]`); `n` is its number
+   * in the answer (renumbered by first use). Lets the trace show the answer's numbers. Absent in older answers.
+   */
+  openedAs?: number;
 }
 
 /** Something the question asked for that the documents did not provide. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildFixture } from '../../test/support/agent/fixtures';
 import { stateWith } from '../../test/support/agent/state';
-import { extractQuotes, technicalTerms, validateDraft, validateProcess } from './validate';
+import { claimUnits } from './gate/units';
+import { technicalTerms, validateDraft, validateProcess } from './validate';
 
 const RUNBOOK_Q =
   'Produce an operational runbook with sections Reindex, Delete and Rate limits. Do separate tool searches for each topic: ' +
@@ -92,9 +93,10 @@ describe('validateDraft', () => {
       'Use the pg_reindex utility with 8 parallel workers to rebuild the orders index [1].',
       state,
     );
-    expect(codes(r)).toEqual(['UNGROUNDED_TERM']);
-    expect(r.errors[0]?.message).toContain('pg_reindex');
-    expect(r.errors[0]?.message).toContain('8');
+    // Numbers have their own check (by value, in the cited source) since the trust gate (#13).
+    expect(codes(r)).toEqual(['UNGROUNDED_NUMBER', 'UNGROUNDED_TERM']);
+    expect(r.errors[0]?.message).toContain('"8"');
+    expect(r.errors[1]?.message).toContain('pg_reindex');
     // Terms that are in the source pass: pg_stat_progress_create_index, CONCURRENTLY.
     expect(
       validateDraft('Watch pg_stat_progress_create_index while REINDEX TABLE CONCURRENTLY runs [1].', state).passed,
@@ -141,19 +143,23 @@ describe('validateDraft', () => {
     const state = stateWith({ question: 'What are the rate limits?', opened: [f.chunks.rateLimits] });
     expect(codes(validateDraft('The public API allows 100 requests per minute per token.', state))).toEqual([
       'NO_CITATIONS',
+      'UNCITED_CLAIM',
     ]);
   });
 });
 
-describe('extractQuotes / technicalTerms', () => {
+describe('claimUnits / technicalTerms', () => {
   it('attaches citations to quotes and code blocks', () => {
-    const q = extractQuotes(
+    const units = claimUnits(
       'He said "run the full reindex now" [2]. Then `orders_idx` [3].\nSee [1]:\n```\nSELECT 1;\n```',
     );
-    expect(q.map((x) => [x.kind, x.text, x.cites])).toEqual([
-      ['inline', 'run the full reindex now', [2]],
+    const quotes = units.flatMap((u) =>
+      u.kind === 'code' ? [['code-block', u.text, u.cites]] : u.quotes.map((q) => [q.kind, q.text, q.cites]),
+    );
+    expect(quotes).toEqual([
+      ['quote', 'run the full reindex now', [2]],
       ['code', 'orders_idx', [3]],
-      ['fenced', 'SELECT 1;', [1]],
+      ['code-block', 'SELECT 1;', [1]],
     ]);
   });
 

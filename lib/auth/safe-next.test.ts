@@ -101,4 +101,9 @@ describe('safeNextPath', () => {
       { numRuns: 5000 },
     );
   });
+
+  it('refuses a path whose normalised form decodes to a protocol-relative URL (found by the property test)', () => {
+    expect(safeNextPath('/../%2F')).toBe('/documents');
+    expect(safeNextPath('/a/../%2F%2Fevil.example')).toBe('/documents');
+  });
 });

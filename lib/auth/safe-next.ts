@@ -47,5 +47,8 @@ export function safeNextPath(next: unknown, fallback: string = DEFAULT_NEXT): st
   }
   if (url.origin !== BASE) return fallback;
   const path = `${url.pathname}${url.search}${url.hash}`;
-  return looksSafe(path) && path.length <= MAX_LENGTH ? path : fallback;
+  if (!looksSafe(path) || path.length > MAX_LENGTH) return fallback;
+  // The normalised path must pass the same checks as its input did ("/../%2F" resolves to "/%2F", whose decoded
+  // form starts with "//"): what is returned is always a fixed point.
+  return decodedForms(path)?.every(looksSafe) ? path : fallback;
 }

@@ -168,6 +168,86 @@ describe('runAnswer', () => {
     expect(await getDb().message.count({ where: { conversationId: a.session.conversationId ?? '' } })).toBe(2);
   });
 
+  it('starts a new conversation under the id the page proposed, so a Stop before the first byte can find it', async () => {
+    const user = await createTestUser('proposed');
+    const proposed = crypto.randomUUID();
+    const out = await runAnswer(
+      {
+        ownerId: user.id,
+        question: 'A question under a proposed id',
+        conversationId: proposed,
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: true,
+      },
+      deps(scriptedAgent([])),
+    );
+    expect(out.session.conversationId).toBe(proposed);
+    expect(await getDb().conversation.findFirst({ where: { id: proposed, ownerId: user.id } })).not.toBeNull();
+  });
+
+  it("a proposed id that is another user's conversation gets a fresh id and leaves theirs untouched", async () => {
+    const alice = await createTestUser('alice-p');
+    const mallory = await createTestUser('mallory-p');
+    const a = await runAnswer(
+      {
+        ownerId: alice.id,
+        question: 'Alice asks first',
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: true,
+      },
+      deps(scriptedAgent([])),
+    );
+    const aliceId = a.session.conversationId ?? '';
+    const m = await runAnswer(
+      {
+        ownerId: mallory.id,
+        question: 'Mallory proposes Alice conversation id',
+        conversationId: aliceId,
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: true,
+      },
+      deps(scriptedAgent([])),
+    );
+    expect(m.session.conversationId).not.toBe(aliceId);
+    const alices = await getDb().conversation.findUniqueOrThrow({ where: { id: aliceId } });
+    expect(alices.ownerId).toBe(alice.id);
+    expect(await getDb().message.count({ where: { conversationId: aliceId } })).toBe(2);
+    expect(await getDb().message.count({ where: { conversationId: m.session.conversationId ?? '' } })).toBe(2);
+  });
+
+  it('streams the validated answer of a run that streamed no text, sentence by sentence', async () => {
+    const user = await createTestUser('replay');
+    const answer = 'The job runs at 02:00 [1]. It takes ten minutes [1]. Logs go to the archive [2].';
+    const silent: RunAgentFn = async () => fakeResult({ answer });
+    const events: AgentEvent[] = [];
+    await runAnswer(
+      {
+        ownerId: user.id,
+        question: 'When does the job run?',
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: true,
+      },
+      deps(silent),
+      { onEvent: (e) => events.push(e) },
+    );
+    const tokens = events.flatMap((e) => (e.type === 'token' ? [e.text] : []));
+    expect(tokens.length).toBe(3);
+    expect(tokens.join('')).toBe(answer);
+    // A stopped run is never replayed (what it saved is shown as saved).
+    const stoppedEvents: AgentEvent[] = [];
+    await runAnswer(
+      {
+        ownerId: user.id,
+        question: 'Stopped one',
+        options: { mode: 'agent', style: 'concise' },
+        persistConversation: true,
+      },
+      deps(async () => fakeResult({ answer, status: 'stopped' })),
+      { onEvent: (e) => stoppedEvents.push(e) },
+    );
+    expect(stoppedEvents.filter((e) => e.type === 'token')).toEqual([]);
+  });
+
   it('saves a stopped run with what it produced', async () => {
     const user = await createTestUser('stop');
     const controller = new AbortController();

@@ -1,6 +1,7 @@
 import type { AgentEvent, TraceEvent } from '@/lib/agent/events';
 import type { AgentDeps, AgentResult, ChatTurn, RunAgentInput } from '@/lib/agent/types';
 import type { ChatMessage, ChatResult } from '@/lib/chat/message';
+import { replayAnswer } from '@/lib/chat/replay-answer';
 import type { AnswerOptions } from '@/lib/chat/request';
 import {
   appendAssistantMessage,
@@ -82,18 +83,34 @@ export async function runAnswer(
 
   // Ids are made here so the session can be announced (and the run started) before the rows are written: the
   // writes go in one transaction alongside the run, and everything that touches the answer row waits for them.
+  // A chat page proposes the id of a new conversation (a UUID it made) so that it knows where its question went
+  // even if the reader presses Stop before the first byte arrives; that write is awaited, and a proposed id that
+  // cannot be used (taken) is replaced by a fresh one, which the session announces.
   const isNewConversation = input.persistConversation && !conversationId;
-  if (isNewConversation) conversationId = crypto.randomUUID();
+  const proposed =
+    isNewConversation && input.conversationId && isUuid(input.conversationId) ? input.conversationId : null;
+  if (isNewConversation) conversationId = proposed ?? crypto.randomUUID();
   const answerId = crypto.randomUUID();
-  const written = recordStartedAnswer({
-    ownerId: input.ownerId,
-    answerId,
-    question: input.question,
-    mode: input.options.mode,
-    style: input.options.style,
-    conversationId,
-    newConversationTitle: isNewConversation ? title : null,
-  });
+  const start = (id: string | null) =>
+    recordStartedAnswer({
+      ownerId: input.ownerId,
+      answerId,
+      question: input.question,
+      mode: input.options.mode,
+      style: input.options.style,
+      conversationId: id,
+      newConversationTitle: isNewConversation ? title : null,
+    });
+  let written: Promise<void>;
+  if (proposed) {
+    written = start(proposed).catch(async () => {
+      conversationId = crypto.randomUUID();
+      await start(conversationId);
+    });
+    await written;
+  } else {
+    written = start(conversationId);
+  }
   // Awaited below; never left unobserved.
   written.catch(() => {});
   const session: AnswerSession = { conversationId, answerId, title };
@@ -127,6 +144,7 @@ export async function runAnswer(
       .catch(() => {});
   };
 
+  let streamedText = false;
   const result = await deps.runAgent(
     {
       question: input.question,
@@ -142,10 +160,14 @@ export async function runAnswer(
       if (event.type !== 'token') {
         trace.push(event);
         flush();
-      }
+      } else streamedText = true;
       listeners.onEvent?.(event);
     },
   );
+  // A run that streamed no text (extractive): its validated answer streams now, a sentence at a time.
+  if (listeners.onEvent && !streamedText && result.status === 'complete' && !result.clarification && result.answer) {
+    await replayAnswer(result.answer, listeners.onEvent, { signal: input.signal });
+  }
   clearTimeout(trailing);
   await written;
   await flushing;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { metaFilterInputSchema } from '@/lib/domain/typed-meta';
 
 /**
  * The request bodies that ask for an answer, in one place: the chat page's stream (`/api/chat`) and the agent
@@ -23,6 +24,8 @@ export const searchFiltersSchema = z
       .record(z.string().max(60), z.string().max(500))
       .refine((f) => Object.keys(f).length <= MAX_FILTER_FIELDS, `At most ${MAX_FILTER_FIELDS} field filters.`)
       .optional(),
+    /** Typed filters on the buckets' schema fields, e.g. {"field":"total_amount","op":">","value":1000}. */
+    meta: z.array(metaFilterInputSchema).max(10).optional(),
   })
   .strict();
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
+import { type MetaField, readBucketMetaSchema } from '@/lib/domain/typed-meta';
 import { AppError } from '@/lib/errors';
 import { isUuid } from '@/lib/validation/ids';
 
@@ -14,15 +15,22 @@ export interface BucketSummary {
   id: string;
   name: string;
   documentCount: number;
+  /** The typed fields the bucket declares (lib/domain/typed-meta.ts); absent or empty when none. */
+  metaFields?: MetaField[];
 }
 
 export async function listBuckets({ ownerId }: { ownerId: string }): Promise<BucketSummary[]> {
   const rows = await getDb().bucket.findMany({
     where: { ownerId },
     orderBy: { name: 'asc' },
-    select: { id: true, name: true, _count: { select: { documents: true } } },
+    select: { id: true, name: true, metaSchema: true, _count: { select: { documents: true } } },
   });
-  return rows.map((r) => ({ id: r.id, name: r.name, documentCount: r._count.documents }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    documentCount: r._count.documents,
+    metaFields: readBucketMetaSchema(r.metaSchema).fields,
+  }));
 }
 
 export async function findBucket({ ownerId, id }: { ownerId: string; id: string }) {
@@ -56,7 +64,7 @@ export async function createBucket({ ownerId, name }: { ownerId: string; name: s
   await assertNameFree(ownerId, clean);
   try {
     const row = await getDb().bucket.create({ data: { ownerId, name: clean }, select: { id: true, name: true } });
-    return { ...row, documentCount: 0 };
+    return { ...row, documentCount: 0, metaFields: [] };
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('conflict:bucket', `You already have a bucket named “${clean}”.`);
     throw error;

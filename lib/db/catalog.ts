@@ -1,6 +1,8 @@
 import type { BucketRef, CatalogDocument, DocumentCatalog, DocumentNameMatch } from '@/lib/agent/ports';
 import { type Db, getDb } from '@/lib/db/client';
+import { findDocumentIdsByMeta } from '@/lib/db/typed-meta';
 import { readMetadata } from '@/lib/domain/document';
+import { readBucketMetaSchema, readTypedMeta } from '@/lib/domain/typed-meta';
 import { isUuid } from '@/lib/validation/ids';
 
 /**
@@ -34,6 +36,7 @@ export function createPrismaCatalog(db: Db = getDb()): DocumentCatalog {
           bucketId: true,
           bucket: { select: { name: true } },
           metadata: true,
+          typedMeta: true,
           pageCount: true,
           chunkCount: true,
           sha256: true,
@@ -54,6 +57,7 @@ export function createPrismaCatalog(db: Db = getDb()): DocumentCatalog {
         pageCount: row.pageCount,
         chunkCount: row.chunkCount,
         sha256: row.sha256,
+        typed: readTypedMeta(row.typedMeta),
       };
     },
 
@@ -85,7 +89,16 @@ export function createPrismaCatalog(db: Db = getDb()): DocumentCatalog {
     },
 
     async listBuckets(ownerId): Promise<BucketRef[]> {
-      return db.bucket.findMany({ where: { ownerId }, select: { id: true, name: true }, orderBy: { name: 'asc' } });
+      const rows = await db.bucket.findMany({
+        where: { ownerId },
+        select: { id: true, name: true, metaSchema: true },
+        orderBy: { name: 'asc' },
+      });
+      return rows.map((r) => ({ id: r.id, name: r.name, metaSchema: readBucketMetaSchema(r.metaSchema) }));
+    },
+
+    findDocumentIdsByMeta(ownerId, bucketIds, filters) {
+      return findDocumentIdsByMeta({ ownerId, bucketIds, filters });
     },
   };
 }

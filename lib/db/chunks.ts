@@ -1,3 +1,4 @@
+import { insertRowsInBatches } from '@/lib/db/bulk-insert';
 import { getDb } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
 import type { IngestChunk, ParsedUnit } from '@/lib/ingest/types';
@@ -19,6 +20,8 @@ export interface ChunkView {
   unitOrdinal: number;
   /** The whole page/sheet/section text the chunk lies in (for highlighting in context). */
   unitText: string;
+  /** Set when the text was recognised by OCR: mean word confidence, 0..100. */
+  ocrConfidence: number | null;
 }
 
 /** A chunk of one of the owner's INDEXED documents with its surrounding text; others answer as not found. */
@@ -39,6 +42,7 @@ export async function getChunkViewOrThrow({ ownerId, id }: { ownerId: string; id
       charStart: true,
       charEnd: true,
       unitOrdinal: true,
+      ocrConfidence: true,
       document: { select: { filename: true, title: true, mime: true } },
     },
   });
@@ -62,6 +66,7 @@ export async function getChunkViewOrThrow({ ownerId, id }: { ownerId: string; id
     charEnd: chunk.charEnd,
     unitOrdinal: chunk.unitOrdinal,
     unitText: unit?.text ?? chunk.text,
+    ocrConfidence: chunk.ocrConfidence,
   };
 }
 
@@ -71,13 +76,14 @@ export async function listDocumentUnits({ ownerId, documentId }: { ownerId: stri
   return getDb().documentPage.findMany({
     where: { documentId, ownerId },
     orderBy: { ordinal: 'asc' },
-    select: { ordinal: true, page: true, sheet: true, text: true },
+    select: { ordinal: true, page: true, sheet: true, text: true, ocrConfidence: true },
   });
 }
 
-const WRITE_BATCH = 500;
+/** Rows per INSERT: one statement stays short (a few ms), so the event loop gets a turn between statements. */
+export const WRITE_BATCH = 200;
 
-export type StoredPageInput = Pick<ParsedUnit, 'ordinal' | 'page' | 'sheet' | 'text'>;
+export type StoredPageInput = Pick<ParsedUnit, 'ordinal' | 'page' | 'sheet' | 'text' | 'ocrConfidence'>;
 
 export type StoredChunkInput = Pick<
   IngestChunk,
@@ -92,11 +98,18 @@ export type StoredChunkInput = Pick<
   | 'charStart'
   | 'charEnd'
   | 'tokenCount'
+  | 'ocrConfidence'
 >;
 
 /**
- * Replaces a document's stored pages and chunks (the relational source of truth) in one transaction. Used by
- * the ingest worker for the document it claimed; `ownerId` is the document's owner, written onto every row.
+ * Replaces a document's stored pages and chunks (the relational source of truth). Used by the ingest worker for
+ * the document it claimed; `ownerId` is the document's owner, written onto every row.
+ *
+ * Not one transaction: ten thousand rows in one would hold SQLite's single connection (every other request's
+ * query runs on it meanwhile, inside that transaction) and block the event loop for seconds. Instead, old rows
+ * are deleted, then new rows go in multi-row INSERTs of at most WRITE_BATCH rows (lib/db/bulk-insert.ts), yielding to
+ * the event loop between statements. That is safe because nothing reads a document's chunks before it is INDEXED, and a job that stops
+ * half-way either fails (markJobFailed drops its rows) or runs again (which starts by deleting them).
  */
 export async function replaceDocumentPagesAndChunks({
   documentId,
@@ -109,44 +122,54 @@ export async function replaceDocumentPagesAndChunks({
   pages: readonly StoredPageInput[];
   chunks: readonly StoredChunkInput[];
 }): Promise<void> {
-  await getDb().$transaction(
-    async (tx) => {
-      await tx.chunk.deleteMany({ where: { documentId } });
-      await tx.documentPage.deleteMany({ where: { documentId } });
-      for (let i = 0; i < pages.length; i += WRITE_BATCH) {
-        await tx.documentPage.createMany({
-          data: pages.slice(i, i + WRITE_BATCH).map((u) => ({
-            documentId,
-            ownerId,
-            ordinal: u.ordinal,
-            page: u.page,
-            sheet: u.sheet,
-            text: u.text,
-          })),
-        });
-      }
-      for (let i = 0; i < chunks.length; i += WRITE_BATCH) {
-        await tx.chunk.createMany({
-          data: chunks.slice(i, i + WRITE_BATCH).map((c) => ({
-            documentId,
-            ownerId,
-            index: c.index,
-            text: c.text,
-            page: c.page,
-            sheet: c.sheet,
-            rowStart: c.rowStart,
-            rowEnd: c.rowEnd,
-            headingPath: c.headingPath,
-            unitOrdinal: c.unitOrdinal,
-            charStart: c.charStart,
-            charEnd: c.charEnd,
-            tokenCount: c.tokenCount,
-          })),
-        });
-      }
-    },
-    { timeout: 120_000, maxWait: 30_000 },
-  );
+  const db = getDb();
+  await db.chunk.deleteMany({ where: { documentId } });
+  await db.documentPage.deleteMany({ where: { documentId } });
+  await insertRowsInBatches({
+    table: 'DocumentPage',
+    columns: ['documentId', 'ownerId', 'ordinal', 'page', 'sheet', 'text', 'ocrConfidence'],
+    rows: pages.map((u) => [documentId, ownerId, u.ordinal, u.page, u.sheet, u.text, u.ocrConfidence ?? null]),
+    batchRows: WRITE_BATCH,
+  });
+  const createdAt = new Date();
+  await insertRowsInBatches({
+    table: 'Chunk',
+    columns: [
+      'documentId',
+      'ownerId',
+      'index',
+      'text',
+      'page',
+      'sheet',
+      'rowStart',
+      'rowEnd',
+      'headingPath',
+      'unitOrdinal',
+      'charStart',
+      'charEnd',
+      'tokenCount',
+      'ocrConfidence',
+      'createdAt',
+    ],
+    rows: chunks.map((c) => [
+      documentId,
+      ownerId,
+      c.index,
+      c.text,
+      c.page,
+      c.sheet,
+      c.rowStart,
+      c.rowEnd,
+      c.headingPath,
+      c.unitOrdinal,
+      c.charStart,
+      c.charEnd,
+      c.tokenCount,
+      c.ocrConfidence ?? null,
+      createdAt,
+    ]),
+    batchRows: WRITE_BATCH,
+  });
 }
 
 /** The ids of a document's stored chunks in order (for the worker that indexes or back-fills it). */

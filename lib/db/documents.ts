@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
 import { containsPattern } from '@/lib/db/like';
 import { type DocumentMetadata, readMetadata } from '@/lib/domain/document';
@@ -19,6 +20,10 @@ export interface DocumentSummary {
   pageCount: number | null;
   chunkCount: number | null;
   bucketId: string | null;
+  /** The e-mail or archive this document came out of, else null. */
+  parentId: string | null;
+  /** Non-fatal parse problems (e.g. a scanned page OCR could not read with confidence). */
+  warnings: string[];
   metadata: DocumentMetadata;
   embeddingModel: string | null;
   vectorsPending: boolean;
@@ -40,6 +45,8 @@ const summarySelect = {
   pageCount: true,
   chunkCount: true,
   bucketId: true,
+  parentId: true,
+  warnings: true,
   metadata: true,
   embeddingModel: true,
   vectorsPending: true,
@@ -61,6 +68,8 @@ type SummaryRow = {
   pageCount: number | null;
   chunkCount: number | null;
   bucketId: string | null;
+  parentId: string | null;
+  warnings: unknown;
   metadata: unknown;
   embeddingModel: string | null;
   vectorsPending: boolean;
@@ -69,9 +78,12 @@ type SummaryRow = {
   indexedAt: Date | null;
 };
 
+const warningsSchema = z.array(z.string()).catch([]);
+
 function toSummary(row: SummaryRow): DocumentSummary {
   return {
     ...row,
+    warnings: row.warnings == null ? [] : warningsSchema.parse(row.warnings),
     metadata: readMetadata(row.metadata),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -7,42 +7,101 @@ import { type DbHandle, getDbHandle } from '@/lib/db/client';
  * (when to retry, how often to beat) lives in lib/ingest/jobs.ts.
  */
 
+/** How the next job is chosen among owners (see lib/ingest/jobs.ts for the policy). */
+export interface ClaimPolicy {
+  /** Jobs one owner may run (across every worker) before other owners with waiting jobs come first. */
+  ownerCap: number;
+  /**
+   * Whether an owner already at `ownerCap` may still be served by this claim (the worker would keep a slot free
+   * after it). False keeps the worker's last slot for owners below their cap, so a newcomer never waits behind
+   * a neighbour's long jobs.
+   */
+  overCapAllowed: boolean;
+}
+
+/** One owner at most one job at a time while others wait; the worker's last slot kept for owners below the cap. */
+export const DEFAULT_CLAIM_POLICY: ClaimPolicy = { ownerCap: 1, overCapAllowed: false };
+
 /**
- * Atomically claims the oldest PENDING document whose retry time has come; null when none is waiting.
- * PostgreSQL: one UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED), so concurrent workers in several app
- * instances never claim the same row. SQLite serialises writers, so a conditional update is atomic: exactly one
- * claimer sees count = 1.
+ * The fair pick, as one SQL expression yielding the id of the job to claim (or nothing): among owners with a
+ * ready job (PENDING, retry time come), those below the cap (or any when over-cap is allowed); first the owner
+ * with the fewest running jobs, then the one served least recently (latest claimedAt, never served first), then
+ * the one whose oldest ready job is oldest; of that owner, the oldest ready job. `p` names the placeholders:
+ * now (a timestamp), cap (an integer), over (0/1).
  */
-export async function claimNextJob(workerId: string, handle: DbHandle = getDbHandle()): Promise<string | null> {
+function fairPickSql(p: { now: string; cap: string; over: string }, status: (s: string) => string): string {
+  return `WITH "ready" AS (
+      SELECT "ownerId", MIN("createdAt") AS "oldest" FROM "Document"
+      WHERE "status" = ${status('PENDING')} AND ("retryAt" IS NULL OR "retryAt" <= ${p.now})
+      GROUP BY "ownerId"
+    ), "load" AS (
+      SELECT r."ownerId", r."oldest",
+        (SELECT COUNT(*) FROM "Document" d WHERE d."ownerId" = r."ownerId"
+           AND d."status" = ${status('PROCESSING')}) AS "running",
+        (SELECT MAX(d."claimedAt") FROM "Document" d WHERE d."ownerId" = r."ownerId") AS "served"
+      FROM "ready" r
+    ), "owner" AS (
+      SELECT "ownerId" FROM "load" WHERE "running" < ${p.cap} OR ${p.over} = 1
+      ORDER BY "running", "served" IS NOT NULL, "served", "oldest" LIMIT 1
+    )
+    SELECT d."id" FROM "Document" d JOIN "owner" o ON d."ownerId" = o."ownerId"
+    WHERE d."status" = ${status('PENDING')} AND (d."retryAt" IS NULL OR d."retryAt" <= ${p.now})
+    ORDER BY d."createdAt", d."id" LIMIT 1`;
+}
+
+/** Serialises claims across app instances on PostgreSQL (held until the claiming transaction ends). */
+const CLAIM_LOCK_KEY = 0x64_6f_63_63; // "docc"
+
+/**
+ * Atomically claims the next job, chosen fairly across owners (see fairPickSql); null when none may start.
+ * PostgreSQL: in one transaction, an advisory lock serialises claimers of every app instance (so the owner's
+ * running count the pick reads cannot change under it), then UPDATE … WHERE id = (pick … FOR UPDATE SKIP
+ * LOCKED). SQLite: one UPDATE … WHERE id = (pick) statement; SQLite takes its write lock before the statement
+ * reads, so concurrent claimers (other connections included) run one after the other.
+ */
+export async function claimNextJob(
+  workerId: string,
+  policy: ClaimPolicy = DEFAULT_CLAIM_POLICY,
+  handle: DbHandle = getDbHandle(),
+): Promise<string | null> {
   const { db, provider } = handle;
   const now = new Date();
+  const over = policy.overCapAllowed ? 1 : 0;
   if (provider === 'postgresql') {
-    const rows = await db.$queryRawUnsafe<{ id: string }[]>(
-      `UPDATE "Document" SET "status" = 'PROCESSING'::"DocumentStatus", "stage" = 'parsing', "lockedBy" = $1,
-         "lockedAt" = $2, "attempts" = "attempts" + 1, "updatedAt" = $2
-       WHERE "id" = (SELECT "id" FROM "Document" WHERE "status" = 'PENDING'::"DocumentStatus"
-                       AND ("retryAt" IS NULL OR "retryAt" <= $2)
-                     ORDER BY "createdAt" LIMIT 1 FOR UPDATE SKIP LOCKED)
-       RETURNING "id"`,
-      workerId,
-      now,
-    );
+    const pick = fairPickSql({ now: '$2', cap: '$3', over: '$4' }, (s) => `'${s}'::"DocumentStatus"`);
+    const [, rows] = await db.$transaction([
+      db.$queryRawUnsafe(`SELECT 1 AS "locked" FROM pg_advisory_xact_lock(${CLAIM_LOCK_KEY})`),
+      db.$queryRawUnsafe<{ id: string }[]>(
+        `UPDATE "Document" SET "status" = 'PROCESSING'::"DocumentStatus", "stage" = 'parsing', "lockedBy" = $1,
+           "lockedAt" = $2, "claimedAt" = $2, "attempts" = "attempts" + 1, "updatedAt" = $2
+         WHERE "id" = (SELECT "id" FROM "Document" WHERE "id" = (${pick}) AND "status" = 'PENDING'::"DocumentStatus"
+                       FOR UPDATE SKIP LOCKED)
+         RETURNING "id"`,
+        workerId,
+        now,
+        policy.ownerCap,
+        over,
+      ),
+    ]);
     return rows[0]?.id ?? null;
   }
-  for (let tries = 0; tries < 5; tries++) {
-    const next = await db.document.findFirst({
-      where: { status: 'PENDING', OR: [{ retryAt: null }, { retryAt: { lte: now } }] },
-      orderBy: { createdAt: 'asc' },
-      select: { id: true },
-    });
-    if (!next) return null;
-    const claimed = await db.document.updateMany({
-      where: { id: next.id, status: 'PENDING' },
-      data: { status: 'PROCESSING', stage: 'parsing', lockedBy: workerId, lockedAt: now, attempts: { increment: 1 } },
-    });
-    if (claimed.count === 1) return next.id;
-  }
-  return null;
+  const pick = fairPickSql({ now: '?', cap: '?', over: '?' }, (s) => `'${s}'`);
+  // placeholders in order of appearance: SET (worker, now ×3), pick (now, cap, over, now)
+  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+    `UPDATE "Document" SET "status" = 'PROCESSING', "stage" = 'parsing', "lockedBy" = ?, "lockedAt" = ?,
+       "claimedAt" = ?, "attempts" = "attempts" + 1, "updatedAt" = ?
+     WHERE "id" = (${pick}) AND "status" = 'PENDING'
+     RETURNING "id"`,
+    workerId,
+    now,
+    now,
+    now,
+    now,
+    policy.ownerCap,
+    over,
+    now,
+  );
+  return rows[0]?.id ?? null;
 }
 
 /** Returns PROCESSING jobs whose heartbeat is older than `staleBefore` to PENDING, or FAILED past `maxAttempts`. */
@@ -127,11 +186,14 @@ export async function markJobIndexed({
   pageCount,
   chunkCount,
   embeddingModel,
+  warnings,
 }: {
   documentId: string;
   pageCount: number;
   chunkCount: number;
   embeddingModel: string | null;
+  /** What the parse left out or doubted (unreadable OCR pages, attachments not ingested), shown on the document. */
+  warnings: string[];
 }): Promise<boolean> {
   const finished = await getDbHandle().db.document.updateMany({
     where: { id: documentId, status: 'PROCESSING' },
@@ -143,6 +205,7 @@ export async function markJobIndexed({
       retryAt: null,
       pageCount,
       chunkCount,
+      warnings,
       embeddingModel,
       vectorsPending: embeddingModel === null,
       indexedAt: new Date(),

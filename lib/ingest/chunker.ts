@@ -244,6 +244,7 @@ function chunkTextUnit(unit: ParsedUnit, prefix: string, target: number, overlap
       headingPath,
       charStart,
       charEnd,
+      ocrConfidence: unit.ocrConfidence ?? null,
     });
   }
   return drafts;
@@ -269,6 +270,7 @@ function chunkSheetUnit(unit: ParsedUnit, prefix: string, target: number): Chunk
     page: unit.page,
     sheet: unit.sheet,
     headingPath: unit.headingPath.length > 0 ? unit.headingPath.join(' > ') : null,
+    ocrConfidence: unit.ocrConfidence ?? null,
   };
   const fullHeader = unit.header ?? '';
   if (rows.length === 0) {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import {
+  type ClaimPolicy,
   claimNextJob,
   countDocumentsAwaitingVectors,
   countQueuedJobs,
@@ -21,6 +22,12 @@ import { isIndexUnavailable } from '@/lib/retrieval/errors';
  * lockedAt) → INDEXED | FAILED. A worker that dies leaves a stale heartbeat; any worker later puts such a job
  * back to PENDING (or FAILED after MAX_ATTEMPTS), so nothing stays "processing" forever. On PostgreSQL several
  * app instances may run workers: a job is claimed with FOR UPDATE SKIP LOCKED and processed once.
+ *
+ * Fairness: the claim picks the owner first (fewest running jobs across every worker, then the one served least
+ * recently), then that owner's oldest job, so one user's bulk upload interleaves with everyone else's files
+ * instead of queueing them behind it. An owner runs at most `ownerConcurrency` jobs while the claim would take
+ * this worker's last free slot: that slot stays for owners below the cap, so a newcomer's one-page file starts
+ * within one poll even while a neighbour's large files keep the other slots busy.
  */
 
 export const HEARTBEAT_STALE_MS = 30_000;
@@ -32,10 +39,17 @@ export const INDEX_RETRY_MS = 15_000;
 
 export interface WorkerDeps extends Omit<PipelineDeps, 'shouldStop' | 'embedder'> {
   concurrency: number;
+  /** Jobs one owner may run while others wait (default 1); see the fairness note above. */
+  ownerConcurrency?: number;
   /** Resolves the embedder for a job (probed when the job starts); null = keyword-only. */
   resolveEmbedder: () => Promise<PipelineDeps['embedder']>;
   pollMs?: number;
   log?: (message: string) => void;
+}
+
+/** The claim policy of a worker running `running` jobs: past the owner cap only while a slot stays free after. */
+export function claimPolicy(deps: Pick<WorkerDeps, 'concurrency' | 'ownerConcurrency'>, running: number): ClaimPolicy {
+  return { ownerCap: deps.ownerConcurrency ?? 1, overCapAllowed: running + 1 < deps.concurrency };
 }
 
 /** Returns stale PROCESSING jobs (dead worker) to PENDING, or FAILED once they have used their attempts. */
@@ -154,7 +168,7 @@ export function startIngestWorker(deps: WorkerDeps): IngestWorker {
         await recoverStaleJobs();
       }
       while (!stopping && running < deps.concurrency) {
-        const id = await claimNextJob(workerId);
+        const id = await claimNextJob(workerId, claimPolicy(deps, running));
         if (!id) break;
         running++;
         const heartbeat = setInterval(() => {

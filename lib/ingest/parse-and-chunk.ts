@@ -3,6 +3,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { chunkDocument } from './chunker';
 import { IngestError } from './errors';
+import type { OcrOptions } from './ocr';
 import { parseDocument } from './parse';
 import type { ChunkerOptions, IngestChunk, ParsedDocument, ProgressCallback } from './types';
 import type { ZipLimits } from './zip-guard';
@@ -17,6 +18,9 @@ export interface ParseAndChunkOptions {
   zipLimits?: Partial<ZipLimits>;
   /** Files larger than this are refused before they are read (default 256 MiB). */
   maxFileBytes?: number;
+  ocr?: OcrOptions;
+  /** See ParseOptions.extractChildren. */
+  extractChildren?: boolean;
 }
 
 export interface ParseAndChunkOutput {

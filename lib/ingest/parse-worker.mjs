@@ -14,7 +14,7 @@ const { IngestError } = await import('./errors.ts');
 
 port.on('message', async (message) => {
   if (message?.type !== 'job') return;
-  const { id, path, filename, declaredMime, chunker, zipLimits, maxFileBytes } = message;
+  const { id, path, filename, declaredMime, chunker, zipLimits, maxFileBytes, ocr, extractChildren } = message;
   let lastProgress = 0;
   const onProgress = (progress) => {
     const now = Date.now();
@@ -29,6 +29,8 @@ port.on('message', async (message) => {
       chunker,
       zipLimits,
       maxFileBytes,
+      ocr,
+      extractChildren,
       onProgress,
     });
     port.postMessage({ type: 'result', id, ok: true, parsed, chunks, timings });

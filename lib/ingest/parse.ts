@@ -1,6 +1,7 @@
 /** Bytes → ParsedDocument: sniffs the real type, then runs the matching parser. */
 
 import { IngestError } from './errors';
+import type { OcrOptions } from './ocr';
 import { parseCsvDocument } from './parsers/csv';
 import { parseMarkdownText } from './parsers/markdown';
 import { sniffOrThrow } from './sniff';
@@ -13,6 +14,13 @@ export interface ParseOptions {
   declaredMime?: string | null;
   onProgress?: ProgressCallback;
   zipLimits?: Partial<ZipLimits>;
+  /** OCR of scanned PDF pages and images (defaults: see ocr.ts). */
+  ocr?: OcrOptions;
+  /**
+   * Return attachments and archive members as child files (default true). False for a file that is itself a
+   * child nested too deep: its children are then only named in a warning (no archive-in-archive chains).
+   */
+  extractChildren?: boolean;
 }
 
 /**
@@ -24,7 +32,7 @@ export async function parseAs(kind: DocumentKind, bytes: Uint8Array, options: Pa
     switch (kind) {
       case 'pdf': {
         const { parsePdf } = await import('./parsers/pdf');
-        return await parsePdf(bytes, { onProgress: options.onProgress });
+        return await parsePdf(bytes, { onProgress: options.onProgress, ocr: options.ocr });
       }
       case 'docx': {
         const { parseDocx } = await import('./parsers/docx');
@@ -43,6 +51,48 @@ export async function parseAs(kind: DocumentKind, bytes: Uint8Array, options: Pa
       case 'markdown':
       case 'text':
         return parseMarkdownText(decodeText(bytes).text, kind);
+      case 'pptx': {
+        const { parsePptx } = await import('./parsers/pptx');
+        return await parsePptx(bytes, { zipLimits: options.zipLimits });
+      }
+      case 'odt':
+      case 'odp': {
+        const { parseOdf } = await import('./parsers/odf');
+        return await parseOdf(bytes, kind, { zipLimits: options.zipLimits });
+      }
+      case 'ods':
+      case 'xls': {
+        const { parseLegacySheet } = await import('./parsers/legacy-sheet');
+        return await parseLegacySheet(bytes, kind, { zipLimits: options.zipLimits });
+      }
+      case 'epub': {
+        const { parseEpub } = await import('./parsers/epub');
+        return await parseEpub(bytes, { zipLimits: options.zipLimits });
+      }
+      case 'rtf': {
+        const { parseRtf } = await import('./parsers/rtf');
+        return parseRtf(bytes);
+      }
+      case 'doc': {
+        const { parseDoc } = await import('./parsers/doc');
+        return await parseDoc(bytes);
+      }
+      case 'eml': {
+        const { parseEml } = await import('./parsers/email');
+        return await parseEml(bytes);
+      }
+      case 'msg': {
+        const { parseMsg } = await import('./parsers/email');
+        return parseMsg(bytes);
+      }
+      case 'zip': {
+        const { parseZipArchive } = await import('./parsers/archive');
+        return await parseZipArchive(bytes, options.filename, { zipLimits: options.zipLimits });
+      }
+      case 'image': {
+        const { parseImage } = await import('./parsers/image');
+        return await parseImage(bytes, { ocr: options.ocr });
+      }
     }
   } catch (error) {
     if (error instanceof IngestError) throw error;
@@ -65,5 +115,12 @@ export async function parseDocument(bytes: Uint8Array, options: ParseOptions): P
   options.onProgress?.({ stage: 'parsing', fraction: 0 });
   const parsed = await parseAs(kind, bytes, options);
   options.onProgress?.({ stage: 'parsing', fraction: 1 });
+  if (options.extractChildren === false && parsed.children && parsed.children.length > 0) {
+    const names = parsed.children.map((c) => c.filename);
+    parsed.warnings.push(
+      `${names.length} attached or archived file${names.length === 1 ? '' : 's'} not ingested (nested too deep): ${names.slice(0, 10).join(', ')}`,
+    );
+    parsed.children = [];
+  }
   return parsed;
 }

@@ -183,4 +183,60 @@ describe('ingestion pipeline', () => {
     expect(storedFileExists(row.storedName)).toBe(false);
     expect(await index.search({ ownerId: user.id, query: 'reindex', mode: 'keyword', topK: 5 })).toEqual([]);
   });
+
+  it('ingests e-mail attachments as child documents of the same owner and bucket, kept when the parent is deleted', async () => {
+    const user = await createTestUser('mail');
+    const bucket = await getDb().bucket.create({ data: { ownerId: user.id, name: `mail ${user.id}` } });
+    const eml = [
+      'From: Ada <ada@example.org>',
+      'To: Bob <bob@example.org>',
+      `Subject: Runbook ${user.id}`,
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="b1"',
+      '',
+      '--b1',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      'The runbook is attached.',
+      '--b1',
+      'Content-Type: text/markdown; name="runbook.md"',
+      'Content-Disposition: attachment; filename="runbook.md"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      Buffer.from(`${DOC}\n${user.id}`).toString('base64'),
+      '--b1',
+      'Content-Type: application/octet-stream; name="setup.exe"',
+      'Content-Disposition: attachment; filename="setup.exe"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      Buffer.from([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0xff, 0xff, 0, 0, ...new Array(200).fill(0)]).toString(
+        'base64',
+      ),
+      '--b1--',
+      '',
+    ].join('\r\n');
+    const stored = await saveUploadStream({ body: once(Buffer.from(eml)), maxBytes: 1_000_000 });
+    const { document: parent } = await registerUpload({
+      ownerId: user.id,
+      stored,
+      filename: 'runbook.eml',
+      declaredMime: 'message/rfc822',
+      bucketId: bucket.id,
+    });
+    await processAll(null);
+    const parentRow = await getDb().document.findUniqueOrThrow({ where: { id: parent.id } });
+    expect(parentRow.status).toBe('INDEXED');
+    expect(parentRow.warnings).toEqual([expect.stringMatching(/setup\.exe not ingested: .*executable/)]);
+    const children = await getDb().document.findMany({ where: { parentId: parent.id } });
+    expect(children.map((c) => [c.filename, c.ownerId, c.bucketId, c.status])).toEqual([
+      ['runbook.md', user.id, bucket.id, 'INDEXED'],
+    ]);
+    const hits = await index.search({ ownerId: user.id, query: 'reindex orders nightly', mode: 'keyword', topK: 5 });
+    expect(hits[0]?.documentId).toBe(children[0]?.id);
+
+    await deleteDocument({ ownerId: user.id, id: parent.id }, { index });
+    const child = await getDb().document.findUniqueOrThrow({ where: { id: children[0]?.id ?? '' } });
+    expect(child).toMatchObject({ status: 'INDEXED', parentId: null });
+    expect(await index.search({ ownerId: user.id, query: 'reindex', mode: 'keyword', topK: 5 })).not.toEqual([]);
+  });
 });

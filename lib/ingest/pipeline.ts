@@ -1,7 +1,14 @@
+import type { LanguageModel } from 'ai';
 import { listChunkIds, replaceDocumentPagesAndChunks } from '@/lib/db/chunks';
+import { documentDepth } from '@/lib/db/document-children';
 import { loadJobDocument, markJobIndexed, recordJobProgress, saveExtractedTitle } from '@/lib/db/jobs';
+import { getDocumentTypedMeta, setDocumentTypedValues } from '@/lib/db/typed-meta';
 import { readMetadata } from '@/lib/domain/document';
+import { MAX_CHILD_DEPTH, registerChildFiles } from '@/lib/ingest/children';
 import { IngestError } from '@/lib/ingest/errors';
+import { extractTypedValues } from '@/lib/ingest/extract-typed-meta';
+import { extractTypedValuesWithModel } from '@/lib/ingest/extract-typed-meta-model';
+import type { OcrOptions } from '@/lib/ingest/ocr';
 import { parseAndChunkFile } from '@/lib/ingest/sandbox';
 import { storedFilePath } from '@/lib/ingest/storage';
 import type { IngestChunk } from '@/lib/ingest/types';
@@ -17,9 +24,14 @@ export interface PipelineDeps {
   index: ChunkIndex;
   /** Resolved per job: an embedder that answered its probe, or null. */
   embedder: DocumentEmbedder | null;
-  limits: { parseTimeoutMs: number; parseMaxMemoryMb: number };
+  limits: { parseTimeoutMs: number; parseMaxMemoryMb: number; ocr?: OcrOptions };
   /** Called often; answers true when the job must stop (cancelled, deleted, or the worker is shutting down). */
   shouldStop?: () => Promise<boolean>;
+  /**
+   * The model that reads typed metadata values, when one answers (resolved only for documents whose bucket
+   * declares typed fields); absent or null = deterministic extraction only.
+   */
+  resolveMetaModel?: () => Promise<{ model: LanguageModel; timeoutMs: number } | null>;
 }
 
 export type StageName = 'parsing' | 'chunking' | 'embedding' | 'indexing';
@@ -75,12 +87,15 @@ export async function processDocument(
   };
 
   await progress('parsing', 0, true);
+  const depth = await documentDepth({ ownerId: doc.ownerId, id: doc.id, limit: MAX_CHILD_DEPTH });
   const parsed = await parseAndChunkFile({
     path: storedFilePath(doc.storedName),
     filename: doc.filename,
     declaredMime: doc.mime,
     limits: { timeoutMs: deps.limits.parseTimeoutMs, maxMemoryMb: deps.limits.parseMaxMemoryMb },
     signal: controller.signal,
+    ocr: deps.limits.ocr,
+    extractChildren: depth < MAX_CHILD_DEPTH,
     onProgress: (p) => {
       void progress(p.stage, p.fraction).catch(() => controller.abort());
     },
@@ -92,6 +107,8 @@ export async function processDocument(
 
   await progress('chunking', 1, true);
   await replaceDocumentPagesAndChunks({ documentId: doc.id, ownerId: doc.ownerId, pages: document.units, chunks });
+
+  await extractTypedMeta(doc.ownerId, doc.id, chunks, deps.resolveMetaModel, controller.signal);
 
   const metadata = readMetadata(doc.metadata);
   const title = metadata.title ?? document.title ?? null;
@@ -158,18 +175,46 @@ export async function processDocument(
     await progress('indexing', (i + batch.length) / chunks.length);
   }
 
+  // Attachments and archive members become documents of their own (queued for this same pipeline).
+  const children = document.children?.length
+    ? await registerChildFiles(doc, document.children)
+    : { created: [], warnings: [] };
+
   // The document may have been deleted while we indexed: then nothing of it may stay searchable.
   const finished = await markJobIndexed({
     documentId: doc.id,
     pageCount: document.pageCount,
     chunkCount: chunks.length,
     embeddingModel,
+    warnings: [...document.warnings, ...children.warnings],
   });
   if (!finished) {
     await index.deleteDocument(doc.ownerId, doc.id);
     throw new JobStopped();
   }
   return { pageCount: document.pageCount, chunkCount: chunks.length };
+}
+
+/**
+ * Typed values for the bucket's schema fields: the model's (verified quotes) when one answers, and the
+ * deterministic extractor's for the fields it did not give (lib/ingest/extract-typed-meta*.ts).
+ */
+async function extractTypedMeta(
+  ownerId: string,
+  documentId: string,
+  chunks: readonly IngestChunk[],
+  resolveModel: PipelineDeps['resolveMetaModel'],
+  signal: AbortSignal,
+): Promise<void> {
+  const { schema } = await getDocumentTypedMeta({ ownerId, documentId });
+  if (schema.fields.length === 0) return;
+  const found = extractTypedValues(schema, chunks);
+  const model = resolveModel ? await resolveModel() : null;
+  const read = model ? await extractTypedValuesWithModel({ ...model, schema, chunks, signal }) : null;
+  const values = { ...found.values, ...(read?.values ?? {}) };
+  const evidence = { ...found.evidence, ...(read?.evidence ?? {}) };
+  if (Object.keys(values).length === 0) return;
+  await setDocumentTypedValues({ ownerId, documentId, values, evidence, replace: false });
 }
 
 /** The text a chunk is embedded with: its short context prefix, then its text. */

@@ -54,6 +54,17 @@ describe('parseAndChunkFile', () => {
     expect(text).toEqual({ ok: false, code: 'malformed', reason: expect.stringMatching(/not a valid \.pdf/) });
   });
 
+  it('bounds OCR by the same time limit, then reads scans with a fresh worker', async () => {
+    const scan = '/work/shared/data/documents/unstructured/img/table-multi-row-column-cells.png';
+    // Warm a worker so the limit falls inside recognition, not inside the worker's start.
+    expect((await parseAndChunkFile({ path: write('warm.md', '# warm'), filename: 'warm.md' })).ok).toBe(true);
+    const slow = await parseAndChunkFile({ path: scan, filename: 'scan.png', limits: { timeoutMs: 400 } });
+    expect(slow).toEqual({ ok: false, code: 'timeout', reason: 'parsing timed out after 0.4s' });
+    const read = await parseAndChunkFile({ path: scan, filename: 'scan.png', limits: { timeoutMs: 120_000 } });
+    expect(read.ok && read.chunks.map((c) => c.text).join(' ')).toContain('Low Vision');
+    expect(read.ok && read.chunks.every((c) => (c.ocrConfidence ?? 0) > 45)).toBe(true);
+  }, 150_000);
+
   it('terminates the worker when the time limit passes', async () => {
     const file = write('slow.pdf', bigPdf(400));
     const started = performance.now();

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { IngestErrorCode } from './errors';
+import type { OcrOptions } from './ocr';
 import type { ChunkerOptions, IngestChunk, ParsedDocument, ProgressCallback } from './types';
 import type { ZipLimits } from './zip-guard';
 
@@ -35,6 +36,9 @@ export interface ParseAndChunkFileInput {
   onProgress?: ProgressCallback;
   chunker?: ChunkerOptions;
   zipLimits?: Partial<ZipLimits>;
+  ocr?: OcrOptions;
+  /** Return attachments and archive members as `parsed.children` (default true). */
+  extractChildren?: boolean;
   /** Absolute path of parse-worker.mjs when it is not found beside this module or under <cwd>/lib/ingest. */
   workerPath?: string;
 }
@@ -122,9 +126,11 @@ function acquire(workerPath: string, limits: Required<SandboxLimits>): PooledWor
     if (pooled.idleTimer) clearTimeout(pooled.idleTimer);
     pooled.idleTimer = null;
     pooled.worker.ref();
-    return pooled;
   }
-  return spawnWorker(workerPath, limits, key);
+  // Keep one warm spare: starting a worker (loading the parsers) takes ~0.3 s idle and seconds on a busy machine,
+  // and the next job is often another user's small file, which should not wait for that (issue 14).
+  if (!idleWorkers.get(key)?.length) release(spawnWorker(workerPath, limits, key));
+  return pooled ?? spawnWorker(workerPath, limits, key);
 }
 
 function release(pooled: PooledWorker): void {
@@ -143,6 +149,11 @@ function release(pooled: PooledWorker): void {
   pooled.idleTimer.unref();
   pool.push(pooled);
   idleWorkers.set(pooled.key, pool);
+}
+
+/** Idle (warm) parse workers ready for the next file, across every limits setting (diagnostics and tests). */
+export function countIdleParseWorkers(): number {
+  return [...idleWorkers.values()].reduce((sum, list) => sum + list.length, 0);
 }
 
 /** Terminates every idle parse worker (for shutdown and tests); running jobs are not affected. */
@@ -298,6 +309,8 @@ export async function parseAndChunkFile(input: ParseAndChunkFileInput): Promise<
       chunker: input.chunker,
       zipLimits: input.zipLimits,
       maxFileBytes: limits.maxFileBytes,
+      ocr: input.ocr,
+      extractChildren: input.extractChildren,
     });
   });
 }

@@ -37,21 +37,53 @@ describe('sniffFile', () => {
     expect(await sniff(await xlsxBytes(), 'book.xlsx', 'application/octet-stream')).toMatchObject({ kind: 'xlsx' });
   });
 
-  it('tells docx, xlsx and pptx apart by their entries', async () => {
+  it('tells docx, xlsx, pptx, OpenDocument, EPUB and plain ZIP archives apart by their entries', async () => {
     const pptx = buildZip([
       { name: '[Content_Types].xml', data: '<Types/>' },
       { name: 'ppt/presentation.xml', data: '<p/>' },
     ]);
-    expect(await sniff(pptx, 'slides.pptx')).toMatchObject({
-      code: 'unsupported',
-      error: expect.stringMatching(/PowerPoint/),
-    });
+    expect(await sniff(pptx, 'misnamed.docx')).toMatchObject({ kind: 'pptx' });
     const office = buildZip([{ name: '[Content_Types].xml', data: '<Types/>' }]);
     expect(await sniff(office, 'x.docx')).toMatchObject({ code: 'malformed' });
-    expect(await sniff(buildZip([{ name: 'a.txt', data: 'x' }]), 'a.zip')).toMatchObject({
-      code: 'unsupported',
-      error: expect.stringMatching(/ZIP/),
-    });
+    expect(await sniff(buildZip([{ name: 'a.txt', data: 'x' }]), 'a.zip')).toMatchObject({ kind: 'zip' });
+    expect(await sniff(buildZip([{ name: 'a.txt', data: 'x' }]), 'noext')).toMatchObject({ kind: 'zip' });
+    for (const [flavour, kind] of [
+      ['text', 'odt'],
+      ['spreadsheet', 'ods'],
+      ['presentation', 'odp'],
+    ] as const) {
+      const odf = buildZip([
+        { name: 'mimetype', data: `application/vnd.oasis.opendocument.${flavour}` },
+        { name: 'content.xml', data: '<office:document-content/>' },
+      ]);
+      expect(await sniff(odf, 'misnamed.bin'), flavour).toMatchObject({ kind });
+    }
+    const epub = buildZip([
+      { name: 'mimetype', data: 'application/epub+zip' },
+      { name: 'META-INF/container.xml', data: '<container/>' },
+    ]);
+    expect(await sniff(epub, 'book.zip')).toMatchObject({ kind: 'epub', mime: 'application/epub+zip' });
+  });
+
+  it('tells the legacy compound-file formats apart by their stream names', async () => {
+    const cfb = (stream: string) => {
+      const bytes = new Uint8Array(4096);
+      bytes.set([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+      bytes.set(Buffer.from(stream, 'utf16le'), 1024);
+      return bytes;
+    };
+    expect(await sniff(cfb('WordDocument'), 'a.bin')).toMatchObject({ kind: 'doc' });
+    expect(await sniff(cfb('Workbook'), 'a.bin')).toMatchObject({ kind: 'xls' });
+    expect(await sniff(cfb('__substg1.0_0037001F'), 'a.bin')).toMatchObject({ kind: 'msg' });
+    expect(await sniff(cfb('PowerPoint Document'), 'a.ppt')).toMatchObject({ code: 'unsupported' });
+    expect(await sniff(cfb('Something'), 'a.bin')).toMatchObject({ code: 'unsupported' });
+  });
+
+  it('reads RTF by its signature and e-mail by its name or declared type', async () => {
+    expect(await sniff(new Uint8Array(Buffer.from('{\\rtf1\\ansi hello}')), 'x.txt')).toMatchObject({ kind: 'rtf' });
+    const mail = new Uint8Array(Buffer.from('From: a@example.org\r\nSubject: hi\r\n\r\nbody'));
+    expect(await sniff(mail, 'note.eml')).toMatchObject({ kind: 'eml' });
+    expect(await sniff(mail, 'note', 'message/rfc822')).toMatchObject({ kind: 'eml' });
   });
 
   it('refuses empty files', async () => {
@@ -82,7 +114,7 @@ describe('sniffFile', () => {
     expect(await sniff(new Uint8Array(Buffer.from('just text')), 'fake.pdf')).toMatchObject({ code: 'malformed' });
   });
 
-  it('refuses images and other known binary formats with their type', async () => {
+  it('reads raster images (for OCR) whatever their name says', async () => {
     const png = new Uint8Array([
       0x89,
       0x50,
@@ -102,7 +134,7 @@ describe('sniffFile', () => {
       0x52,
       ...new Array(64).fill(0),
     ]);
-    expect(await sniff(png, 'photo.pdf')).toMatchObject({ error: expect.stringMatching(/image\/png.*OCR/) });
+    expect(await sniff(png, 'photo.pdf')).toMatchObject({ kind: 'image', mime: 'image/png' });
   });
 
   it('says password-protected for encrypted Office files (CFB with an EncryptionInfo stream)', async () => {

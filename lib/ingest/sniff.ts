@@ -11,7 +11,7 @@ import type { IngestErrorCode } from './errors';
 import { IngestError } from './errors';
 import { binaryContentReason } from './text-decode';
 import type { DocumentKind } from './types';
-import { listZipEntries } from './zip-guard';
+import { listZipEntries, readSmallZipEntry } from './zip-guard';
 
 export const MIME_BY_KIND: Record<DocumentKind, string> = {
   pdf: 'application/pdf',
@@ -21,7 +21,22 @@ export const MIME_BY_KIND: Record<DocumentKind, string> = {
   html: 'text/html',
   markdown: 'text/markdown',
   text: 'text/plain',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  odt: 'application/vnd.oasis.opendocument.text',
+  ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  odp: 'application/vnd.oasis.opendocument.presentation',
+  epub: 'application/epub+zip',
+  rtf: 'application/rtf',
+  doc: 'application/msword',
+  xls: 'application/vnd.ms-excel',
+  eml: 'message/rfc822',
+  msg: 'application/vnd.ms-outlook',
+  zip: 'application/zip',
+  image: 'image/png',
 };
+
+/** Raster images read by OCR, by the MIME type file-type detects. */
+const OCR_IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/tiff', 'image/webp', 'image/bmp', 'image/gif']);
 
 export type SniffResult = { kind: DocumentKind; mime: string } | { error: string; code: IngestErrorCode };
 
@@ -56,6 +71,7 @@ const TEXT_KIND_BY_EXTENSION: Record<string, DocumentKind> = {
   tex: 'text',
   srt: 'text',
   vtt: 'text',
+  eml: 'eml',
 };
 
 const TEXT_KIND_BY_MIME: Record<string, DocumentKind> = {
@@ -67,19 +83,27 @@ const TEXT_KIND_BY_MIME: Record<string, DocumentKind> = {
   'text/html': 'html',
   'application/xhtml+xml': 'html',
   'application/json': 'text',
+  'message/rfc822': 'eml',
 };
 
 /** Extensions of binary formats: text content under one of these names is refused rather than guessed. */
-const BINARY_EXTENSIONS = new Set(['pdf', 'docx', 'xlsx', 'pptx', 'doc', 'xls', 'ppt', 'odt', 'ods', 'zip', 'epub']);
+const BINARY_EXTENSIONS = new Set([
+  'pdf',
+  'docx',
+  'xlsx',
+  'pptx',
+  'doc',
+  'xls',
+  'ppt',
+  'odt',
+  'ods',
+  'odp',
+  'zip',
+  'epub',
+  'msg',
+]);
 
-const UNSUPPORTED_CONTAINERS: Record<string, string> = {
-  pptx: 'PowerPoint presentations (.pptx) are not supported; export it as PDF',
-  odt: 'OpenDocument text (.odt) is not supported; save it as .docx or PDF',
-  ods: 'OpenDocument spreadsheets (.ods) are not supported; save it as .xlsx or CSV',
-  odp: 'OpenDocument presentations (.odp) are not supported; export it as PDF',
-  epub: 'EPUB books are not supported; convert it to PDF',
-  zip: 'ZIP archives are not supported; upload the files inside it',
-};
+const ODF_KIND_BY_EXT: Record<string, DocumentKind> = { odt: 'odt', ods: 'ods', odp: 'odp' };
 
 function extensionOf(filename: string): string {
   return path.extname(filename).slice(1).toLowerCase();
@@ -108,7 +132,13 @@ function containsUtf16(bytes: Uint8Array, text: string): boolean {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(Buffer.from(text, 'utf16le'));
 }
 
-async function classifyZip(bytes: Uint8Array): Promise<SniffResult> {
+/** The flavour an OpenDocument package declares in its `mimetype` entry (text, spreadsheet, presentation...). */
+async function odfFlavour(bytes: Uint8Array): Promise<string | null> {
+  const declared = await readSmallZipEntry(bytes, 'mimetype');
+  return /^application\/vnd\.oasis\.opendocument\.([a-z-]+)$/.exec(declared?.trim() ?? '')?.[1] ?? null;
+}
+
+async function classifyZip(bytes: Uint8Array, filenameExt: string): Promise<SniffResult> {
   let names: string[];
   try {
     names = (await listZipEntries(bytes)).map((e) => e.name);
@@ -119,17 +149,38 @@ async function classifyZip(bytes: Uint8Array): Promise<SniffResult> {
   const has = (name: string) => names.includes(name);
   if (has('word/document.xml') || names.some((n) => /^word\/document\d*\.xml$/.test(n))) return ok('docx');
   if (has('xl/workbook.xml')) return ok('xlsx');
-  if (has('ppt/presentation.xml')) return fail('unsupported', UNSUPPORTED_CONTAINERS.pptx ?? 'unsupported');
-  if (has('mimetype')) {
-    const odf = names.some((n) => n === 'content.xml');
-    if (odf)
-      return fail('unsupported', 'OpenDocument files (.odt/.ods/.odp) are not supported; save as .docx/.xlsx or PDF');
-    if (has('META-INF/container.xml')) return fail('unsupported', UNSUPPORTED_CONTAINERS.epub ?? 'unsupported');
+  if (has('ppt/presentation.xml')) return ok('pptx');
+  if (has('mimetype') && has('content.xml')) {
+    const declared = await odfFlavour(bytes);
+    if (declared === 'text') return ok('odt');
+    if (declared === 'spreadsheet') return ok('ods');
+    if (declared === 'presentation') return ok('odp');
+    const byExt = ODF_KIND_BY_EXT[filenameExt];
+    if (byExt) return ok(byExt);
+    return fail('unsupported', 'unsupported OpenDocument type (only text, spreadsheet and presentation are read)');
   }
+  if (has('META-INF/container.xml') && (has('mimetype') || filenameExt === 'epub')) return ok('epub');
   if (has('[Content_Types].xml')) {
-    return fail('malformed', 'malformed Office file: the package has no Word document or Excel workbook part');
+    return fail(
+      'malformed',
+      'malformed Office file: the package has no Word document, Excel workbook or PowerPoint presentation part',
+    );
   }
-  return fail('unsupported', UNSUPPORTED_CONTAINERS.zip ?? 'unsupported');
+  return ok('zip');
+}
+
+/** Tells the legacy binary Office formats apart by the stream names in their compound file directory. */
+function classifyCompoundFile(bytes: Uint8Array): SniffResult {
+  if (containsUtf16(bytes, 'EncryptionInfo') || containsUtf16(bytes, 'EncryptedPackage')) {
+    return fail('password-protected', 'password-protected');
+  }
+  if (containsUtf16(bytes, '__substg1.0_')) return ok('msg');
+  if (containsUtf16(bytes, 'WordDocument')) return ok('doc');
+  if (containsUtf16(bytes, 'Workbook') || containsUtf16(bytes, 'Book')) return ok('xls');
+  if (containsUtf16(bytes, 'PowerPoint Document')) {
+    return fail('unsupported', 'unsupported file type: legacy PowerPoint (.ppt); save it as .pptx or PDF');
+  }
+  return fail('unsupported', 'unsupported file type: a compound binary file that is not a Word, Excel or Outlook file');
 }
 
 function describeBinary(ext: string, mime: string, filenameExt: string): string {
@@ -138,7 +189,7 @@ function describeBinary(ext: string, mime: string, filenameExt: string): string 
     return `refused: the file is an executable (${mime})${claimed}, not a document`;
   }
   if (mime.startsWith('image/')) {
-    return `unsupported file type: image (${mime})${claimed}; images need OCR, which is not supported`;
+    return `unsupported file type: image (${mime})${claimed}; OCR reads PNG, JPEG, TIFF, WebP, BMP and GIF`;
   }
   if (mime.startsWith('audio/') || mime.startsWith('video/')) {
     return `unsupported file type: ${mime}${claimed}`;
@@ -171,18 +222,11 @@ export async function sniffFile(input: SniffInput): Promise<SniffResult> {
   const detected = await fileTypeFromBuffer(bytes);
   const isZipMagic = startsWithAscii(bytes, 'PK\u0003\u0004') || startsWithAscii(bytes, 'PK\u0005\u0006');
   if (isZipMagic || (detected && ['zip', 'docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub'].includes(detected.ext))) {
-    return classifyZip(bytes);
+    return classifyZip(bytes, filenameExt);
   }
-  if (detected?.ext === 'cfb') {
-    if (containsUtf16(bytes, 'EncryptionInfo') || containsUtf16(bytes, 'EncryptedPackage')) {
-      return fail('password-protected', 'password-protected');
-    }
-    return fail(
-      'unsupported',
-      'unsupported file type: legacy Microsoft Office binary format (.doc/.xls/.ppt/.msg); save it as .docx, .xlsx or PDF',
-    );
-  }
-  if (detected?.ext === 'rtf') return fail('unsupported', 'unsupported file type: RTF; save it as .docx or PDF');
+  if (detected?.ext === 'cfb') return classifyCompoundFile(bytes);
+  if (detected?.ext === 'rtf') return ok('rtf');
+  if (detected && OCR_IMAGE_MIMES.has(detected.mime)) return { kind: 'image', mime: detected.mime };
   if (detected && detected.ext !== 'xml' && !detected.mime.startsWith('text/')) {
     return fail('unsupported', describeBinary(detected.ext, detected.mime, filenameExt));
   }

@@ -57,10 +57,13 @@ export async function saveUploadStream({
   body,
   maxBytes,
   signal,
+  tooLarge,
 }: {
   body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
   maxBytes: number;
   signal?: AbortSignal;
+  /** The error once more than `maxBytes` arrived (default: 413, larger than the per-file limit). */
+  tooLarge?: () => AppError;
 }): Promise<StoredUpload> {
   const storedName = crypto.randomBytes(16).toString('hex');
   const file = storedFilePath(storedName);
@@ -82,6 +85,7 @@ export async function saveUploadStream({
       if (signal?.aborted) throw new AppError('bad_request:upload', 'The upload was cancelled.');
       size += chunk.byteLength;
       if (size > maxBytes) {
+        if (tooLarge) throw tooLarge();
         throw new AppError(
           'payload_too_large:upload',
           `The file is larger than the ${formatBytes(maxBytes)} limit per file.`,

@@ -6,7 +6,26 @@
 import type { ChunkLocation } from '@/lib/retrieval/types';
 
 /** The formats the parsers understand; decided by content (see sniff.ts), never by the extension alone. */
-export type DocumentKind = 'pdf' | 'docx' | 'xlsx' | 'csv' | 'html' | 'markdown' | 'text';
+export type DocumentKind =
+  | 'pdf'
+  | 'docx'
+  | 'xlsx'
+  | 'csv'
+  | 'html'
+  | 'markdown'
+  | 'text'
+  | 'pptx'
+  | 'odt'
+  | 'ods'
+  | 'odp'
+  | 'epub'
+  | 'rtf'
+  | 'doc'
+  | 'xls'
+  | 'eml'
+  | 'msg'
+  | 'zip'
+  | 'image';
 
 /**
  * One spreadsheet row inside a sheet unit's text. `rowNumber` is 1-based over the data rows (the header row
@@ -42,6 +61,20 @@ export interface ParsedUnit {
   header?: string | null;
   /** Sheets only: every non-empty data row, in order. */
   rows?: ParsedRow[];
+  /** Set when the text was recognised by OCR: Tesseract's mean word confidence for the unit, 0..100. */
+  ocrConfidence?: number | null;
+}
+
+/**
+ * A file found inside another one (an e-mail attachment, a ZIP member): ingested as its own document of the same
+ * owner and bucket, with a reference to its parent.
+ */
+export interface ChildFile {
+  /** The member's or attachment's own file name (no folders). */
+  filename: string;
+  /** Declared MIME type, a hint only (the child is sniffed like any upload). */
+  declaredMime: string | null;
+  bytes: Uint8Array;
 }
 
 export interface ParsedDocument {
@@ -53,6 +86,8 @@ export interface ParsedDocument {
   pageCount: number;
   /** Non-fatal problems met while parsing (a page that failed to extract, an unknown cell type...). */
   warnings: string[];
+  /** Attachments and archive members, to be ingested as documents of their own. */
+  children?: ChildFile[];
 }
 
 /**
@@ -72,6 +107,8 @@ export interface IngestChunk extends ChunkLocation {
   /** Document title (or file name) and heading path / sheet, to index with the text; not shown as the chunk. */
   contextPrefix: string;
   tokenCount: number;
+  /** OCR confidence (0..100) of the unit the chunk comes from when its text was recognised by OCR, else null. */
+  ocrConfidence: number | null;
 }
 
 export type IngestStage = 'parsing' | 'chunking';

@@ -32,8 +32,20 @@ export interface ZipEntryInfo {
 
 export interface ZipInspection {
   entries: ZipEntryInfo[];
-  /** Text of the XML parts asked for with `keepText` (UTF-8). */
+  /** Text of the parts asked for with `keepText` (UTF-8). */
   texts: Map<string, string>;
+  /** Bytes of the entries asked for with `keepBytes`. */
+  files: Map<string, Uint8Array>;
+}
+
+/** Entry names to keep: a list of exact names or a predicate. */
+export type EntrySelector = readonly string[] | ((name: string) => boolean);
+
+function selector(select: EntrySelector | undefined): (name: string) => boolean {
+  if (!select) return () => false;
+  if (typeof select === 'function') return select;
+  const names = new Set(select);
+  return (name) => names.has(name);
 }
 
 function openZip(bytes: Uint8Array): Promise<yauzl.ZipFile> {
@@ -83,7 +95,7 @@ function zipBomb(detail: string): IngestError {
   return new IngestError('zip-bomb', `refused: archive looks like a zip bomb (${detail})`);
 }
 
-const XML_PART = /\.(xml|rels|vml)$/i;
+const XML_PART = /\.(xml|rels|vml|opf)$/i;
 const FORBIDDEN = ['<!DOCTYPE', '<!ENTITY'].flatMap((marker) => [
   Buffer.from(marker, 'latin1'),
   Buffer.from(marker, 'utf16le'),
@@ -103,10 +115,17 @@ function findForbidden(chunk: Buffer): boolean {
  */
 export async function inspectZip(
   bytes: Uint8Array,
-  options: { limits?: Partial<ZipLimits>; keepText?: readonly string[] } = {},
+  options: {
+    limits?: Partial<ZipLimits>;
+    keepText?: EntrySelector;
+    keepBytes?: EntrySelector;
+    /** Refuse XML parts that declare a DTD or entities (default true; false for plain archives, whose members are parsed on their own). */
+    scanXml?: boolean;
+  } = {},
 ): Promise<ZipInspection> {
   const limits: ZipLimits = { ...DEFAULT_ZIP_LIMITS, ...options.limits };
-  const keep = new Set(options.keepText ?? []);
+  const keepText = selector(options.keepText);
+  const keepBytes = selector(options.keepBytes);
   const zip = await openZip(bytes);
   if (zip.entryCount > limits.maxEntries) {
     zip.close();
@@ -114,6 +133,7 @@ export async function inspectZip(
   }
   const entries: ZipEntryInfo[] = [];
   const texts = new Map<string, string>();
+  const files = new Map<string, Uint8Array>();
   let declaredTotal = 0;
   let inflatedTotal = 0;
 
@@ -125,6 +145,7 @@ export async function inspectZip(
           return;
         }
         const kept: Buffer[] = [];
+        const keep = keepText(entry.fileName) || keepBytes(entry.fileName);
         let previousTail: Buffer = Buffer.alloc(0);
         stream.on('data', (data: Buffer) => {
           inflatedTotal += data.length;
@@ -132,7 +153,10 @@ export async function inspectZip(
             stream.destroy(zipBomb(`more than ${limits.maxTotalUncompressedBytes} bytes inflated`));
             return;
           }
-          if (!isXml) return;
+          if (!isXml) {
+            if (keep) kept.push(data);
+            return;
+          }
           const window = previousTail.length > 0 ? Buffer.concat([previousTail, data]) : data;
           if (isXml && findForbidden(window)) {
             stream.destroy(
@@ -144,7 +168,7 @@ export async function inspectZip(
             return;
           }
           previousTail = Buffer.from(window.subarray(Math.max(0, window.length - TAIL)));
-          if (keep.has(entry.fileName)) kept.push(data);
+          if (keep) kept.push(data);
         });
         stream.on('error', (e: Error) => {
           if (e instanceof IngestError) reject(e);
@@ -152,7 +176,11 @@ export async function inspectZip(
             reject(new IngestError('malformed', `malformed ZIP entry ${entry.fileName}: ${e.message}`, { cause: e }));
         });
         stream.on('end', () => {
-          if (keep.has(entry.fileName)) texts.set(entry.fileName, Buffer.concat(kept).toString('utf8'));
+          if (keep) {
+            const all = Buffer.concat(kept);
+            if (keepText(entry.fileName)) texts.set(entry.fileName, all.toString('utf8'));
+            if (keepBytes(entry.fileName)) files.set(entry.fileName, new Uint8Array(all));
+          }
           resolve();
         });
       });
@@ -191,7 +219,10 @@ export async function inspectZip(
         }
         // Every entry is inflated once here (counted, not kept) so that sizes a header lies about are caught by
         // yauzl's size validation and the total cap before a parser's own unzip library inflates them.
-        scanEntry(entry, XML_PART.test(entry.fileName)).then(() => zip.readEntry(), reject);
+        scanEntry(entry, options.scanXml !== false && XML_PART.test(entry.fileName)).then(
+          () => zip.readEntry(),
+          reject,
+        );
       });
       zip.on('end', () => resolve());
       zip.on('error', (err: Error) =>
@@ -202,7 +233,7 @@ export async function inspectZip(
   } finally {
     zip.close();
   }
-  return { entries, texts };
+  return { entries, texts, files };
 }
 
 /** Reads `<dc:title>` from an OOXML core-properties part, or null. */
@@ -225,4 +256,45 @@ function decodeXmlEntities(text: string): string {
     const code = name.startsWith('#x') ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
     return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
   });
+}
+
+/** Reads one small entry (at most `maxBytes` inflated) as UTF-8 text, or null when it is missing or too large. */
+export async function readSmallZipEntry(bytes: Uint8Array, name: string, maxBytes = 4096): Promise<string | null> {
+  const zip = await openZip(bytes);
+  try {
+    return await new Promise<string | null>((resolve, reject) => {
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (entry.fileName !== name) {
+          zip.readEntry();
+          return;
+        }
+        if (entry.uncompressedSize > maxBytes || entry.isEncrypted()) {
+          resolve(null);
+          return;
+        }
+        zip.openReadStream(entry, (err, stream) => {
+          if (err) {
+            resolve(null);
+            return;
+          }
+          const parts: Buffer[] = [];
+          let size = 0;
+          stream.on('data', (data: Buffer) => {
+            size += data.length;
+            if (size > maxBytes) stream.destroy();
+            else parts.push(data);
+          });
+          stream.on('error', () => resolve(null));
+          stream.on('close', () => resolve(size > maxBytes ? null : Buffer.concat(parts).toString('utf8')));
+        });
+      });
+      zip.on('end', () => resolve(null));
+      zip.on('error', (err: Error) =>
+        reject(new IngestError('malformed', `malformed ZIP container: ${err.message}`, { cause: err })),
+      );
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
 }

@@ -1,5 +1,14 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyze, foldText, STOP_WORDS, termFrequencies } from '@/lib/retrieval/analyzer';
+import {
+  analyze,
+  analyzeForIndex,
+  analyzeQuery,
+  foldText,
+  INDEX_STOP_WORDS,
+  STOP_WORDS,
+  termFrequencies,
+} from '@/lib/retrieval/analyzer';
 
 describe('analyze', () => {
   it.each([
@@ -56,6 +65,30 @@ describe('analyze', () => {
   it('handles empty and whitespace-only input', () => {
     expect(analyze('')).toEqual([]);
     expect(analyze(' \n\t ')).toEqual([]);
+  });
+});
+
+describe('analyzeForIndex and analyzeQuery', () => {
+  it('indexes every word but Lucene stop words, with the same token rules', () => {
+    expect(analyzeForIndex('How do I set up the VPN?')).toEqual(['how', 'do', 'i', 'set', 'up', 'vpn']);
+    expect(analyzeForIndex('covid-19 in the cells')).toEqual(['covid19', 'covid', '19', 'cell']);
+    for (const word of INDEX_STOP_WORDS) expect(analyzeForIndex(word)).toEqual([]);
+  });
+
+  it('is a superset of analyze() for any text (a query term is always an index term)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (text) => {
+        const indexed = new Set(analyzeForIndex(text));
+        for (const term of analyze(text)) expect(indexed.has(term)).toBe(true);
+      }),
+    );
+  });
+
+  it('queries content words, and falls back to every indexed word when there is none', () => {
+    expect(analyzeQuery('How do I reset the router?')).toEqual(analyze('How do I reset the router?'));
+    expect(analyzeQuery('what is it')).toEqual(['what']);
+    expect(analyzeQuery('how to do it')).toEqual(['how', 'do']);
+    expect(analyzeQuery('the of and')).toEqual([]);
   });
 });
 

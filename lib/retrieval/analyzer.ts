@@ -19,6 +19,9 @@ import { stemmer } from 'stemmer';
  * - Letters-only tokens are Porter-stemmed; tokens with digits or `_` are kept verbatim.
  * - Tokens longer than 64 characters are dropped (hashes, base64 blobs).
  */
+/** Bumped whenever the rules change, so persisted analyses can be detected as stale. */
+export const ANALYZER_VERSION = 2;
+
 const MAX_TOKEN_LENGTH = 64;
 
 /** Lucene/Anserini-style English stop list, extended with frequent function words. */
@@ -30,6 +33,17 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'our ours ourselves out over own same she should so some such than that the their theirs them themselves then there ' +
     'these they this those through to too under until up very was we were what when where which while who whom why will ' +
     'with would you your yours yourself yourselves'
+  ).split(' '),
+);
+
+/**
+ * Lucene's default English stop set (what Anserini's BM25 drops). The keyword index drops only these when it
+ * indexes a document (`analyzeForIndex`), so a query made of words like "how", "what" or "up" still finds text.
+ */
+export const INDEX_STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a an and are as at be but by for if in into is it no not of on or such that the their then there these they ' +
+    'this to was will with'
   ).split(' '),
 );
 
@@ -66,10 +80,13 @@ export function foldText(text: string): string {
   return text.normalize('NFKD').replace(COMBINING_MARKS, '').normalize('NFC').toLowerCase();
 }
 
+/** The stop set of the analysis running now (set by analyseWith; analysis is synchronous). */
+let stopWords: ReadonlySet<string> = STOP_WORDS;
+
 function emitWord(word: string, out: string[]): void {
   if (word.length === 0 || word.length > MAX_TOKEN_LENGTH) return;
   if (LETTERS_ONLY.test(word)) {
-    if (STOP_WORDS.has(word)) return;
+    if (stopWords.has(word)) return;
     out.push(stem(word));
     return;
   }
@@ -157,32 +174,61 @@ function dropApostrophes(candidate: string): string {
 }
 
 const CANDIDATE_CACHE_LIMIT = 200_000;
-const candidateTerms = new Map<string, readonly string[]>();
 
-/** The terms of one candidate token, memoised (tokens follow Zipf's law: most lookups hit). */
-function termsOfCandidate(candidate: string): readonly string[] {
-  let terms = candidateTerms.get(candidate);
+/** The terms of one candidate token, memoised per stop set (tokens follow Zipf's law: most lookups hit). */
+function termsOfCandidate(candidate: string, cache: Map<string, readonly string[]>): readonly string[] {
+  let terms = cache.get(candidate);
   if (terms === undefined) {
     const out: string[] = [];
     emitHyphenated(dropApostrophes(candidate), out);
     terms = out;
-    if (candidateTerms.size >= CANDIDATE_CACHE_LIMIT) candidateTerms.clear();
-    candidateTerms.set(candidate, terms);
+    if (cache.size >= CANDIDATE_CACHE_LIMIT) cache.clear();
+    cache.set(candidate, terms);
   }
   return terms;
 }
 
-/** Analyses text into index terms (folded, tokenised, stop words removed, stemmed), in text order. */
-export function analyze(text: string): string[] {
+const searchCache = new Map<string, readonly string[]>();
+const indexCache = new Map<string, readonly string[]>();
+
+function analyseWith(text: string, stops: ReadonlySet<string>, cache: Map<string, readonly string[]>): string[] {
   const out: string[] = [];
   const folded = foldText(text);
   const pattern = ASCII_ONLY.test(folded) ? ASCII_CANDIDATE : CANDIDATE;
   pattern.lastIndex = 0;
-  for (let match = pattern.exec(folded); match !== null; match = pattern.exec(folded)) {
-    const terms = termsOfCandidate(match[0]);
-    for (let i = 0; i < terms.length; i++) out.push(terms[i] as string);
+  stopWords = stops;
+  try {
+    for (let match = pattern.exec(folded); match !== null; match = pattern.exec(folded)) {
+      const terms = termsOfCandidate(match[0], cache);
+      for (let i = 0; i < terms.length; i++) out.push(terms[i] as string);
+    }
+  } finally {
+    stopWords = STOP_WORDS;
   }
   return out;
+}
+
+/** Analyses text into index terms (folded, tokenised, stop words removed, stemmed), in text order. */
+export function analyze(text: string): string[] {
+  return analyseWith(text, STOP_WORDS, searchCache);
+}
+
+/**
+ * What the embedded keyword index stores for a text: the same rules, but only Lucene's short stop set is dropped,
+ * so every word a plain BM25 (Anserini) would index is searchable.
+ */
+export function analyzeForIndex(text: string): string[] {
+  return analyseWith(text, INDEX_STOP_WORDS, indexCache);
+}
+
+/**
+ * The terms a keyword query searches for: `analyze` (function words carry no topic), or, when that leaves
+ * nothing ("what is it", "how to set up"), every term `analyzeForIndex` keeps, so a query with any indexed
+ * word always finds the texts that contain it.
+ */
+export function analyzeQuery(text: string): string[] {
+  const terms = analyze(text);
+  return terms.length > 0 ? terms : analyzeForIndex(text);
 }
 
 /** Term frequencies of analysed text (the input of a BM25 sparse vector). */

@@ -261,6 +261,42 @@ describe('embedded chunk index: durability and concurrency', () => {
     }
   }, 300_000);
 
+  it('unloads least recently used owners past the memory budget and reloads them on use, answers unchanged', async () => {
+    const dir = await tempDir();
+    try {
+      const writer = await createEmbeddedChunkIndex({ dir });
+      const owners = ['lru-a', 'lru-b', 'lru-c'];
+      for (const ownerId of owners) {
+        await writer.upsert(
+          Array.from({ length: 300 }, (_, i) =>
+            makeContractChunk({ ownerId, documentId: `d${i % 10}`, text: `${ownerId} shared kestrel number ${i}` }),
+          ),
+        );
+      }
+      const before = await Promise.all(
+        owners.map((ownerId) => writer.search({ ownerId, query: 'kestrel', mode: 'keyword', topK: 5 })),
+      );
+      const one = await writer.loadedBytes();
+      await writer.close();
+
+      // Room for about one owner: loading another unloads the least recently used idle one.
+      const budgetMb = (one / owners.length / 2 ** 20) * 1.5;
+      const index = await createEmbeddedChunkIndex({ dir, memoryBudgetMb: budgetMb });
+      for (let round = 0; round < 2; round++) {
+        for (const [i, ownerId] of owners.entries()) {
+          const hits = await index.search({ ownerId, query: 'kestrel', mode: 'keyword', topK: 5 });
+          expect(hits).toEqual(before[i]);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          expect(await index.loadedBytes()).toBeLessThanOrEqual(budgetMb * 2 ** 20);
+        }
+      }
+      expect(await index.countChunks('lru-a')).toBe(300);
+      await index.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('rejects malformed search requests', async () => {
     const dir = await tempDir();
     const index = await createEmbeddedChunkIndex({ dir });

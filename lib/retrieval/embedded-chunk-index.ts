@@ -5,7 +5,7 @@ import { connect } from '@lancedb/lancedb';
 import { z } from 'zod';
 import type { Bm25Params } from '@/lib/retrieval/embedded/bm25-index';
 import { ChunkTable } from '@/lib/retrieval/embedded/chunk-table';
-import { OwnerPartition } from '@/lib/retrieval/embedded/owner-partition';
+import { keywordDirOf, OwnerPartition } from '@/lib/retrieval/embedded/owner-partition';
 import { MAX_CANDIDATES, searchPartition } from '@/lib/retrieval/embedded/search-partition';
 import type {
   ChunkDocumentAttributes,
@@ -17,7 +17,11 @@ import type {
   SearchRequest,
 } from '@/lib/retrieval/types';
 
-export const EMBEDDED_ENGINE = 'embedded (LanceDB + in-memory BM25)';
+export const EMBEDDED_ENGINE = 'embedded (LanceDB + persisted BM25 segments)';
+/** Memory for loaded owners' keyword indexes when the caller sets no budget. */
+export const DEFAULT_MEMORY_BUDGET_MB = 1024;
+/** How long an unloaded owner's files stay open for reads that obtained it just before. */
+const RETIRE_GRACE_MS = 2_000;
 /** How often a read checks an owner's table for versions written by another process. */
 const FRESHNESS_CHECK_MS = 1000;
 
@@ -68,6 +72,8 @@ function assertChunk(chunk: IndexedChunk): void {
 export interface EmbeddedChunkIndex extends ChunkIndex {
   /** Waits for background work and brings every loaded owner's ANN index up to date (end of a bulk ingest). */
   optimize(): Promise<void>;
+  /** Bytes the loaded owners' keyword indexes hold in memory (what the memory budget bounds). */
+  loadedBytes(): Promise<number>;
 }
 
 export interface EmbeddedChunkIndexOptions {
@@ -75,12 +81,18 @@ export interface EmbeddedChunkIndexOptions {
   dir: string;
   /** BM25F parameters (defaults tuned on SciFact train). */
   bm25?: Bm25Params;
+  /**
+   * Bound on the memory of loaded owners' keyword indexes (postings, dictionaries, per-chunk columns), in MB.
+   * Past it, the least recently used idle owners are unloaded; they reload from disk on their next use.
+   */
+  memoryBudgetMb?: number;
 }
 
 /**
  * The embedded (no server) ChunkIndex. Each owner is a partition of its own: a LanceDB table in `dir` (durable
- * copy of the chunks and their vectors, ANN index once large) plus an in-memory BM25 index rebuilt from the table
- * the first time the owner is used in this process. Nothing ever searches across owners.
+ * copy of the chunks and their vectors, ANN index once large) plus a persisted BM25 keyword index beside it
+ * (`<table>.kw/`: segments written at ingest, loaded in seconds). Nothing ever searches across owners.
+ * Loaded owners share a memory budget; the least recently used idle owner is unloaded first.
  * Another process may write the same folder (the bulk ingester next to the app): every read checks, at most once
  * a second per owner, whether the owner's table has versions this process did not write, and reloads the owner's
  * in-memory state from the table when it has.
@@ -122,9 +134,7 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
       if (token !== (seenToken.get(ownerId) ?? '') && !writesInFlight.get(ownerId)) {
         reloading.add(ownerId);
         seenToken.set(ownerId, token);
-        const fresh = ChunkTable.open(db, ownerTableName(ownerId)).then((table) =>
-          OwnerPartition.load(ownerId, table, options.bm25),
-        );
+        const fresh = loadPartition(ownerId);
         fresh.then(
           async (partition) => {
             // Swap only if no write of ours went to the old state meanwhile (else reload again on the next read).
@@ -159,15 +169,66 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
     }
   }
 
+  const budgetBytes = (options.memoryBudgetMb ?? DEFAULT_MEMORY_BUDGET_MB) * 2 ** 20;
+
+  function loadPartition(ownerId: string): Promise<OwnerPartition> {
+    const name = ownerTableName(ownerId);
+    return ChunkTable.open(db, name).then((table) =>
+      OwnerPartition.load(ownerId, table, keywordDirOf(options.dir, name), options.bm25),
+    );
+  }
+
+  /** Unloads least recently used idle owners (never `keep`) while loaded owners exceed the memory budget. */
+  async function enforceBudget(keep: string): Promise<void> {
+    const loaded: { ownerId: string; partition: OwnerPartition }[] = [];
+    for (const [ownerId, promise] of partitions) {
+      const partition = await promise.catch(() => null);
+      if (partition && partitions.get(ownerId) === promise) loaded.push({ ownerId, partition });
+    }
+    let total = loaded.reduce((sum, entry) => sum + entry.partition.memoryBytes, 0);
+    loaded.sort((a, b) => a.partition.lastUsed - b.partition.lastUsed);
+    for (const { ownerId, partition } of loaded) {
+      if (total <= budgetBytes) break;
+      if (ownerId === keep || !partition.idle || writesInFlight.get(ownerId) || reloading.has(ownerId)) continue;
+      partitions.delete(ownerId);
+      total -= partition.memoryBytes;
+      retire(partition);
+    }
+  }
+
+  /**
+   * Closes an unloaded partition once no read holds it. A read that obtained it just before it was unloaded
+   * (its continuation not yet run) still finds it open: closing waits a grace period and for the reads to end.
+   */
+  const retired = new Set<OwnerPartition>();
+  function retire(partition: OwnerPartition): void {
+    retired.add(partition);
+    const attempt = () => {
+      if (!retired.has(partition)) return;
+      if (!partition.idle) {
+        setTimeout(attempt, RETIRE_GRACE_MS).unref();
+        return;
+      }
+      retired.delete(partition);
+      void partition.settle().then(() => partition.close());
+    };
+    setTimeout(attempt, RETIRE_GRACE_MS).unref();
+  }
+
+  /** Memory held by loaded owners (bytes), for tests and benchmarks. */
+  async function loadedBytes(): Promise<number> {
+    const loaded = await Promise.allSettled(partitions.values());
+    return loaded.reduce((sum, result) => sum + (result.status === 'fulfilled' ? result.value.memoryBytes : 0), 0);
+  }
+
   function partitionOf(ownerId: string): Promise<OwnerPartition> {
     if (closed) return Promise.reject(new Error('chunk index is closed'));
     assertOwner(ownerId);
     let partition = partitions.get(ownerId);
     if (!partition) {
-      partition = ChunkTable.open(db, ownerTableName(ownerId)).then((table) =>
-        OwnerPartition.load(ownerId, table, options.bm25),
-      );
+      partition = loadPartition(ownerId);
       partitions.set(ownerId, partition);
+      void partition.then(() => enforceBudget(ownerId)).catch(() => undefined);
       lastCheck.set(ownerId, Date.now());
       // The marker is read before loading: a write committed while the load runs shows up as a new token.
       void readMarker(ownerId).then((token) => {
@@ -198,12 +259,14 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
 
     async search(request: SearchRequest): Promise<SearchHit[]> {
       const parsed = searchRequestSchema.parse(request);
-      return searchPartition(await readPartition(parsed.ownerId), parsed);
+      const partition = await readPartition(parsed.ownerId);
+      return partition.use(() => searchPartition(partition, parsed));
     },
 
     async get(ownerId: string, chunkIds: string[]): Promise<IndexedChunk[]> {
       if (chunkIds.length === 0) return [];
-      return (await readPartition(ownerId)).get(chunkIds);
+      const partition = await readPartition(ownerId);
+      return partition.use(() => partition.get(chunkIds));
     },
 
     async setVectors(ownerId: string, model: string, updates: ChunkVectorUpdate[]): Promise<void> {
@@ -229,6 +292,8 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
       }
     },
 
+    loadedBytes,
+
     async optimize(): Promise<void> {
       const loaded = await Promise.all(partitions.values());
       for (const partition of loaded) await partition.optimize();
@@ -237,6 +302,11 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      for (const partition of retired) {
+        await partition.settle();
+        partition.close();
+      }
+      retired.clear();
       const loaded = await Promise.allSettled(partitions.values());
       for (const result of loaded) {
         if (result.status !== 'fulfilled') continue;

@@ -34,7 +34,7 @@ beforeAll(async () => {
   h = await createHarness();
   a = await createTestUser('tools-a');
   b = await createTestUser('tools-b');
-  const aText = `# Zanzibar treasury ${canary}\n\nThe zanzibar treasury code is ${canary}-7731. It is rotated every quarter; see Section 4.2 and the Treasury Guide.\n\n## Section 4.2\n\nThe ${canary} audit trail lists every rotation.\n`;
+  const aText = `# Zanzibar treasury ${canary}\n\nThe zanzibar treasury code is ${canary}-48213977. It is rotated every quarter; see Section 4.2 and the Treasury Guide.\n\n## Section 4.2\n\nThe ${canary} audit trail lists every rotation.\n`;
   const outA = await ingest(h, a.id, aFilename, Buffer.from(aText), 'text/markdown');
   expect(outA).toMatchObject({ status: 'INDEXED' });
   aDoc = outA.documentId ?? '';
@@ -50,7 +50,7 @@ beforeAll(async () => {
     'text/markdown',
   );
   expect(outB).toMatchObject({ status: 'INDEXED' });
-  secrets = [canary, aDoc, ...aChunks, aFilename, a.email, 'zanzibar', '7731'];
+  secrets = [canary, aDoc, ...aChunks, aFilename, a.email, 'zanzibar', '48213977'];
 });
 
 afterAll(async () => {
@@ -260,16 +260,16 @@ describe("the agent's tools under B's session, given A's ids", () => {
     // tool_result events repeat their call's input (the model's own words) for the trace card; only what the
     // tools produced counts here.
     const resultsText = JSON.stringify(toolResults.map((e) => ({ ...e, input: undefined })));
-    const inResults = [canary, '7731', aFilename, a.email].filter((s) => resultsText.includes(s));
+    const inResults = [canary, '48213977', aFilename, a.email].filter((s) => resultsText.includes(s));
     const prompts = model.prompts().join('\n');
-    const inPrompts = ['7731', 'audit trail lists', a.email].filter((s) => prompts.includes(s));
+    const inPrompts = ['48213977', 'audit trail lists', a.email].filter((s) => prompts.includes(s));
     console.log(
       `[isolation/agent] tool results: ${toolResults.length}, A's data in results: ${inResults.length}, in prompts: ${inPrompts.length}`,
     );
     expect(inResults).toEqual([]);
     expect(inPrompts).toEqual([]);
-    expect(everything).not.toContain('7731');
+    expect(everything).not.toContain('48213977');
     expect(everything).not.toContain('audit trail lists');
-    expect(result.answer).not.toContain('7731');
+    expect(result.answer).not.toContain('48213977');
   });
 });

@@ -12,6 +12,11 @@ export async function loadChatContext(
   ]);
   return {
     documents: documents.map((d) => ({ id: d.id, filename: d.filename, bucketId: d.bucketId })),
-    buckets: buckets.map((b) => ({ id: b.id, name: b.name, documentCount: b.documentCount })),
+    buckets: buckets.map((b) => ({
+      id: b.id,
+      name: b.name,
+      documentCount: b.documentCount,
+      ...(b.metaFields?.length ? { metaFields: b.metaFields } : {}),
+    })),
   };
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { DocumentsDashboard } from '@/components/documents/documents-dashboard';
 import { requireUserForPage } from '@/lib/auth/session';
+import { getConfig } from '@/lib/config';
 import { listBuckets } from '@/lib/db/buckets';
 import { listDocuments } from '@/lib/db/documents';
 
@@ -14,7 +15,7 @@ export default async function DocumentsPage() {
   ]);
   return (
     <main className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
-      <DocumentsDashboard initialDocuments={documents} initialBuckets={buckets} />
+      <DocumentsDashboard initialDocuments={documents} initialBuckets={buckets} quota={getConfig().quota} />
     </main>
   );
 }

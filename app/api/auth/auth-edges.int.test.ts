@@ -39,6 +39,9 @@ beforeAll(async () => {
   process.env.APP_URL = APP;
   process.env.TRUSTED_PROXIES = '127.0.0.1';
   process.env.OLLAMA_BASE_URL = 'http://127.0.0.1:9';
+  // the shipped defaults for the per-address limits (test/setup-env.ts raises them for other suites)
+  process.env.RATE_LIMIT_SIGN_IN_PER_MINUTE = '5';
+  process.env.RATE_LIMIT_SIGN_UP_PER_MINUTE = '5';
   const { ensureDbReady } = await import('@/lib/db/client');
   await ensureDbReady();
   ({ POST } = await import('@/app/api/auth/[...all]/route'));

@@ -1,20 +1,18 @@
 // GET|POST /api/buckets – the user's buckets
-import { z } from 'zod';
 import { withUser } from '@/lib/auth/with-user';
 import { createBucket, listBuckets } from '@/lib/db/buckets';
+import { apiRoutes } from '@/lib/http/api-routes';
 import { readJson } from '@/lib/http/read-json';
 
-const createSchema = z.object({ name: z.string().max(1000) }).strict(); // bucketNameSchema gives the real rule
-
-export const GET = withUser(async (_request, { user }) => {
+export const GET = withUser(apiRoutes['GET /api/buckets'], async (_request, { user }) => {
   return Response.json(
     { buckets: await listBuckets({ ownerId: user.id }) },
     { headers: { 'cache-control': 'no-store' } },
   );
 });
 
-export const POST = withUser(async (request, { user }) => {
-  const { name } = await readJson(request, createSchema);
+export const POST = withUser(apiRoutes['POST /api/buckets'], async (request, { user }) => {
+  const { name } = await readJson(request, apiRoutes['POST /api/buckets'].body);
   const bucket = await createBucket({ ownerId: user.id, name });
   return Response.json({ bucket }, { status: 201 });
 });

@@ -2,17 +2,19 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from 'ai';
 import { withUser } from '@/lib/auth/with-user';
 import type { ChatMessage } from '@/lib/chat/message';
-import { chatBodySchema } from '@/lib/chat/request';
 import { answerRunInputOf, checkAgentRateLimit, runAnswerForUser } from '@/lib/chat/run-for-user';
 import { getConfig } from '@/lib/config';
 import { AppError } from '@/lib/errors';
+import { apiRoutes } from '@/lib/http/api-routes';
 import { readJson } from '@/lib/http/read-json';
 
 export const dynamic = 'force-dynamic';
 export const maxDuration = 600;
 
-export const POST = withUser(async (request, { user }) => {
-  const body = await readJson(request, chatBodySchema, { maxBytes: getConfig().requestLimits.agentBytes });
+export const POST = withUser(apiRoutes['POST /api/chat'], async (request, { user }) => {
+  const body = await readJson(request, apiRoutes['POST /api/chat'].body, {
+    maxBytes: getConfig().requestLimits.agentBytes,
+  });
   await checkAgentRateLimit(user.id);
   const abort = new AbortController();
   request.signal.addEventListener('abort', () => abort.abort(), { once: true });

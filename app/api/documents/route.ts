@@ -1,16 +1,10 @@
 // GET /api/documents – the signed-in user's documents (filters: bucket, status, name)
-import { z } from 'zod';
 import { withUser } from '@/lib/auth/with-user';
 import { listDocuments } from '@/lib/db/documents';
+import { apiRoutes } from '@/lib/http/api-routes';
 
-const querySchema = z.object({
-  bucket: z.union([z.uuid(), z.literal('none')]).optional(),
-  status: z.enum(['PENDING', 'PROCESSING', 'INDEXED', 'FAILED']).optional(),
-  name: z.string().trim().max(200).optional(),
-});
-
-export const GET = withUser(async (request, { user }) => {
-  const query = querySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+export const GET = withUser(apiRoutes['GET /api/documents'], async (request, { user }) => {
+  const query = apiRoutes['GET /api/documents'].query.parse(Object.fromEntries(new URL(request.url).searchParams));
   const documents = await listDocuments({
     ownerId: user.id,
     filter: {

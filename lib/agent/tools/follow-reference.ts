@@ -3,7 +3,7 @@ import { findInjectedSpans } from '../injection';
 import { normalizeHandle, recordInjection, registerHit } from '../state';
 import { estimateTokens, keyTerms } from '../text';
 import { type DetectedReference, detectReferences, parseReference } from './references';
-import { describeEntry } from './search-common';
+import { describeEntry, engineFilters } from './search-common';
 import { type AgentTool, type ToolContext, type ToolOutcome, toolError } from './types';
 
 /**
@@ -23,7 +23,7 @@ export function createFollowReferenceTool(ctx: ToolContext): AgentTool {
       query,
       mode: 'keyword',
       topK: 3,
-      filters: { ...ctx.baseFilters, ...(documentIds ? { documentIds } : {}) },
+      filters: await engineFilters(ctx, { ...ctx.baseFilters, ...(documentIds ? { documentIds } : {}) }),
       includeText: true,
     });
     if (hits.length === 0) return hits;

@@ -1,4 +1,19 @@
+import type { TypedMeta } from '@/lib/domain/typed-meta';
 import { normalizeHandle } from '../state';
+
+/** "total_amount=1500 (p.1 "Total: $1,500.00"), issued=2023-03-02": typed values with where each was read. */
+function typedLine(typed: TypedMeta | undefined): string {
+  if (!typed) return '';
+  return Object.entries(typed.values)
+    .map(([key, value]) => {
+      const proof = typed.evidence[key];
+      const where = proof?.page ? `p.${proof.page} ` : '';
+      const quote = proof?.quote ? ` (${where}"${proof.quote.slice(0, 80)}")` : '';
+      return `${key}=${String(value)}${quote}`;
+    })
+    .join(', ');
+}
+
 import { type AgentTool, type ToolContext, toolError } from './types';
 
 /** get_document_metadata: title, bucket, date, tags, fields and sizes of a document named by a d# or r# handle. */
@@ -8,7 +23,7 @@ export function createGetDocumentMetadataTool(ctx: ToolContext): AgentTool {
     name: 'get_document_metadata',
     kind: 'inspect',
     description:
-      "get_document_metadata {handle} – a document's title, bucket, date, tags and fields (handle d2 or r3).",
+      "get_document_metadata {handle} – a document's title, bucket, date, tags, fields and typed values (handle d2 or r3).",
     isAvailable: () => state.docHandles.size > 0,
     async run(call) {
       const d = normalizeHandle(call.handle, 'd');
@@ -43,6 +58,7 @@ export function createGetDocumentMetadataTool(ctx: ToolContext): AgentTool {
         `bucket: ${meta.bucketName ?? 'none'}; date: ${meta.documentDate ?? 'unknown'}; type: ${meta.mime}`,
         `tags: ${meta.tags.join(', ') || 'none'}; fields: ${fields || 'none'}`,
         `pages: ${meta.pageCount ?? 'n/a'}; chunks: ${meta.chunkCount ?? 'n/a'}`,
+        `typed: ${typedLine(meta.typed) || 'none'}`,
       ].join('\n');
       return { ok: true, hits: 1, summary: `Metadata of ${meta.filename}`, forModel: text };
     },

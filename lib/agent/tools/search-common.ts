@@ -1,9 +1,12 @@
+import { checkMetaFilters, describeMetaFilter, type MetaFilter, unionSchemas } from '@/lib/domain/typed-meta';
 import { isIndexUnavailable } from '@/lib/retrieval/errors';
 import type { SearchFilters, SearchHit, SearchMode } from '@/lib/retrieval/types';
 import { findInjectedSpans } from '../injection';
 import { deadlineSignal } from '../model-call';
+import type { BucketRef } from '../ports';
 import { normalizeHandle, type ResultEntry, recordInjection, registerHit } from '../state';
 import { clip } from '../text';
+import type { AgentFilters, CallerFilters } from '../types';
 import { type ModelFilters, type ToolCall, type ToolContext, type ToolOutcome, toolError } from './types';
 
 /**
@@ -14,11 +17,11 @@ import { type ModelFilters, type ToolCall, type ToolContext, type ToolOutcome, t
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-type Resolved = { ok: true; filters: SearchFilters } | { ok: false; outcome: ToolOutcome };
+type Resolved = { ok: true; filters: AgentFilters } | { ok: false; outcome: ToolOutcome };
 
 /** Turns model filters (bucket names, handles) into engine filters, or a recoverable error naming what is valid. */
 export function resolveModelFilters(ctx: ToolContext, f: ModelFilters | undefined): Resolved {
-  const filters: SearchFilters = {};
+  const filters: AgentFilters = {};
   if (!f) return { ok: true, filters };
   if (f.buckets && f.buckets.length > 0) {
     const ids: string[] = [];
@@ -69,7 +72,60 @@ export function resolveModelFilters(ctx: ToolContext, f: ModelFilters | undefine
     filters[key] = v;
   }
   if (f.tags && f.tags.length > 0) filters.tags = f.tags;
+  if (f.meta && f.meta.length > 0) {
+    // Fields of the buckets this search is limited to, else of every bucket that declares a schema.
+    const scope = filters.bucketIds ?? ctx.baseFilters.bucketIds ?? ctx.state.plan.filters.bucketIds;
+    const buckets = scope ? ctx.buckets.filter((b) => scope.includes(b.id)) : ctx.buckets;
+    const schema = unionSchemas(buckets.flatMap((b) => (b.metaSchema ? [b.metaSchema] : [])));
+    const checked = checkMetaFilters(schema, f.meta);
+    if (!checked.ok)
+      return {
+        ok: false,
+        outcome: toolError('BAD_FILTER', checked.error, 'Fix the typed filter using a valid field, or omit it.'),
+      };
+    filters.meta = checked.filters;
+  }
   return { ok: true, filters };
+}
+
+/**
+ * Typed filters become the set of documents whose values pass them (read from the catalog, owner-scoped), which
+ * every engine filters on natively; the engine's own filters pass through unchanged.
+ */
+export async function engineFilters(
+  ctx: Pick<ToolContext, 'catalog' | 'ownerId'>,
+  filters: AgentFilters,
+): Promise<SearchFilters> {
+  const { meta, ...rest } = filters;
+  if (!meta || meta.length === 0) return rest;
+  const ids = await ctx.catalog.findDocumentIdsByMeta(ctx.ownerId, rest.bucketIds, meta);
+  return { ...rest, documentIds: intersect(rest.documentIds, ids) ?? ids };
+}
+
+/**
+ * The caller's hard filters with their typed filters checked against the schemas of the buckets they are limited
+ * to (else of every bucket); an error names the valid fields.
+ */
+export function resolveCallerFilters(
+  filters: CallerFilters | undefined,
+  buckets: readonly BucketRef[],
+): { ok: true; filters: AgentFilters } | { ok: false; error: string } {
+  const { meta, ...rest } = filters ?? {};
+  if (!meta || meta.length === 0) return { ok: true, filters: rest };
+  const scoped = rest.bucketIds ? buckets.filter((b) => rest.bucketIds?.includes(b.id)) : buckets;
+  const checked = checkMetaFilters(unionSchemas(scoped.flatMap((b) => (b.metaSchema ? [b.metaSchema] : []))), meta);
+  return checked.ok ? { ok: true, filters: { ...rest, meta: checked.filters } } : { ok: false, error: checked.error };
+}
+
+function mergeMeta(a: MetaFilter[] | undefined, b: MetaFilter[] | undefined): MetaFilter[] | undefined {
+  if (!a && !b) return undefined;
+  const seen = new Set<string>();
+  return [...(a ?? []), ...(b ?? [])].filter((f) => {
+    const key = describeMetaFilter(f);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function intersect(a: string[] | undefined, b: string[] | undefined): string[] | undefined {
@@ -80,8 +136,8 @@ function intersect(a: string[] | undefined, b: string[] | undefined): string[] |
 }
 
 /** Hard (caller) filters always hold; soft (plan, model) filters narrow within them. */
-export function mergeFilters(hard: SearchFilters, soft: SearchFilters): SearchFilters {
-  const out: SearchFilters = { ...soft, ...hard };
+export function mergeFilters(hard: AgentFilters, soft: AgentFilters): AgentFilters {
+  const out: AgentFilters = { ...soft, ...hard };
   const buckets = intersect(hard.bucketIds, soft.bucketIds);
   if (buckets) out.bucketIds = buckets;
   const docs = intersect(hard.documentIds, soft.documentIds);
@@ -93,10 +149,12 @@ export function mergeFilters(hard: SearchFilters, soft: SearchFilters): SearchFi
   if (hard.dateTo && soft.dateTo) out.dateTo = [hard.dateTo, soft.dateTo].sort()[0];
   if (hard.tags || soft.tags) out.tags = [...new Set([...(hard.tags ?? []), ...(soft.tags ?? [])])];
   if (hard.fields || soft.fields) out.fields = { ...(soft.fields ?? {}), ...(hard.fields ?? {}) };
+  const meta = mergeMeta(hard.meta, soft.meta);
+  if (meta) out.meta = meta;
   return out;
 }
 
-function isEmptyFilters(f: SearchFilters): boolean {
+function isEmptyFilters(f: AgentFilters): boolean {
   return Object.values(f).every(
     (v) =>
       v === undefined ||
@@ -146,7 +204,7 @@ export async function runSearch(
     );
   const resolved = resolveModelFilters(ctx, call.filters);
   if (!resolved.ok) return resolved.outcome;
-  const soft: SearchFilters = { ...ctx.state.plan.filters, ...resolved.filters };
+  const soft: AgentFilters = { ...ctx.state.plan.filters, ...resolved.filters };
 
   let effectiveMode: SearchMode = mode;
   let vector: number[] | null = null;
@@ -166,7 +224,9 @@ export async function runSearch(
     }
   }
 
-  const search = async (filters: SearchFilters): Promise<SearchHit[]> => {
+  const search = async (agentFilters: AgentFilters): Promise<SearchHit[]> => {
+    const filters = await engineFilters(ctx, agentFilters);
+    if (filters.documentIds?.length === 0) return [];
     const hits = await ctx.index.search({
       ownerId: ctx.ownerId,
       query,
@@ -186,9 +246,11 @@ export async function runSearch(
   let hits: SearchHit[];
   try {
     hits = await search(filters);
-    if (hits.length === 0 && !isEmptyFilters(soft)) {
-      relaxed = Object.keys(soft).filter((k) => soft[k as keyof SearchFilters] !== undefined);
-      filters = mergeFilters(ctx.baseFilters, {});
+    // Typed filters state what the user asked for ("over 1000"): they are never relaxed.
+    const { meta: softMeta, ...relaxable } = soft;
+    if (hits.length === 0 && !isEmptyFilters(relaxable)) {
+      relaxed = Object.keys(relaxable).filter((k) => relaxable[k as keyof SearchFilters] !== undefined);
+      filters = mergeFilters(ctx.baseFilters, softMeta ? { meta: softMeta } : {});
       hits = await search(filters);
     }
   } catch (error) {
@@ -223,9 +285,10 @@ export async function runSearch(
       ? ` No hits with ${relaxed.join(', ')}; searched without ${relaxed.length > 1 ? 'them' : 'it'}.`
       : '';
   if (hits.length === 0) {
+    const typed = filters.meta?.length ? ` with ${filters.meta.map(describeMetaFilter).join(' and ')}` : '';
     return toolError(
       'NO_RESULTS',
-      `No results for "${query}".${relaxNote}`,
+      `No results for "${query}"${typed}.${relaxNote}`,
       'Try different or fewer words, search_text for exact identifiers, or report the gap as an insufficiency.',
     );
   }
@@ -235,10 +298,11 @@ export async function runSearch(
     return registerHit(ctx.state, hit, query, spans);
   });
   const lines = entries.map((e) => describeEntry(e));
+  const typedNote = filters.meta?.length ? ` where ${filters.meta.map(describeMetaFilter).join(' and ')}` : '';
   return {
     ok: true,
     hits: hits.length,
-    summary: `${hits.length} hits for "${query}"${note}${relaxNote}`,
-    forModel: `${hits.length} hits for "${query}"${note}.${relaxNote}\n${lines.join('\n')}`,
+    summary: `${hits.length} hits for "${query}"${typedNote}${note}${relaxNote}`,
+    forModel: `${hits.length} hits for "${query}"${typedNote}${note}.${relaxNote}\n${lines.join('\n')}`,
   };
 }

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import type { ChunkIndex, SearchFilters } from '@/lib/retrieval/types';
+import { metaFilterInputSchema } from '@/lib/domain/typed-meta';
+import type { ChunkIndex } from '@/lib/retrieval/types';
 import { TOOL_NAMES, type ToolName } from '../events';
 import type { BucketRef, DocumentCatalog, QueryEmbedder } from '../ports';
 import type { AgentState } from '../state';
+import type { AgentFilters } from '../types';
 
 /** What every tool factory receives. The owner id comes from here, never from a model's input. */
 export interface ToolContext {
@@ -13,7 +15,7 @@ export interface ToolContext {
   state: AgentState;
   buckets: BucketRef[];
   /** The caller's hard filters, applied to every search. */
-  baseFilters: SearchFilters;
+  baseFilters: AgentFilters;
   signal?: AbortSignal;
   now: () => number;
   embedTimeoutMs: number;
@@ -30,6 +32,11 @@ export const modelFiltersSchema = z.object({
   dateFrom: z.string().optional().describe('YYYY-MM-DD'),
   dateTo: z.string().optional().describe('YYYY-MM-DD'),
   tags: z.array(z.string()).max(5).optional(),
+  meta: z
+    .array(metaFilterInputSchema)
+    .max(5)
+    .optional()
+    .describe('Typed field conditions, e.g. [{"field":"total_amount","op":">","value":1000}]'),
 });
 export type ModelFilters = z.infer<typeof modelFiltersSchema>;
 

@@ -1,10 +1,15 @@
 import { readFile } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildTextPdf } from '@/test/support/ingest/minimal-pdf';
+import { shutdownOcr } from '../ocr';
 import { parsePdf } from './pdf';
 
 const DOCS = '/work/shared/data/documents';
 const load = async (relative: string) => new Uint8Array(await readFile(`${DOCS}/${relative}`));
+
+afterAll(async () => {
+  await shutdownOcr();
+});
 
 describe('parsePdf', () => {
   it('extracts text per page with 1-based page numbers and the title', async () => {
@@ -38,11 +43,27 @@ describe('parsePdf', () => {
     expect(parsed.units.some((u) => u.text.length > 1000)).toBe(true);
   });
 
-  it('fails image-only PDFs with "no extractable text (scanned?)"', async () => {
-    await expect(parsePdf(await load('unstructured/pdf/loremipsum-flat.pdf'))).rejects.toMatchObject({
+  it('fails image-only PDFs with "no extractable text (scanned?)" when OCR is off', async () => {
+    await expect(
+      parsePdf(await load('unstructured/pdf/loremipsum-flat.pdf'), { ocr: { enabled: false } }),
+    ).rejects.toMatchObject({
       code: 'no-text',
       message: 'no extractable text (scanned?)',
     });
+  });
+
+  it('reads scanned pages by OCR, marking them with their confidence', async () => {
+    const parsed = await parsePdf(await load('unstructured/pdf/loremipsum-flat.pdf'), {
+      ocr: { maxPixels: 2_000_000 },
+    });
+    expect(parsed.units).toHaveLength(1);
+    expect(parsed.units[0]?.text).toMatch(/Lorem ipsum dolor sit amet/);
+    expect(parsed.units[0]?.ocrConfidence).toBeGreaterThan(60);
+  }, 240_000); // OCR of a full page: seconds on an idle machine, minutes when the cores are shared
+
+  it('keeps the text layer of pages that have one (no OCR)', async () => {
+    const parsed = await parsePdf(buildTextPdf([['A page with a real text layer, long enough to count as text.']]));
+    expect(parsed.units[0]?.ocrConfidence).toBeUndefined();
   });
 
   it('fails broken PDFs with a specific reason', async () => {

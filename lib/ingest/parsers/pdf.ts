@@ -1,8 +1,154 @@
-/** PDF → one unit per page (unpdf's pdf.js build), title from the document information or XMP metadata. */
+/**
+ * PDF → one unit per page (unpdf's pdf.js build), title from the document information or XMP metadata. Pages
+ * without a usable text layer that paint an image (scans) are rendered with @napi-rs/canvas and recognised by OCR;
+ * pages with text keep their text layer.
+ */
 
-import { getDocumentProxy } from 'unpdf';
+import { createIsomorphicCanvasFactory, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { IngestError } from '../errors';
+import { lowConfidenceWarning, type OcrOptions, recognizeImage, resolveOcrOptions } from '../ocr';
 import type { ParsedDocument, ParsedUnit, ProgressCallback } from '../types';
+
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+/** Fewer letters or digits than this on a page means its text layer cannot stand for the page. */
+const MIN_TEXT_LAYER_CHARS = 20;
+/** A text layer where more than this share of characters is unmappable (U+FFFD, private use, control) is garbage. */
+const MAX_GARBAGE_SHARE = 0.3;
+
+/**
+ * Whether a page's extracted text is real text: enough letters or digits, and not mostly the replacement,
+ * private-use or control characters that fonts without a Unicode map produce.
+ */
+export function textLayerUsable(text: string): boolean {
+  const visible = text.replace(/\s+/g, '');
+  if (visible.length === 0) return false;
+  const alnum = visible.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+  if (alnum < MIN_TEXT_LAYER_CHARS) return false;
+  const garbage = visible.match(/[\uFFFD\p{Co}\p{Cc}\p{Cn}]/gu)?.length ?? 0;
+  return garbage / visible.length <= MAX_GARBAGE_SHARE;
+}
+
+let imageOps: Set<number> | null = null;
+
+/** Whether the page paints a raster image (an operator-list scan; only done for pages without usable text). */
+async function paintsImage(doc: PdfDocument, pageNumber: number): Promise<boolean> {
+  if (!imageOps) {
+    const { OPS } = await getResolvedPDFJS();
+    imageOps = new Set(
+      [
+        OPS.paintImageXObject,
+        OPS.paintInlineImageXObject,
+        OPS.paintImageMaskXObject,
+        OPS.paintImageXObjectRepeat,
+        OPS.paintInlineImageXObjectGroup,
+        OPS.paintImageMaskXObjectGroup,
+        OPS.paintImageMaskXObjectRepeat,
+      ].filter((op): op is number => typeof op === 'number'),
+    );
+  }
+  const ops = imageOps;
+  const page = await doc.getPage(pageNumber);
+  try {
+    const list = await page.getOperatorList();
+    return list.fnArray.some((fn) => ops.has(fn));
+  } finally {
+    page.cleanup();
+  }
+}
+
+/** Longest a page may take to render before its render task is cancelled. */
+const RENDER_TIMEOUT_MS = 20_000;
+
+interface NodeCanvas {
+  encode(format: 'png'): Promise<Buffer>;
+}
+
+/** Renders a page to PNG at `dpi`, scaled down to at most `maxPixels`; cancelled after RENDER_TIMEOUT_MS. */
+async function renderPage(doc: PdfDocument, pageNumber: number, dpi: number, maxPixels: number): Promise<Uint8Array> {
+  const page = await doc.getPage(pageNumber);
+  try {
+    const base = page.getViewport({ scale: 1 });
+    const scale = Math.min(dpi / 72, Math.sqrt(maxPixels / Math.max(1, base.width * base.height)));
+    const viewport = page.getViewport({ scale });
+    const CanvasFactory = await createIsomorphicCanvasFactory(() => import('@napi-rs/canvas'));
+    const factory = new CanvasFactory();
+    const drawing = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
+    try {
+      const task = page.render({
+        canvas: drawing.canvas as unknown as HTMLCanvasElement,
+        canvasContext: drawing.context as unknown as CanvasRenderingContext2D,
+        viewport,
+      });
+      const timer = setTimeout(() => task.cancel(), RENDER_TIMEOUT_MS);
+      try {
+        await task.promise;
+      } finally {
+        clearTimeout(timer);
+      }
+      return new Uint8Array(await (drawing.canvas as unknown as NodeCanvas).encode('png'));
+    } finally {
+      factory.destroy(drawing);
+    }
+  } finally {
+    page.cleanup();
+  }
+}
+
+/**
+ * OCRs the pages whose text layer is unusable and that paint an image, in place, within the page cap and time
+ * budget. A page whose OCR confidence is under the threshold keeps its (unusable) text layer and is reported.
+ */
+async function ocrScannedPages(
+  doc: PdfDocument,
+  units: ParsedUnit[],
+  warnings: string[],
+  options: { ocr?: OcrOptions; onProgress?: ProgressCallback },
+): Promise<{ pages: number; lowConfidence: string[] }> {
+  const lowConfidence: string[] = [];
+  const ocr = resolveOcrOptions(options.ocr);
+  if (!ocr.enabled) return { pages: 0, lowConfidence };
+  const candidates: ParsedUnit[] = [];
+  for (const unit of units) {
+    if (textLayerUsable(unit.text) || unit.page === null) continue;
+    try {
+      if (await paintsImage(doc, unit.page)) candidates.push(unit);
+    } catch {
+      // A page whose content cannot be listed cannot be rendered either.
+    }
+  }
+  if (candidates.length === 0) return { pages: 0, lowConfidence };
+  const started = performance.now();
+  let done = 0;
+  for (const unit of candidates) {
+    const page = unit.page ?? 0;
+    if (done >= ocr.maxPages || performance.now() - started > ocr.budgetMs) {
+      const skipped = candidates.length - done;
+      warnings.push(
+        `OCR stopped after ${done} page${done === 1 ? '' : 's'} (${done >= ocr.maxPages ? `limit ${ocr.maxPages} pages` : 'time limit'}); ${skipped} scanned page${skipped === 1 ? '' : 's'} not read`,
+      );
+      break;
+    }
+    try {
+      const image = await renderPage(doc, page, ocr.dpi, ocr.maxPixels);
+      const result = await recognizeImage(image, ocr.languages);
+      if (result.words > 0 && result.confidence < ocr.minConfidence) {
+        const warning = lowConfidenceWarning(`page ${page}`, result, ocr.minConfidence);
+        lowConfidence.push(warning);
+        warnings.push(warning);
+      } else if (result.words > 0) {
+        unit.text = result.text;
+        unit.ocrConfidence = result.confidence;
+      }
+    } catch (error) {
+      if (error instanceof IngestError && error.code === 'internal') throw error;
+      warnings.push(`page ${page}: OCR failed (${errorMessage(error).slice(0, 200)})`);
+    }
+    done++;
+    options.onProgress?.({ stage: 'parsing', fraction: done / candidates.length });
+  }
+  return { pages: done, lowConfidence };
+}
 
 interface TextItemLike {
   str?: string;
@@ -39,7 +185,7 @@ function errorMessage(error: unknown): string {
   return String(error);
 }
 
-async function readTitle(doc: Awaited<ReturnType<typeof getDocumentProxy>>): Promise<string | null> {
+async function readTitle(doc: PdfDocument): Promise<string | null> {
   try {
     const { info, metadata } = await doc.getMetadata();
     const fromXmp = metadata?.get('dc:title');
@@ -66,9 +212,9 @@ async function readTitle(doc: Awaited<ReturnType<typeof getDocumentProxy>>): Pro
  */
 export async function parsePdf(
   bytes: Uint8Array,
-  options: { onProgress?: ProgressCallback } = {},
+  options: { onProgress?: ProgressCallback; ocr?: OcrOptions } = {},
 ): Promise<ParsedDocument> {
-  let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
+  let doc: PdfDocument;
   try {
     doc = await getDocumentProxy(bytes, { verbosity: 0, isEvalSupported: false, stopAtErrors: false });
   } catch (error) {
@@ -81,6 +227,7 @@ export async function parsePdf(
     const title = await readTitle(doc);
     const units: ParsedUnit[] = [];
     const warnings: string[] = [];
+    let unreadablePages = 0;
     const pageCount = doc.numPages;
     for (let pageNumber = 1; pageNumber <= pageCount; pageNumber++) {
       let text = '';
@@ -90,15 +237,23 @@ export async function parsePdf(
         text = pageText(content.items);
         page.cleanup();
       } catch (error) {
+        unreadablePages++;
         warnings.push(`page ${pageNumber}: ${errorMessage(error).slice(0, 200)}`);
       }
       units.push({ ordinal: pageNumber - 1, page: pageNumber, sheet: null, headingPath: [], text });
       options.onProgress?.({ stage: 'parsing', fraction: pageNumber / pageCount });
     }
+    const ocr = await ocrScannedPages(doc, units, warnings, options);
     if (!units.some((u) => u.text.trim().length > 0)) {
       // Every page failed to parse: the file is broken, not scanned.
-      if (pageCount > 0 && warnings.length >= pageCount) {
+      if (pageCount > 0 && unreadablePages >= pageCount) {
         throw new IngestError('malformed', `malformed PDF: no page could be read (${warnings[0] ?? 'unknown error'})`);
+      }
+      if (ocr.lowConfidence.length > 0) {
+        throw new IngestError('no-text', `no readable text: ${ocr.lowConfidence[0]}`);
+      }
+      if (ocr.pages > 0) {
+        throw new IngestError('no-text', 'no extractable text (scanned pages, and OCR found no words in them)');
       }
       throw new IngestError('no-text', 'no extractable text (scanned?)');
     }

@@ -93,6 +93,20 @@ export class ChunkTable {
     }
   }
 
+  /** Stored rows (no vector) matching a SQL condition. */
+  async rowsWhere(where: string): Promise<ChunkRow[]> {
+    if (!this.table) return [];
+    const rows: ChunkRow[] = [];
+    for await (const batch of this.table.query().where(where).select(STORED_COLUMNS) as AsyncIterable<RecordBatch>) {
+      for (let i = 0; i < batch.numRows; i++) {
+        const row: ChunkRow = {};
+        for (const name of STORED_COLUMNS) row[name] = batch.getChild(name)?.get(i);
+        rows.push(row);
+      }
+    }
+    return rows;
+  }
+
   /**
    * Makes sure the vector column exists with `dims` dimensions. A different dimension means the embedding model
    * changed: the old column is dropped (every stored vector is discarded) and true is returned.
@@ -245,9 +259,13 @@ export class ChunkTable {
         replace: true,
       });
       this.annReady = true;
-      // A large owner also gets key indexes, so get() and deleteDocument() stop scanning the table.
+      // A large owner also gets key indexes, so get() and deleteDocument() stop scanning the table...
       await table.createIndex('chunkId', { config: Index.btree(), replace: true });
       await table.createIndex('documentId', { config: Index.btree(), replace: true });
+      // ...and the columns filters pre-filter on, so a filtered vector search does not scan every row.
+      await table.createIndex('bucketId', { config: Index.bitmap(), replace: true });
+      await table.createIndex('mime', { config: Index.bitmap(), replace: true });
+      await table.createIndex('documentDay', { config: Index.btree(), replace: true });
     } catch (error) {
       this.lastAnnFailure = Date.now();
       console.warn(`[chunk-index] ANN index build for ${this.name} failed; searches stay exact`, error);

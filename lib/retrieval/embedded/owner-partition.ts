@@ -1,23 +1,38 @@
-import { analyze } from '@/lib/retrieval/analyzer';
-import { Bm25Index, type Bm25Params, DEFAULT_BM25_PARAMS, type ScoredSlot } from '@/lib/retrieval/embedded/bm25-index';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { createTimeSlicer } from '@/lib/event-loop';
+import { type Bm25Params, DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-index';
 import type { ChunkTable } from '@/lib/retrieval/embedded/chunk-table';
-import { type ChunkPredicate, compileFilters } from '@/lib/retrieval/embedded/filter-predicate';
-import { filtersToSql } from '@/lib/retrieval/embedded/filter-sql';
+import { withFileLock } from '@/lib/retrieval/embedded/durable-files';
+import { compileFilters } from '@/lib/retrieval/embedded/filter-predicate';
+import { filtersToSql, sqlString } from '@/lib/retrieval/embedded/filter-sql';
+import type { AttributeSet, SegmentDoc } from '@/lib/retrieval/embedded/keyword-segment';
+import {
+  clearIntent,
+  hasManifest,
+  KeywordStore,
+  readIntent,
+  StaleIndexError,
+  segmentDoc,
+  type WriteIntent,
+  writeIntent,
+} from '@/lib/retrieval/embedded/keyword-store';
 import { chunkToRow, rowToStoredChunk, type StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import { SerialQueue } from '@/lib/retrieval/embedded/serial-queue';
 import type { ChunkDocumentAttributes, ChunkVectorUpdate, IndexedChunk, SearchFilters } from '@/lib/retrieval/types';
 
-/** Compaction runs when tombstoned slots exceed this share of all slots (and at least COMPACT_MIN_DEAD). */
-const COMPACT_DEAD_RATIO = 0.25;
-const COMPACT_MIN_DEAD = 1_000;
+/** Chunks analysed per segment when an index is rebuilt from the table. */
+const REBUILD_BATCH = 20_000;
+/** Ids per SQL IN list when rows are re-read for a repair. */
+const ID_BATCH = 500;
 
 export interface KeywordMatch {
-  chunk: StoredChunk;
+  chunkId: string;
   score: number;
 }
 
 export interface SemanticMatch {
-  chunk: StoredChunk;
+  chunkId: string;
   similarity: number;
 }
 
@@ -40,121 +55,184 @@ function withAttributes(chunk: StoredChunk, attributes: ChunkDocumentAttributes)
 }
 
 /**
- * Everything the embedded index holds for ONE owner: its LanceDB table (durable copy, vectors) and, in memory,
- * its chunks and BM25 index. Another owner's data is simply not in any structure this object searches.
- * Writes are serialised; reads never wait for them and see either the state before or after a write.
+ * Everything the embedded index holds for ONE owner: its LanceDB table (durable copy, vectors) and its persisted
+ * keyword index (segments in `<table>.kw/`, postings in memory, chunk records read from disk). Another owner's
+ * data is simply not in any structure this object searches.
+ * Writes are serialised (and locked against other processes); each records its intent first, writes the table,
+ * then commits the keyword index, so a crash at any point is repaired from the table on the next load.
+ * Reads never wait for writes and see either the state before or after one.
  */
+/** Analyses chunks in time slices, yielding to the event loop between slices (analysis is the costly part). */
+async function segmentDocsSliced(records: StoredChunk[]): Promise<SegmentDoc[]> {
+  const slice = createTimeSlicer();
+  const out: SegmentDoc[] = [];
+  for (const record of records) {
+    await slice();
+    out.push(segmentDoc(record));
+  }
+  return out;
+}
+
 export class OwnerPartition {
   private readonly writes = new SerialQueue();
-  private bm25: Bm25Index;
-  /** Stored chunk by BM25 slot (undefined for tombstoned slots). Records are replaced, never mutated. */
-  private records: (StoredChunk | undefined)[] = [];
-  private readonly slotById = new Map<string, number>();
-  private readonly chunksByDocument = new Map<string, Set<string>>();
-  private vectorCount = 0;
+  private users = 0;
+  lastUsed = Date.now();
 
   private constructor(
     readonly ownerId: string,
     private readonly table: ChunkTable,
+    private readonly store: KeywordStore,
     private readonly params: Bm25Params,
-  ) {
-    this.bm25 = new Bm25Index(params);
-  }
+  ) {}
 
-  /** Loads an owner's partition from its table (rebuilding the in-memory BM25 index from the stored text). */
+  /** Opens an owner's partition: its persisted keyword index, rebuilt from the table only if missing or stale. */
   static async load(
     ownerId: string,
     table: ChunkTable,
+    keywordDir: string,
     params: Bm25Params = DEFAULT_BM25_PARAMS,
   ): Promise<OwnerPartition> {
-    const partition = new OwnerPartition(ownerId, table, params);
-    for await (const rows of table.scanRows()) {
-      for (const row of rows) {
-        const chunk = rowToStoredChunk(row);
-        // Defence in depth: a row of another owner (corruption, hash collision) is never loaded.
-        if (chunk.ownerId !== ownerId) continue;
-        partition.putInMemory(chunk);
-      }
+    let store: KeywordStore;
+    if (!table.exists && !hasManifest(keywordDir)) {
+      // Nobody wrote this owner yet: a read must not create anything on disk.
+      return new OwnerPartition(ownerId, table, KeywordStore.empty(keywordDir), params);
+    }
+    try {
+      store = await KeywordStore.open(keywordDir);
+    } catch (error) {
+      if (!(error instanceof StaleIndexError) && !(error instanceof Error && /checksum|segment/.test(error.message)))
+        throw error;
+      store = await withFileLock(lockPath(keywordDir), async () => {
+        // Another process may have rebuilt it while this one waited for the lock.
+        try {
+          return await KeywordStore.open(keywordDir);
+        } catch {
+          return rebuild(ownerId, table, keywordDir);
+        }
+      });
+    }
+    const partition = new OwnerPartition(ownerId, table, store, params);
+    if (await readIntent(keywordDir)) {
+      // Re-read under the lock: the intent may belong to another process's write that has finished since.
+      await partition.writes.run(() =>
+        partition.locked(async () => {
+          const intent = await readIntent(keywordDir);
+          if (intent) await partition.repair(intent);
+        }),
+      );
     }
     return partition;
   }
 
   get size(): number {
-    return this.slotById.size;
+    return this.store.size;
+  }
+
+  /** Bytes this partition keeps in memory (for the memory budget). */
+  get memoryBytes(): number {
+    return this.store.memoryBytes;
+  }
+
+  /** True when no read holds the partition and no write is queued: it may be evicted. */
+  get idle(): boolean {
+    return this.users === 0 && this.writes.pending === 0;
+  }
+
+  /** Marks a read in progress (eviction waits for it). */
+  async use<T>(work: () => Promise<T>): Promise<T> {
+    this.users++;
+    this.lastUsed = Date.now();
+    try {
+      return await work();
+    } finally {
+      this.users--;
+    }
   }
 
   /** Inserts or overwrites this owner's chunks (all must carry this owner's id). */
   upsert(chunks: IndexedChunk[]): Promise<void> {
-    return this.writes.run(async () => {
-      const latest = new Map<string, IndexedChunk>();
-      for (const chunk of chunks) latest.set(chunk.chunkId, chunk);
-      const batch = [...latest.values()];
-      const dims = new Set(batch.flatMap((chunk) => (chunk.vector ? [chunk.vector.length] : [])));
-      if (dims.size > 1) throw new Error('upsert: vectors of different dimensions in one batch');
-      const [dim] = [...dims];
-      if (dim !== undefined && (await this.table.ensureVectorColumn(dim))) this.forgetAllVectors();
-      const withVectorColumn = this.table.dimensions !== null;
-      const rows = batch.map((chunk) => chunkToRow(toStored(chunk), chunk.vector, withVectorColumn));
-      if (batch.some((chunk) => this.slotById.has(chunk.chunkId))) await this.table.upsert(rows);
-      else await this.table.add(rows);
-      for (const chunk of batch) {
-        this.removeFromMemory(chunk.chunkId);
-        this.putInMemory(toStored(chunk));
-      }
-      this.afterWrite();
-    });
+    return this.writes.run(() =>
+      this.locked(async () => {
+        const latest = new Map<string, IndexedChunk>();
+        for (const chunk of chunks) latest.set(chunk.chunkId, chunk);
+        const batch = [...latest.values()];
+        const dims = new Set(batch.flatMap((chunk) => (chunk.vector ? [chunk.vector.length] : [])));
+        if (dims.size > 1) throw new Error('upsert: vectors of different dimensions in one batch');
+        const [dim] = [...dims];
+        await writeIntent(this.keywordDir, { chunkIds: batch.map((chunk) => chunk.chunkId), documentIds: [] });
+        if (dim !== undefined && (await this.ensureVectorColumn(dim))) await this.forgetAllVectors();
+        const withVectorColumn = this.table.dimensions !== null;
+        const rows = batch.map((chunk) => chunkToRow(toStored(chunk), chunk.vector, withVectorColumn));
+        if (batch.some((chunk) => this.store.has(chunk.chunkId))) await this.table.upsert(rows);
+        else await this.table.add(rows);
+        await this.commitKeyword(await segmentDocsSliced(batch.map(toStored)), []);
+      }),
+    );
   }
 
   deleteDocument(documentId: string): Promise<void> {
-    return this.writes.run(async () => {
-      await this.table.deleteDocument(documentId);
-      for (const chunkId of [...(this.chunksByDocument.get(documentId) ?? [])]) this.removeFromMemory(chunkId);
-      this.afterWrite();
-    });
+    return this.writes.run(() =>
+      this.locked(async () => {
+        await writeIntent(this.keywordDir, { chunkIds: [], documentIds: [documentId] });
+        await this.table.deleteDocument(documentId);
+        await this.commitKeyword([], this.store.chunkIdsOfDocument(documentId));
+      }),
+    );
   }
 
   /** Attaches vectors to this owner's chunks; ids this owner does not have are ignored. */
   setVectors(model: string, updates: ChunkVectorUpdate[]): Promise<void> {
-    return this.writes.run(async () => {
-      const latest = new Map<string, number[]>();
-      for (const update of updates) if (this.slotById.has(update.chunkId)) latest.set(update.chunkId, update.vector);
-      if (latest.size === 0) return;
-      const dims = new Set([...latest.values()].map((vector) => vector.length));
-      if (dims.size > 1) throw new Error('setVectors: vectors of different dimensions in one call');
-      const [dim] = [...dims];
-      if (dim !== undefined && (await this.table.ensureVectorColumn(dim))) this.forgetAllVectors();
-      await this.table.setVectors(
-        [...latest].map(([chunkId, vector]) => ({ chunkId, vector })),
-        model,
-      );
-      for (const chunkId of latest.keys()) {
-        const slot = this.slotById.get(chunkId);
-        const record = slot === undefined ? undefined : this.records[slot];
-        if (slot === undefined || !record) continue;
-        if (record.embeddingModel === null) this.vectorCount++;
-        this.records[slot] = { ...record, embeddingModel: model };
-      }
-      this.afterWrite();
-    });
+    return this.writes.run(() =>
+      this.locked(async () => {
+        const latest = new Map<string, number[]>();
+        for (const update of updates) if (this.store.has(update.chunkId)) latest.set(update.chunkId, update.vector);
+        if (latest.size === 0) return;
+        const dims = new Set([...latest.values()].map((vector) => vector.length));
+        if (dims.size > 1) throw new Error('setVectors: vectors of different dimensions in one call');
+        const [dim] = [...dims];
+        await writeIntent(this.keywordDir, { chunkIds: [...latest.keys()], documentIds: [] });
+        if (dim !== undefined && (await this.ensureVectorColumn(dim))) await this.forgetAllVectors();
+        await this.table.setVectors(
+          [...latest].map(([chunkId, vector]) => ({ chunkId, vector })),
+          model,
+        );
+        const rewritten: SegmentDoc[] = [];
+        for (const chunkId of latest.keys()) {
+          const record = this.chunk(chunkId);
+          if (record) rewritten.push(segmentDoc({ ...record, embeddingModel: model }));
+        }
+        await this.commitKeyword(rewritten, []);
+      }),
+    );
   }
 
   updateDocumentAttributes(documentId: string, attributes: ChunkDocumentAttributes): Promise<void> {
-    return this.writes.run(async () => {
-      const chunkIds = this.chunksByDocument.get(documentId);
-      if (!chunkIds || chunkIds.size === 0) return;
-      await this.table.updateDocumentAttributes(documentId, attributes);
-      for (const chunkId of chunkIds) {
-        const slot = this.slotById.get(chunkId);
-        const record = slot === undefined ? undefined : this.records[slot];
-        if (slot !== undefined && record) this.records[slot] = withAttributes(record, attributes);
-      }
-    });
+    return this.writes.run(() =>
+      this.locked(async () => {
+        const chunkIds = this.store.chunkIdsOfDocument(documentId);
+        if (chunkIds.length === 0) return;
+        await writeIntent(this.keywordDir, { chunkIds: [], documentIds: [documentId] });
+        await this.table.updateDocumentAttributes(documentId, attributes);
+        const rewritten: SegmentDoc[] = [];
+        for (const chunkId of chunkIds) {
+          const record = this.chunk(chunkId);
+          if (record) rewritten.push(segmentDoc(withAttributes(record, attributes)));
+        }
+        await this.commitKeyword(rewritten, []);
+      }),
+    );
   }
 
-  /** The chunk with this id, if this owner has it. */
+  /** The chunk with this id, if this owner has it (read from the doc store). */
   chunk(chunkId: string): StoredChunk | undefined {
-    const slot = this.slotById.get(chunkId);
-    return slot === undefined ? undefined : this.records[slot];
+    const slot = this.store.slotOf(chunkId);
+    return slot === undefined ? undefined : this.store.record(slot);
+  }
+
+  /** The filterable attributes of a chunk, if this owner has it (from memory). */
+  attributes(chunkId: string): AttributeSet | undefined {
+    const slot = this.store.slotOf(chunkId);
+    return slot === undefined ? undefined : this.store.attributes(slot);
   }
 
   /** This owner's chunks for the given ids, in the order asked, each id once; vectors read from disk. */
@@ -175,44 +253,62 @@ export class OwnerPartition {
     });
   }
 
-  /** Best BM25 matches passing the filters (synchronous: one consistent in-memory state). */
+  /** True when at least one of the terms occurs in this owner's live chunks. */
+  hasAnyTerm(terms: readonly string[]): boolean {
+    return terms.some((term) => this.store.documentFrequency(term) > 0);
+  }
+
+  /** Best BM25F matches passing the filters (synchronous: one consistent state). */
   searchKeyword(terms: string[], limit: number, filters: SearchFilters | undefined): KeywordMatch[] {
     const predicate = compileFilters(filters);
-    const accept = predicate ? this.slotPredicate(predicate) : undefined;
-    const hits: ScoredSlot[] = this.bm25.search(terms, limit, accept);
-    const matches: KeywordMatch[] = [];
-    for (const hit of hits) {
-      const chunk = this.records[hit.slot];
-      if (chunk) matches.push({ chunk, score: hit.score });
+    let accept: ((slot: number) => boolean) | undefined;
+    if (predicate) {
+      const verdicts = new Map<AttributeSet, boolean>();
+      accept = (slot) => {
+        const attributes = this.store.attributes(slot);
+        let verdict = verdicts.get(attributes);
+        if (verdict === undefined) {
+          verdict = predicate(attributes);
+          verdicts.set(attributes, verdict);
+        }
+        return verdict;
+      };
     }
-    return matches;
+    const query = new Map<string, number>();
+    for (const term of terms) query.set(term, (query.get(term) ?? 0) + 1);
+    const hits = this.store.search(query, limit, this.params, accept);
+    const ids = this.store;
+    return hits.flatMap((hit) => {
+      const chunkId = ids.chunkIdOf(hit.slot);
+      return chunkId === undefined ? [] : [{ chunkId, score: hit.score }];
+    });
   }
 
   /**
    * Nearest chunks with a vector passing the filters. The engine pre-filters; every match is then re-checked
-   * against the current in-memory chunk, so a chunk deleted or re-filed meanwhile is never returned.
+   * against the current keyword state, so a chunk deleted or re-filed meanwhile is never returned.
    */
   async searchSemantic(
     queryVector: number[],
     limit: number,
     filters: SearchFilters | undefined,
   ): Promise<SemanticMatch[]> {
-    if (this.vectorCount === 0) return [];
+    if (this.store.vectorCount === 0) return [];
     const predicate = compileFilters(filters);
     const matches = await this.table.searchVectors(queryVector, limit, filtersToSql(filters));
     const out: SemanticMatch[] = [];
     for (const match of matches) {
-      const chunk = this.chunk(match.chunkId);
-      if (!chunk || chunk.embeddingModel === null) continue;
-      if (predicate && !predicate(chunk)) continue;
-      out.push({ chunk, similarity: match.similarity });
+      const slot = this.store.slotOf(match.chunkId);
+      if (slot === undefined || !this.store.hasVector(slot)) continue;
+      if (predicate && !predicate(this.store.attributes(slot))) continue;
+      out.push({ chunkId: match.chunkId, similarity: match.similarity });
     }
     return out;
   }
 
   /** Brings the ANN index up to date with every vector written so far (after pending writes). */
   optimize(): Promise<void> {
-    return this.writes.run(() => this.table.optimize(this.vectorCount));
+    return this.writes.run(() => this.table.optimize(this.store.vectorCount));
   }
 
   /** Waits for pending writes and background index jobs. */
@@ -222,71 +318,109 @@ export class OwnerPartition {
   }
 
   close(): void {
+    this.store.close();
     this.table.close();
   }
 
-  private slotPredicate(predicate: ChunkPredicate): (slot: number) => boolean {
-    return (slot) => {
-      const chunk = this.records[slot];
-      return chunk !== undefined && predicate(chunk);
-    };
+  private get keywordDir(): string {
+    return this.store.dir;
   }
 
-  private putInMemory(chunk: StoredChunk): void {
-    const slot = this.bm25.add(analyze(chunk.text), analyze(chunk.contextPrefix));
-    this.records[slot] = chunk;
-    this.slotById.set(chunk.chunkId, slot);
-    let chunkIds = this.chunksByDocument.get(chunk.documentId);
-    if (!chunkIds) {
-      chunkIds = new Set();
-      this.chunksByDocument.set(chunk.documentId, chunkIds);
+  /** Runs a write under the owner's cross-process lock, on the newest committed keyword state. */
+  private async locked<T>(work: () => Promise<T>): Promise<T> {
+    await mkdir(this.keywordDir, { recursive: true });
+    return withFileLock(lockPath(this.keywordDir), async () => {
+      await this.store.refresh();
+      return work();
+    });
+  }
+
+  private async commitKeyword(add: SegmentDoc[], remove: string[]): Promise<void> {
+    await this.store.apply(add, remove);
+    while (await this.store.maybeMerge()) {
+      // Tiered merging: one merge can make the next level full.
     }
-    chunkIds.add(chunk.chunkId);
-    if (chunk.embeddingModel !== null) this.vectorCount++;
+    await clearIntent(this.keywordDir);
+    this.table.maintainAnnIndex(this.store.vectorCount);
   }
 
-  private removeFromMemory(chunkId: string): void {
-    const slot = this.slotById.get(chunkId);
-    if (slot === undefined) return;
-    const chunk = this.records[slot];
-    this.slotById.delete(chunkId);
-    this.records[slot] = undefined;
-    if (!chunk) return;
-    this.bm25.remove(slot, analyze(chunk.text), analyze(chunk.contextPrefix));
-    const chunkIds = this.chunksByDocument.get(chunk.documentId);
-    chunkIds?.delete(chunkId);
-    if (chunkIds?.size === 0) this.chunksByDocument.delete(chunk.documentId);
-    if (chunk.embeddingModel !== null) this.vectorCount--;
+  private async ensureVectorColumn(dims: number): Promise<boolean> {
+    if (this.table.dimensions === null || this.table.dimensions === dims) return this.table.ensureVectorColumn(dims);
+    // A new dimension discards every stored vector: record that every chunk changes.
+    await writeIntent(this.keywordDir, { chunkIds: [], documentIds: [], all: true });
+    return this.table.ensureVectorColumn(dims);
   }
 
   /** After the vector column was replaced (new dimension): no chunk has a vector any more. */
-  private forgetAllVectors(): void {
-    this.records = this.records.map((record) => (record ? { ...record, embeddingModel: null } : record));
-    this.vectorCount = 0;
-  }
-
-  private afterWrite(): void {
-    const dead = this.bm25.deadSlots;
-    if (dead >= COMPACT_MIN_DEAD && dead > this.bm25.slots * COMPACT_DEAD_RATIO) this.compact();
-    this.table.maintainAnnIndex(this.vectorCount);
-  }
-
-  /** Reclaims tombstoned BM25 slots and renumbers the per-slot records in the same synchronous step. */
-  private compact(): void {
-    const remap = this.bm25.compact();
-    const records: (StoredChunk | undefined)[] = [];
-    for (let slot = 0; slot < remap.length; slot++) {
-      const target = remap[slot] ?? -1;
-      const record = this.records[slot];
-      if (target < 0 || !record) continue;
-      records[target] = record;
-      this.slotById.set(record.chunkId, target);
+  private async forgetAllVectors(): Promise<void> {
+    const rewritten: SegmentDoc[] = [];
+    for (const chunkId of this.store.allChunkIds()) {
+      const record = this.chunk(chunkId);
+      if (record && record.embeddingModel !== null) rewritten.push(segmentDoc({ ...record, embeddingModel: null }));
     }
-    this.records = records;
+    if (rewritten.length > 0) await this.store.apply(rewritten, []);
   }
 
-  /** Parameters of this partition's BM25 index (for diagnostics). */
-  get bm25Params(): Bm25Params {
-    return this.params;
+  /** Re-reads from the table the chunks a crashed write touched and makes the keyword index agree. */
+  private async repair(intent: WriteIntent): Promise<void> {
+    if (intent.all) {
+      const fresh = await rebuild(this.ownerId, this.table, this.keywordDir);
+      fresh.close();
+      await this.store.refresh();
+      await clearIntent(this.keywordDir);
+      return;
+    }
+    const remove = new Set(intent.chunkIds);
+    const rows: StoredChunk[] = [];
+    for (let i = 0; i < intent.chunkIds.length; i += ID_BATCH) {
+      const ids = intent.chunkIds.slice(i, i + ID_BATCH);
+      const found = await this.table.rowsWhere(`chunkId IN (${ids.map(sqlString).join(', ')})`);
+      rows.push(...found.map(rowToStoredChunk));
+    }
+    for (const documentId of intent.documentIds) {
+      for (const chunkId of this.store.chunkIdsOfDocument(documentId)) remove.add(chunkId);
+      const found = await this.table.rowsWhere(`documentId = ${sqlString(documentId)}`);
+      rows.push(...found.map(rowToStoredChunk));
+    }
+    const mine = rows.filter((row) => row.ownerId === this.ownerId);
+    await this.commitKeyword(mine.map(segmentDoc), [...remove]);
   }
+}
+
+function lockPath(keywordDir: string): string {
+  return path.join(keywordDir, 'LOCK');
+}
+
+/** Builds an owner's keyword index from its table (first use after an upgrade, or a lost/stale index). */
+async function rebuild(ownerId: string, table: ChunkTable, keywordDir: string): Promise<KeywordStore> {
+  await mkdir(keywordDir, { recursive: true });
+  // Until the rebuild completes, a crash must not leave a partial index that looks complete.
+  await writeIntent(keywordDir, { chunkIds: [], documentIds: [], all: true });
+  const store = await KeywordStore.create(keywordDir);
+  let pending: SegmentDoc[] = [];
+  const flush = async () => {
+    if (pending.length === 0) return;
+    await store.apply(pending, []);
+    while (await store.maybeMerge()) {
+      // Tiered merging.
+    }
+    pending = [];
+  };
+  for await (const rows of table.scanRows()) {
+    for (const row of rows) {
+      const chunk = rowToStoredChunk(row);
+      // Defence in depth: a row of another owner (corruption, hash collision) is never indexed.
+      if (chunk.ownerId !== ownerId) continue;
+      pending.push(segmentDoc(chunk));
+      if (pending.length >= REBUILD_BATCH) await flush();
+    }
+  }
+  await flush();
+  await clearIntent(keywordDir);
+  return store;
+}
+
+/** Folder of an owner's keyword index, beside its LanceDB table. */
+export function keywordDirOf(indexDir: string, tableName: string): string {
+  return path.join(indexDir, `${tableName}.kw`);
 }

@@ -1,4 +1,4 @@
-import { analyze } from '@/lib/retrieval/analyzer';
+import { analyze, analyzeForIndex } from '@/lib/retrieval/analyzer';
 import { compileFilters } from '@/lib/retrieval/embedded/filter-predicate';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import type { OwnerPartition } from '@/lib/retrieval/embedded/owner-partition';
@@ -39,47 +39,62 @@ function toHit(
 }
 
 /**
+ * The terms a keyword query searches: its content words (`analyze`: function words dropped), or, when none of
+ * those occurs in the owner's chunks ("what is it", a misspelt name next to "how"), every word the index keeps
+ * (`analyzeForIndex`), so a query with any indexed word always returns the chunks that contain it.
+ */
+function queryTerms(partition: OwnerPartition, query: string): string[] {
+  const content = analyze(query);
+  if (partition.hasAnyTerm(content)) return content;
+  return analyzeForIndex(query);
+}
+
+/**
  * Runs one (already validated) search inside one owner's partition:
  * - keyword: BM25F over text + context prefix, score = BM25;
  * - semantic: cosine similarity over chunks that have a vector (none without a query vector), score = cosine;
  * - hybrid: both lists (max(candidates, topK) each) fused by RRF (k = 60), score = RRF; without a query vector
  *   it is exactly a keyword search.
  * Filters mean the same in every mode (filter-predicate.ts); every hit is this owner's and still present.
+ * Only the returned hits are read from the doc store (text, location); ranking runs on in-memory data.
  */
 export async function searchPartition(partition: OwnerPartition, request: SearchRequest): Promise<SearchHit[]> {
-  const terms = analyze(request.query);
+  const terms = queryTerms(partition, request.query);
   const termSet = new Set(terms);
   const includeText = request.includeText === true;
   const vector = request.queryVector ?? null;
   const perMode = Math.max(request.topK, Math.min(request.candidates ?? DEFAULT_CANDIDATES, MAX_CANDIDATES));
 
   if (request.mode === 'keyword' || (request.mode === 'hybrid' && !vector)) {
-    return partition
-      .searchKeyword(terms, request.topK, request.filters)
-      .map((match) => toHit(match.chunk, match.score, { keyword: match.score }, termSet, includeText));
+    return partition.searchKeyword(terms, request.topK, request.filters).flatMap((match) => {
+      const chunk = partition.chunk(match.chunkId);
+      return chunk ? [toHit(chunk, match.score, { keyword: match.score }, termSet, includeText)] : [];
+    });
   }
   if (!vector) return [];
   if (request.mode === 'semantic') {
     const matches = await partition.searchSemantic(vector, request.topK, request.filters);
-    return matches.map((match) =>
-      toHit(match.chunk, match.similarity, { semantic: match.similarity }, termSet, includeText),
-    );
+    return matches.flatMap((match) => {
+      const chunk = partition.chunk(match.chunkId);
+      return chunk ? [toHit(chunk, match.similarity, { semantic: match.similarity }, termSet, includeText)] : [];
+    });
   }
 
   const keyword = partition.searchKeyword(terms, perMode, request.filters);
   const semantic = await partition.searchSemantic(vector, perMode, request.filters);
-  const keywordScores = new Map(keyword.map((match) => [match.chunk.chunkId, match.score]));
-  const semanticScores = new Map(semantic.map((match) => [match.chunk.chunkId, match.similarity]));
-  const fused = reciprocalRankFusion(
-    [keyword.map((match) => match.chunk.chunkId), semantic.map((match) => match.chunk.chunkId)],
-    { limit: request.topK },
-  );
+  const keywordScores = new Map(keyword.map((match) => [match.chunkId, match.score]));
+  const semanticScores = new Map(semantic.map((match) => [match.chunkId, match.similarity]));
+  const fused = reciprocalRankFusion([keyword.map((match) => match.chunkId), semantic.map((match) => match.chunkId)], {
+    limit: request.topK,
+  });
   const predicate = compileFilters(request.filters);
   const hits: SearchHit[] = [];
   for (const candidate of fused) {
-    // Re-read the chunk now: one deleted or re-filed while the vector search was in flight is not returned.
+    // Re-check the chunk now: one deleted or re-filed while the vector search was in flight is not returned.
+    const attributes = partition.attributes(candidate.id);
+    if (!attributes || (predicate && !predicate(attributes))) continue;
     const chunk = partition.chunk(candidate.id);
-    if (!chunk || (predicate && !predicate(chunk))) continue;
+    if (!chunk) continue;
     const scores: SearchHit['scores'] = { hybrid: candidate.score };
     const keywordScore = keywordScores.get(candidate.id);
     const semanticScore = semanticScores.get(candidate.id);

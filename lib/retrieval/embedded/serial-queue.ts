@@ -4,11 +4,20 @@
  */
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
+  private queued = 0;
 
   run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(task, task);
+    this.queued++;
+    const result = this.tail.then(task, task).finally(() => {
+      this.queued--;
+    });
     this.tail = result.catch(() => undefined);
     return result;
+  }
+
+  /** Tasks submitted and not yet settled. */
+  get pending(): number {
+    return this.queued;
   }
 
   /** Resolves once every task submitted so far has settled. */

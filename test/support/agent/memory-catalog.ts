@@ -1,4 +1,5 @@
 import type { BucketRef, CatalogDocument, DocumentCatalog } from '@/lib/agent/ports';
+import { matchesMetaFilters } from '@/lib/domain/typed-meta';
 
 export interface MemoryDocument extends CatalogDocument {
   ownerId: string;
@@ -42,7 +43,14 @@ export function createMemoryCatalog(
         .map((d) => ({ documentId: d.documentId, filename: d.filename, title: d.title }));
     },
     async listBuckets(ownerId) {
-      return buckets.filter((b) => b.ownerId === ownerId).map(({ id, name }) => ({ id, name }));
+      return buckets.filter((b) => b.ownerId === ownerId).map(({ ownerId: _o, ...bucket }) => bucket);
+    },
+    async findDocumentIdsByMeta(ownerId, bucketIds, filters) {
+      return [...docs.values()]
+        .filter((d) => d.ownerId === ownerId && d.status === 'INDEXED' && d.bucketId !== null)
+        .filter((d) => !bucketIds || (d.bucketId !== null && bucketIds.includes(d.bucketId)))
+        .filter((d) => matchesMetaFilters(d.typed?.values ?? {}, filters))
+        .map((d) => d.documentId);
     },
   };
 }

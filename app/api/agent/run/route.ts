@@ -1,15 +1,17 @@
 // POST /api/agent/run – run the agent and answer with the finished result as JSON (trace when asked)
 import { withUser } from '@/lib/auth/with-user';
-import { agentRunBodySchema } from '@/lib/chat/request';
 import { answerRunInputOf, checkAgentRateLimit, runAnswerForUser } from '@/lib/chat/run-for-user';
 import { getConfig } from '@/lib/config';
+import { apiRoutes } from '@/lib/http/api-routes';
 import { readJson } from '@/lib/http/read-json';
 
 export const dynamic = 'force-dynamic';
 export const maxDuration = 600;
 
-export const POST = withUser(async (request, { user }) => {
-  const body = await readJson(request, agentRunBodySchema, { maxBytes: getConfig().requestLimits.agentBytes });
+export const POST = withUser(apiRoutes['POST /api/agent/run'], async (request, { user }) => {
+  const body = await readJson(request, apiRoutes['POST /api/agent/run'].body, {
+    maxBytes: getConfig().requestLimits.agentBytes,
+  });
   await checkAgentRateLimit(user.id);
   const { session, chatResult, result } = await runAnswerForUser(
     answerRunInputOf({ kind: 'agent', value: body }, { ownerId: user.id, signal: request.signal }),

@@ -1,17 +1,19 @@
 // POST /api/agent/stream – run the agent and stream its events: Server-Sent Events (event: trace | token |
 // complete | error), or NDJSON with `Accept: application/x-ndjson`
 import { withUser } from '@/lib/auth/with-user';
-import { agentRunBodySchema } from '@/lib/chat/request';
 import { answerRunInputOf, checkAgentRateLimit, runAnswerForUser } from '@/lib/chat/run-for-user';
 import { getConfig } from '@/lib/config';
 import { AppError } from '@/lib/errors';
+import { apiRoutes } from '@/lib/http/api-routes';
 import { readJson } from '@/lib/http/read-json';
 
 export const dynamic = 'force-dynamic';
 export const maxDuration = 600;
 
-export const POST = withUser(async (request, { user }) => {
-  const body = await readJson(request, agentRunBodySchema, { maxBytes: getConfig().requestLimits.agentBytes });
+export const POST = withUser(apiRoutes['POST /api/agent/stream'], async (request, { user }) => {
+  const body = await readJson(request, apiRoutes['POST /api/agent/stream'].body, {
+    maxBytes: getConfig().requestLimits.agentBytes,
+  });
   await checkAgentRateLimit(user.id);
   const ndjson = (request.headers.get('accept') ?? '').includes('application/x-ndjson');
   const encoder = new TextEncoder();

@@ -1,23 +1,19 @@
-// POST /api/documents/upload – stream one file (raw body) to disk, sniff it, dedupe by sha256, queue it
-import { z } from 'zod';
+// POST /api/documents/upload – stream one file (raw body) to disk within the owner's storage quota, sniff it,
+// dedupe by sha256, queue it
 import { withUser } from '@/lib/auth/with-user';
 import { getConfig } from '@/lib/config';
+import { checkUploadQuota, confirmStoredUploadFits, quotaExceeded } from '@/lib/documents/quota';
 import { AppError } from '@/lib/errors';
+import { apiRoutes } from '@/lib/http/api-routes';
+import { uploadHeadersSchema } from '@/lib/http/api-schemas';
 import { parseBucketId, registerUpload } from '@/lib/ingest/intake';
-import { saveUploadStream } from '@/lib/ingest/storage';
+import { deleteStoredFile, saveUploadStream } from '@/lib/ingest/storage';
 import { enforceRateLimit } from '@/lib/rate-limit';
 import { kickIngestWorker } from '@/lib/services';
 
 export const dynamic = 'force-dynamic';
 
-const headerSchema = z.object({
-  fileName: z.string().min(1, 'The x-file-name header is required.').max(4096),
-  contentType: z.string().max(200).nullable(),
-  bucketId: z.string().max(64).nullable(),
-  contentLength: z.coerce.number().int().nonnegative().nullable(),
-});
-
-export const POST = withUser(async (request, { user }) => {
+export const POST = withUser(apiRoutes['POST /api/documents/upload'], async (request, { user }) => {
   const config = getConfig();
   await enforceRateLimit({
     userId: user.id,
@@ -25,7 +21,7 @@ export const POST = withUser(async (request, { user }) => {
     max: config.rateLimits.uploadsPerMinute,
     surface: 'upload',
   });
-  const headers = headerSchema.parse({
+  const headers = uploadHeadersSchema.parse({
     fileName: safeDecode(request.headers.get('x-file-name') ?? ''),
     contentType: request.headers.get('content-type'),
     bucketId: request.headers.get('x-bucket-id'),
@@ -39,11 +35,24 @@ export const POST = withUser(async (request, { user }) => {
     );
   }
   if (!request.body) throw new AppError('bad_request:upload', 'The request has no file content.');
+  const { usage, remainingBytes } = await checkUploadQuota({
+    ownerId: user.id,
+    quota: config.quota,
+    declaredBytes: headers.contentLength,
+  });
+  const quotaBound = remainingBytes < config.ingest.maxUploadBytes;
   const stored = await saveUploadStream({
     body: request.body,
-    maxBytes: config.ingest.maxUploadBytes,
+    maxBytes: Math.min(config.ingest.maxUploadBytes, remainingBytes),
     signal: request.signal,
+    ...(quotaBound ? { tooLarge: () => quotaExceeded(usage, config.quota, null) } : {}),
   });
+  try {
+    await confirmStoredUploadFits({ ownerId: user.id, quota: config.quota, storedBytes: stored.size });
+  } catch (error) {
+    await deleteStoredFile(stored.storedName).catch(() => {});
+    throw error;
+  }
   const result = await registerUpload({
     ownerId: user.id,
     stored,

@@ -1,15 +1,14 @@
 // PATCH|DELETE /api/shares/:id – set or clear a link's expiry; revoke a link (it then answers 404)
-import { z } from 'zod';
 import { withUser } from '@/lib/auth/with-user';
 import { getConfig } from '@/lib/config';
 import { revokeShare, setShareExpiry } from '@/lib/db/shares';
+import { apiRoutes } from '@/lib/http/api-routes';
 import { readJson } from '@/lib/http/read-json';
 
 type Params = { id: string };
-const patchSchema = z.object({ expiresAt: z.iso.datetime({ offset: true }).max(64).nullable() }).strict();
 
-export const PATCH = withUser<Params>(async (request, { user, params }) => {
-  const { expiresAt } = await readJson(request, patchSchema);
+export const PATCH = withUser<Params>(apiRoutes['PATCH /api/shares/{id}'], async (request, { user, params }) => {
+  const { expiresAt } = await readJson(request, apiRoutes['PATCH /api/shares/{id}'].body);
   const share = await setShareExpiry({
     ownerId: user.id,
     id: params.id,
@@ -18,7 +17,7 @@ export const PATCH = withUser<Params>(async (request, { user, params }) => {
   return Response.json({ share: { ...share, url: `${getConfig().appUrl}/share/${share.slug}` } });
 });
 
-export const DELETE = withUser<Params>(async (_request, { user, params }) => {
+export const DELETE = withUser<Params>(apiRoutes['DELETE /api/shares/{id}'], async (_request, { user, params }) => {
   const share = await revokeShare({ ownerId: user.id, id: params.id });
   return Response.json({ share: { ...share, url: `${getConfig().appUrl}/share/${share.slug}` } });
 });

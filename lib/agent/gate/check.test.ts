@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { checkAnswer, isClaim, quoteIn } from './check';
+
+const SOURCES = [
+  { n: 1, chunk: { text: 'The public API allows 100 requests per minute per token. Retry after 5 seconds.' } },
+  { n: 2, chunk: { text: 'Each workspace may store up to 10 GB of files.\nRun:\nREINDEX TABLE orders;\nDone.' } },
+];
+const input = (over: Partial<Parameters<typeof checkAnswer>[1]> = {}) => ({
+  question: 'What are the limits for 42 "magic tokens"?',
+  opened: SOURCES,
+  insufficiencyPhrase: null,
+  ...over,
+});
+const issues = (answer: string, over = {}) => checkAnswer(answer, input(over)).issues.map((i) => [i.code, i.unit]);
+
+describe('quoteIn', () => {
+  const text = 'Alpha beta gamma. Delta epsilon zeta.';
+  it.each([
+    ['Alpha beta gamma.', true],
+    ['alpha beta gamma', true],
+    ['Alpha beta gamma,', true],
+    ['Alpha \u2026 gamma', true],
+    ['Alpha [...] zeta', true],
+    ['Alpha ... zeta', true],
+    ['zeta ... Alpha', false],
+    ['Alpha beta delta', false],
+    ['...', false],
+    ['beta Gamma', false],
+    ['\u2026 beta gamma', true],
+    ['Alpha \u2026 Delta', true],
+    ['Alpha \u2026 delta', false],
+  ])('case %#', (quote, ok) => {
+    expect(quoteIn(text, quote)).toBe(ok);
+  });
+});
+
+describe('isClaim', () => {
+  it('a number, or two content words, makes a claim', () => {
+    expect(isClaim('It is 5.')).toBe(true);
+    expect(isClaim('Deletions are permanent.')).toBe(true);
+    expect(isClaim('Yes [1].')).toBe(false);
+    expect(isClaim('Here it is:')).toBe(false);
+  });
+});
+
+describe('checkAnswer', () => {
+  it('passes grounded units and reports what it verified', () => {
+    const r = checkAnswer(
+      'The API allows 100 requests "per minute per token" [1]. Run [2]:\n```\nREINDEX TABLE orders;\n```\n> Each workspace may store up to 10 GB of files. [2]',
+      input(),
+    );
+    expect(r.issues).toEqual([]);
+    expect(r.verified).toEqual([
+      'per minute per token',
+      'REINDEX TABLE orders;',
+      'Each workspace may store up to 10 GB of files.',
+    ]);
+    expect(r.units.map((u) => u.kind)).toEqual(['sentence', 'sentence', 'code', 'blockquote']);
+  });
+
+  it('a quote must be in the source its marker points to, never only in the question', () => {
+    expect(issues('He says "up to 10 GB of files" [1].')).toEqual([
+      ['QUOTE_NOT_FOUND', 0],
+      ['UNGROUNDED_NUMBER', 0],
+    ]);
+    expect(issues('He says "up to 10 GB of files" [2].')).toEqual([]);
+    expect(issues('The docs say "magic tokens" [1].')).toEqual([['QUOTE_NOT_FOUND', 0]]);
+    expect(issues('It says "up to 10 GB of files" [9].')).toEqual([['UNCITED_CLAIM', 0]]);
+    const msg = checkAnswer('He says "up to 10 GB of files" [1].', input()).issues[0]?.message;
+    expect(msg).toBe('The quoted text "up to 10 GB of files" does not appear verbatim in source [1].');
+  });
+
+  it('an admission may quote or number what the question names, nothing else', () => {
+    expect(issues('The documents do not mention "magic tokens".')).toEqual([]);
+    expect(issues('The documents do not mention 42 tokens.')).toEqual([]);
+    expect(issues('The documents do not mention "secret tokens".')).toEqual([['QUOTE_NOT_FOUND', 0]]);
+    expect(issues('The documents do not mention 43 tokens.')).toEqual([['UNGROUNDED_NUMBER', 0]]);
+    expect(issues('Tokens are "magic tokens" [1].')).toEqual([['QUOTE_NOT_FOUND', 0]]);
+    expect(issues('Not covered: "Insufficient data".', { insufficiencyPhrase: 'Insufficient data' })).toEqual([]);
+    const msg = checkAnswer('The documents do not mention 43 tokens.', input()).issues[0]?.message;
+    expect(msg).toBe('The number "43" cites no opened source that states it.');
+  });
+
+  it('numbers are checked by value in the cited source only', () => {
+    expect(issues('Retry after 5s [1].')).toEqual([]);
+    expect(issues('Retry after 5s [2].')).toEqual([['UNGROUNDED_NUMBER', 0]]);
+    expect(issues('Store 10GB [1][2].')).toEqual([]);
+    const msg = checkAnswer('Retry after 6 seconds [1].', input()).issues[0]?.message;
+    expect(msg).toBe('The number "6" does not appear (with that value) in source [1].');
+  });
+
+  it('an uncited claim is reported once its numbers and quotes have no source to check', () => {
+    expect(issues('Premium tokens are exempt from 100 limits.')).toEqual([['UNCITED_CLAIM', 0]]);
+    const msg = checkAnswer('Premium tokens are exempt.', input()).issues[0]?.message;
+    expect(msg).toBe(
+      '"Premium tokens are exempt." cites no opened source: cite it as [n] right after it, or remove it.',
+    );
+    expect(issues('Yes.')).toEqual([]);
+    expect(issues('The documents do not say, but premium tokens are exempt.')).toEqual([['UNCITED_CLAIM', 0]]);
+  });
+
+  it('code lines must be verbatim in a cited source; uncited code fails', () => {
+    expect(issues('Run [2]:\n```\nREINDEX TABLE orders;\nDROP TABLE orders;\n```')).toEqual([['QUOTE_NOT_FOUND', 1]]);
+    expect(issues('```\nREINDEX TABLE orders;\n```')).toEqual([['QUOTE_NOT_FOUND', 0]]);
+    expect(issues('Run [2]:\n```\n\n```')).toEqual([]);
+    const msgs = checkAnswer('```\nREINDEX TABLE orders;\n```\nRun [2]:\n```\nDROP;\n```', input()).issues.map(
+      (i) => i.message,
+    );
+    expect(msgs).toEqual([
+      'The code block starting "REINDEX TABLE orders;" cites no opened source: put the marker of its source on the line before it.',
+      'The code line "DROP;" does not appear verbatim in source [2].',
+    ]);
+  });
+
+  it('block quotes are quotes; an empty one is nothing', () => {
+    expect(issues('> Each workspace may store up to 20 GB of files. [2]')).toEqual([['QUOTE_NOT_FOUND', 0]]);
+    expect(issues('> [2]')).toEqual([]);
+    expect(issues('> Some text')).toEqual([['QUOTE_NOT_FOUND', 0]]);
+  });
+
+  it('heading numbers must appear in some opened source or the question', () => {
+    expect(issues('## 100 requests\n## 42 tokens\n## 7 things')).toEqual([['UNGROUNDED_NUMBER', 2]]);
+    expect(checkAnswer('## Step 7', input()).issues[0]?.message).toBe('The heading number "7" is in no opened source.');
+  });
+
+  it('reports each failing unit with its own index and lists every cited source', () => {
+    expect(issues('Ok [1]. Premium tokens are exempt. Fine [1]. Gold tokens are free.')).toEqual([
+      ['UNCITED_CLAIM', 1],
+      ['UNCITED_CLAIM', 3],
+    ]);
+    expect(checkAnswer('Retry after 7 seconds [1][2].', input()).issues[0]?.message).toBe(
+      'The number "7" does not appear (with that value) in source [1], [2].',
+    );
+    expect(checkAnswer('It says "nothing like this" [1][9].', input()).issues[0]?.message).toBe(
+      'The quoted text "nothing like this" does not appear verbatim in source [1].',
+    );
+    expect(checkAnswer('The documents do not mention "secret tokens".', input()).issues[0]?.message).toBe(
+      'The quoted text "secret tokens" cites no opened source: quote only opened sources, with the marker of the one that holds it.',
+    );
+    expect(checkAnswer('The documents do not say, but premium tokens are exempt.', input()).issues[0]?.message).toBe(
+      '"premium tokens are exempt." cites no opened source: cite it as [n] right after it, or remove it.',
+    );
+  });
+
+  it('only admitting clauses may use the question', () => {
+    expect(issues('The limit is 42 [1], but the documents do not say why.')).toEqual([['UNGROUNDED_NUMBER', 0]]);
+    expect(issues('Limits apply [1]; the documents do not mention 42 tokens.')).toEqual([]);
+    expect(issues('Limits apply [1]; "magic tokens" are not documented.')).toEqual([]);
+    expect(issues('The "magic tokens" are real [1]; the documents do not say more.')).toEqual([['QUOTE_NOT_FOUND', 0]]);
+  });
+
+  it('code: trimmed lines, any cited source, empty blocks pass', () => {
+    const r = checkAnswer('Run [1][2]:\n```\n   REINDEX TABLE orders;\n```', input());
+    expect(r.issues).toEqual([]);
+    expect(r.verified).toEqual(['REINDEX TABLE orders;']);
+    expect(issues('```\n\n```')).toEqual([]);
+  });
+
+  it('a text of exactly 100 characters is not shortened', () => {
+    const hundred = `Premium tokens are ${'y'.repeat(80)}.`;
+    expect(hundred.length).toBe(100);
+    expect(checkAnswer(`${hundred} Gold tokens are free.`, input()).issues[0]?.message).toBe(
+      `"${hundred}" cites no opened source: cite it as [n] right after it, or remove it.`,
+    );
+  });
+
+  it('long texts are shortened in messages', () => {
+    const long = `Premium ${'word '.repeat(40)}end.`;
+    expect(checkAnswer(long, input()).issues[0]?.message).toBe(
+      `"Premium ${'word '.repeat(18)}wo…" cites no opened source: cite it as [n] right after it, or remove it.`,
+    );
+  });
+});

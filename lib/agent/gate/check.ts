@@ -1,0 +1,204 @@
+import { keyTerms } from '../text';
+import { clauses } from './admissions';
+import { findVerbatim, normalize } from './normalize';
+import { evidenceKeys, grounded, type NumberMention, numberMentions } from './numbers';
+import { claimUnits, type Unit, withoutMarkers } from './units';
+
+/**
+ * The trust gate: every claim-bearing unit of an answer checked against the sources its own markers cite.
+ *
+ * - QUOTE_NOT_FOUND: a quote (any quote style, inline code, block quote) is not verbatim, after the one
+ *   normalisation of ./normalize, in an opened chunk that its marker (or its unit's marker) points to. "…" inside a
+ *   quote elides: the parts must appear in that order in one chunk. The question is never evidence, except for
+ *   words an admission names as missing.
+ *   Code blocks (fenced or indented) are quotes too: each of their lines is verbatim in a chunk the block cites.
+ * - UNGROUNDED_NUMBER: a number (any written form, see ./numbers) has no value equal to one in the cited chunks.
+ * - UNCITED_CLAIM: a clause that states something (a number, a quote, or two or more content words) cites no
+ *   opened source, and is not an admission (see ./admissions). Such a unit gets only this issue: its quotes and
+ *   numbers have no source to be checked against.
+ * Headings are labels: their numbers must appear in some opened chunk or in the question.
+ */
+
+export interface GateIssue {
+  code: 'QUOTE_NOT_FOUND' | 'UNGROUNDED_NUMBER' | 'UNCITED_CLAIM';
+  message: string;
+  /** Index of the failing unit in `GateReport.units`. */
+  unit: number;
+}
+
+export interface GateSource {
+  n: number;
+  chunk: { text: string };
+}
+
+export interface GateInput {
+  question: string;
+  opened: readonly GateSource[];
+  insufficiencyPhrase?: string | null;
+}
+
+export interface GateReport {
+  issues: GateIssue[];
+  units: Unit[];
+  /** Quotes and code lines found verbatim in the source they cite. */
+  verified: string[];
+}
+
+/** Words that make a clause a claim: two content words (or a number or a quote). */
+const CLAIM_MIN_TERMS = 2;
+
+const ELLIPSIS = /\s*(?:\[\s*(?:\.\.\.|\u2026)\s*\]|\.\.\.|\u2026)\s*/u;
+
+/** Whether `quote` is verbatim in `text` (elisions marked with … allowed; trailing punctuation ignored). */
+export function quoteIn(text: string, quote: string): boolean {
+  const parts = quote
+    .replace(/[.,;:!?]+$/u, '')
+    .split(ELLIPSIS)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+  if (parts.length === 0) return false;
+  let from = 0;
+  for (const [i, part] of parts.entries()) {
+    const rest = text.slice(from);
+    const at = findVerbatim(rest, part, i === 0);
+    if (!at) return false;
+    from += at.end;
+  }
+  return true;
+}
+
+/** Whether a clause states something that needs a source. */
+export function isClaim(text: string): boolean {
+  const plain = withoutMarkers(text);
+  return numberMentions(plain).length > 0 || keyTerms(plain).length >= CLAIM_MIN_TERMS;
+}
+
+const list = (ns: readonly number[]) => ns.map((n) => `[${n}]`).join(', ');
+const short = (s: string) => (s.length > 100 ? `${s.slice(0, 100)}…` : s);
+
+/** Runs the gate over `answer`. Pure. */
+export function checkAnswer(answer: string, input: GateInput): GateReport {
+  const byN = new Map(input.opened.map((o) => [o.n, o.chunk.text]));
+  const phrase = input.insufficiencyPhrase ?? null;
+  const units = claimUnits(answer);
+  const issues: GateIssue[] = [];
+  const verified: string[] = [];
+  const questionKeys = evidenceKeys(input.question);
+  const allKeys = new Set([...questionKeys, ...input.opened.flatMap((o) => [...evidenceKeys(o.chunk.text)])]);
+
+  for (const [index, unit] of units.entries()) {
+    const before = issues.length;
+    checkUnit(unit);
+    for (const issue of issues.slice(before)) issue.unit = index;
+  }
+  return { issues, units, verified };
+
+  function checkUnit(unit: Unit): void {
+    const cited = unit.cites.filter((n) => byN.has(n));
+    const texts = cited.map((n) => byN.get(n) ?? '');
+    if (unit.kind === 'heading') {
+      for (const m of numberMentions(withoutMarkers(unit.text)))
+        if (!grounded(m, allKeys))
+          issues.push({
+            code: 'UNGROUNDED_NUMBER',
+            message: `The heading number "${m.raw}" is in no opened source.`,
+            unit: -1,
+          });
+      return;
+    }
+    if (unit.kind === 'code') {
+      checkCode(unit, cited, texts, issues, verified);
+      return;
+    }
+    if (unit.kind === 'blockquote') {
+      const body = withoutMarkers(unit.text).replace(/\s+/g, ' ').trim();
+      if (body.length === 0) return;
+      if (texts.some((t) => quoteIn(t, body))) verified.push(body);
+      else issues.push(quoteIssue(body, cited));
+      return;
+    }
+    const parts = clauses(withoutMarkers(unit.text), phrase);
+    if (cited.length === 0) {
+      const claim = parts.find((c) => !c.admits && isClaim(c.text));
+      if (claim) {
+        issues.push({
+          code: 'UNCITED_CLAIM',
+          message: `"${short(claim.text.trim())}" cites no opened source: cite it as [n] right after it, or remove it.`,
+          unit: -1,
+        });
+        return;
+      }
+    }
+    const admitting = (offset: number) =>
+      parts.some((c) => c.admits && offset - unit.start >= c.start && offset - unit.start < c.end);
+    for (const q of unit.quotes) {
+      const qCited = q.cites.filter((n) => byN.has(n));
+      const found = qCited.some((n) => quoteIn(byN.get(n) ?? '', q.text));
+      if (found) {
+        verified.push(q.text);
+        continue;
+      }
+      // An admission may name what is missing in the question's own words.
+      if (
+        admitting(q.start) &&
+        (quoteIn(input.question, q.text) || (phrase && normalize(q.text) === normalize(phrase)))
+      )
+        continue;
+      issues.push(quoteIssue(q.text, qCited));
+    }
+    const keys = new Set(texts.flatMap((t) => [...evidenceKeys(t)]));
+    for (const m of numberMentions(withoutMarkers(unit.text))) {
+      const at = unit.start + m.start;
+      if (grounded(m, keys)) continue;
+      if (admitting(at) && grounded(m, questionKeys)) continue;
+      issues.push(numberIssue(m, cited));
+    }
+  }
+}
+
+function quoteIssue(text: string, cited: readonly number[]): GateIssue {
+  return {
+    code: 'QUOTE_NOT_FOUND',
+    message:
+      cited.length > 0
+        ? `The quoted text "${short(text)}" does not appear verbatim in source ${list(cited)}.`
+        : `The quoted text "${short(text)}" cites no opened source: quote only opened sources, with the marker of the one that holds it.`,
+    unit: -1,
+  };
+}
+
+function numberIssue(m: NumberMention, cited: readonly number[]): GateIssue {
+  return {
+    code: 'UNGROUNDED_NUMBER',
+    message:
+      cited.length > 0
+        ? `The number "${m.raw}" does not appear (with that value) in source ${list(cited)}.`
+        : `The number "${m.raw}" cites no opened source that states it.`,
+    unit: -1,
+  };
+}
+
+function checkCode(unit: Unit, cited: number[], texts: string[], issues: GateIssue[], verified: string[]): void {
+  const lines = unit.text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
+  if (lines.length === 0) return;
+  if (cited.length === 0) {
+    issues.push({
+      code: 'QUOTE_NOT_FOUND',
+      message: `The code block starting "${short(lines[0] ?? '')}" cites no opened source: put the marker of its source on the line before it.`,
+      unit: -1,
+    });
+    return;
+  }
+  for (const line of lines) {
+    if (texts.some((t) => findVerbatim(t, line) !== null)) verified.push(line);
+    else
+      issues.push({
+        code: 'QUOTE_NOT_FOUND',
+        message: `The code line "${short(line)}" does not appear verbatim in source ${list(cited)}.`,
+        unit: -1,
+      });
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The gate's one normalisation, applied to both the draft and the evidence before any verbatim comparison:
+ *
+ * 1. NFKC per character cluster (a base character and the combining marks after it): decomposed accents compose,
+ *    ligatures (ﬁ), full-width forms, no-break and other compatibility spaces become their plain forms;
+ * 2. soft hyphens, zero-width spaces/joiners, word joiners and byte-order marks are removed;
+ * 3. quotes unify: every single quote or apostrophe form (‘ ’ ‚ ‛ ′ `) becomes ', every double form
+ *    (“ ” „ ‟ « ») becomes ", single guillemets (‹ ›) become ' (NFKC has already made a double prime ″ two primes);
+ * 4. dashes and minus signs (‐ ‑ ‒ – — ― −) become -; the ellipsis becomes ...;
+ * 5. whitespace folds: any run of whitespace (line breaks included) is one space, none at either end.
+ *
+ * Case is kept. `normalizeWithMap` also returns, for every character of the result, the offset of the original
+ * character it came from, so a match can be reported in the original text.
+ */
+
+const REMOVED = /[\u00AD\u200B-\u200D\u2060\uFEFF]/u;
+const SINGLE = /[\u2018\u2019\u201A\u201B\u2032\u2039\u203A`]/gu;
+const DOUBLE = /[\u201C-\u201F\u00AB\u00BB]/gu;
+const DASH = /[\u2010-\u2015\u2212]/gu;
+const SPACE = /\s/u;
+const CLUSTER = /\P{M}\p{M}*|\p{M}+/gsu;
+
+function foldCluster(cluster: string): string {
+  return cluster
+    .normalize('NFKC')
+    .replace(REMOVED, '')
+    .replace(SINGLE, "'")
+    .replace(DOUBLE, '"')
+    .replace(DASH, '-')
+    .replace(/\u2026/gu, '...');
+}
+
+export interface Normalized {
+  text: string;
+  /** map[i] = offset in the original text of the character cluster that produced text[i]. */
+  map: number[];
+  /** ends[i] = offset just past that cluster. */
+  ends: number[];
+}
+
+export function normalizeWithMap(input: string): Normalized {
+  let text = '';
+  const map: number[] = [];
+  const ends: number[] = [];
+  let pendingSpace = -1;
+  for (const m of input.matchAll(CLUSTER)) {
+    const at = m.index;
+    for (const ch of foldCluster(m[0])) {
+      if (SPACE.test(ch)) {
+        if (pendingSpace < 0) pendingSpace = at;
+        continue;
+      }
+      if (pendingSpace >= 0 && text.length > 0) {
+        text += ' ';
+        map.push(pendingSpace);
+        ends.push(pendingSpace + 1);
+      }
+      pendingSpace = -1;
+      text += ch;
+      map.push(at);
+      ends.push(at + m[0].length);
+    }
+  }
+  return { text, map, ends };
+}
+
+/** The normalised form of `input` (see the module comment). */
+export function normalize(input: string): string {
+  return normalizeWithMap(input).text;
+}
+
+/**
+ * Finds `needle` in `haystack` after normalising both; offsets are in the original haystack (end exclusive).
+ * `looseFirst` lets the first letter differ in case only (a quote may start a sentence with a capital).
+ */
+export function findVerbatim(
+  haystack: string,
+  needle: string,
+  looseFirst = false,
+): { start: number; end: number } | null {
+  const target = normalize(needle);
+  if (target.length === 0) return null;
+  const hay = normalizeWithMap(haystack);
+  const variants = new Set([target]);
+  if (looseFirst) {
+    const first = target.charAt(0);
+    variants.add(first.toLowerCase() + target.slice(1));
+    variants.add(first.toUpperCase() + target.slice(1));
+  }
+  let best = -1;
+  for (const v of variants) {
+    const at = hay.text.indexOf(v);
+    if (at >= 0 && (best < 0 || at < best)) best = at;
+  }
+  if (best < 0) return null;
+  const start = hay.map[best] ?? 0;
+  return { start, end: hay.ends[best + target.length - 1] ?? start };
+}

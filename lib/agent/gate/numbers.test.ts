@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { dateWindows, evidenceKeys, grounded, numberMentions } from './numbers';
+
+const mentions = (text: string) => numberMentions(text).map((m) => [m.raw, m.keys]);
+
+describe('numberMentions', () => {
+  it.each([
+    ['after 5s', [['5', ['n:5']]]],
+    [
+      '10GB and 5MB',
+      [
+        ['10', ['n:10']],
+        ['5', ['n:5']],
+      ],
+    ],
+    ['1.5k rows', [['1.5k', ['n:1500']]]],
+    ['2K users', [['2K', ['n:2000']]]],
+    [
+      '2M rows, 3B events',
+      [
+        ['2M', ['n:2000000']],
+        ['3B', ['n:3000000000']],
+      ],
+    ],
+    [
+      '4 bn and 5 mn',
+      [
+        ['4 bn', ['n:4000000000']],
+        ['5 mn', ['n:5000000']],
+      ],
+    ],
+    [
+      '1.5 million, 2 thousand, 3 billion, 1 trillion',
+      [
+        ['1.5 million', ['n:1500000']],
+        ['2 thousand', ['n:2000']],
+        ['3 billion', ['n:3000000000']],
+        ['1 trillion', ['n:1000000000000']],
+      ],
+    ],
+    [
+      '1,500 and 1,500,000',
+      [
+        ['1,500', ['n:1500']],
+        ['1,500,000', ['n:1500000']],
+      ],
+    ],
+    [
+      "1'500 and 2\u00A0000",
+      [
+        ["1'500", ['n:1500']],
+        ['2\u00A0000', ['n:2000']],
+      ],
+    ],
+    [
+      '1,5 and 0.75',
+      [
+        ['1,5', ['n:1.5', 'v:1.5']],
+        ['0.75', ['n:0.75', 'v:0.75']],
+      ],
+    ],
+    ['1,2345', [['1,2345', ['n:1.2345', 'v:1.2345']]]],
+    [
+      '30% or 30 %',
+      [
+        ['30', ['n:30']],
+        ['30', ['n:30']],
+      ],
+    ],
+    ['about five hundred users', [['five hundred', ['n:500']]]],
+    [
+      '1.500 and 1,50',
+      [
+        ['1.500', ['n:1.5', 'v:1.500']],
+        ['1,50', ['n:1.5', 'v:1.50']],
+      ],
+    ],
+    ["1'500,25", [["1'500,25", ['n:1500.25', 'v:1500.25']]]],
+    [
+      '5 and 02:00',
+      [
+        ['5', ['n:5']],
+        ['02:00', ['t:2:00']],
+      ],
+    ],
+    [
+      '10-20 and 10\u201320',
+      [
+        ['10', ['n:10']],
+        ['20', ['n:20']],
+        ['10', ['n:10']],
+        ['20', ['n:20']],
+      ],
+    ],
+    ['-5 degrees', [['5', ['n:5']]]],
+    ['IPv4, x86_64, SHA256, pg_stat2', []],
+    ['HTTP/2', [['2', ['n:2']]]],
+    [
+      '1st and 22nd',
+      [
+        ['1', ['n:1']],
+        ['22', ['n:22']],
+      ],
+    ],
+  ])('case %#', (text, expected) => {
+    expect(mentions(text)).toEqual(expected);
+  });
+
+  it('reads versions and dotted identifiers exactly', () => {
+    expect(mentions('v2.3.1, 1.4.2, V3, v2.3 and 10.0.0.1')).toEqual([
+      ['v2.3.1', ['v:2.3.1']],
+      ['1.4.2', ['v:1.4.2']],
+      ['V3', ['v:3', 'n:3']],
+      ['v2.3', ['v:2.3', 'n:2.3']],
+      ['10.0.0.1', ['v:10.0.0.1']],
+    ]);
+  });
+
+  it('reads times in 24-hour form', () => {
+    expect(mentions('02:00-04:00, 14:30:15, 9:05:00, 2 pm, 2pm, 12 am, 12 pm, 11 a.m., 1:30 PM')).toEqual([
+      ['02:00', ['t:2:00']],
+      ['04:00', ['t:4:00']],
+      ['14:30:15', ['t:14:30:15']],
+      ['9:05:00', ['t:9:05']],
+      ['2 pm', ['t:14:00']],
+      ['2pm', ['t:14:00']],
+      ['12 am', ['t:0:00']],
+      ['12 pm', ['t:12:00']],
+      ['11 a.m.', ['t:11:00']],
+      ['1:30 PM', ['t:13:30']],
+    ]);
+  });
+
+  it('reads absolute dates in any format, numeric ones both ways', () => {
+    expect(mentions('2024-03-03')).toEqual([['2024-03-03', ['d:2024-03-03']]]);
+    expect(mentions('March 3, 2024')).toEqual([['March 3, 2024', ['d:2024-03-03']]]);
+    expect(mentions('3 March 2024')).toEqual([['3 March 2024', ['d:2024-03-03']]]);
+    expect(mentions('03/04/2024')).toEqual([['03/04/2024', ['d:2024-03-04', 'd:2024-04-03']]]);
+    expect(mentions('03/04/24')).toEqual([['03/04/24', ['d:2024-03-04', 'd:2024-04-03']]]);
+    expect(mentions('in March 2024')).toEqual([['March 2024', ['m:2024-03']]]);
+    expect(mentions('on March 3')).toEqual([['March 3', ['md:03-03']]]);
+    expect(mentions('the 3rd of May')).toEqual([['3rd of May', ['md:05-03']]]);
+    expect(mentions('in 2024')).toEqual([['2024', ['n:2024']]]);
+  });
+
+  it('does not read durations, relative or partial expressions as dates', () => {
+    expect(mentions('after 5 seconds')).toEqual([['5', ['n:5']]]);
+    expect(mentions('in 3 days')).toEqual([['3', ['n:3']]]);
+    expect(mentions('3/4 of users')).toEqual([
+      ['3', ['n:3']],
+      ['4', ['n:4']],
+    ]);
+    expect(mentions('you may retry today')).toEqual([]);
+    expect(mentions('on Monday')).toEqual([]);
+  });
+});
+
+describe('evidenceKeys / grounded', () => {
+  it('grounds a stated date, its month and its year', () => {
+    const keys = evidenceKeys('Published 2024-03-03, then 1,500 rows.');
+    expect([...keys].sort()).toEqual(['d:2024-03-03', 'm:2024-03', 'md:03-03', 'n:1500', 'n:2024'].sort());
+    const m = (t: string) => numberMentions(t)[0] ?? { raw: '', start: 0, end: 0, keys: [] };
+    expect(grounded(m('March 2024'), keys)).toBe(true);
+    expect(grounded(m('March 3'), keys)).toBe(true);
+    expect(grounded(m('in 2024'), keys)).toBe(true);
+    expect(grounded(m('1.5k'), keys)).toBe(true);
+    expect(grounded(m('April 2024'), keys)).toBe(false);
+    expect(grounded(m('1.6k'), keys)).toBe(false);
+  });
+  it('grounds a month-year source with its year', () => {
+    expect([...evidenceKeys('Since May 2021.')].sort()).toEqual(['m:2021-05', 'n:2021']);
+  });
+  it('a mention is grounded by any one of its readings', () => {
+    const m = numberMentions('03/04/2024')[0] ?? { raw: '', start: 0, end: 0, keys: [] };
+    expect(grounded(m, evidenceKeys('On 2024-03-04.'))).toBe(true);
+    expect(grounded(m, evidenceKeys('On 2024-05-04.'))).toBe(false);
+    expect(numberMentions('at 02:00 and 7').map((x) => [x.start, x.end])).toEqual([
+      [3, 8],
+      [13, 14],
+    ]);
+  });
+
+  it('caches per text', () => {
+    expect(evidenceKeys('x 7')).toBe(evidenceKeys('x 7'));
+  });
+});
+
+describe('dateWindows', () => {
+  it('reads only around month names, years and separated digits, merging neighbours', () => {
+    const text = `${'x '.repeat(40)}on March 3, 2024 ${'y '.repeat(40)}then 03/04/24 and 5 seconds`;
+    const spans = dateWindows(text).map((w) => text.slice(w.start, w.end));
+    expect(spans).toEqual([
+      `${'x '.repeat(14)}on March 3, 2024 ${'y '.repeat(14)}y`,
+      `${'y '.repeat(13)}then 03/04/24 and 5 seconds`,
+    ]);
+    expect(dateWindows('no dates, 5 seconds, 12 items')).toEqual([]);
+  });
+});
+
+describe('digits in any form', () => {
+  it('reads full-width and superscript digits, and digits split by invisible characters', () => {
+    expect(mentions('\uFF15\uFF10\uFF10 requests')).toEqual([['\uFF15\uFF10\uFF10', ['n:500']]]);
+    expect(mentions('10\u00B2 and \u2460')).toEqual([
+      ['10\u00B2', ['n:102']],
+      ['\u2460', ['n:1']],
+    ]);
+    expect(mentions('5\u200B0 and 1\u00AD500')).toEqual([
+      ['5\u200B0', ['n:50']],
+      ['1\u00AD500', ['n:1500']],
+    ]);
+    expect(mentions('a\u200B5 x\u200B')).toEqual([['5', ['n:5']]]);
+  });
+});

@@ -1,0 +1,252 @@
+import * as chrono from 'chrono-node';
+import { spelledNumbers } from './spelled';
+
+/**
+ * Every number a text states, in any written form, as comparable VALUE keys:
+ *
+ * - dates (any format chrono-node reads with a certain year and month, or a month name with a day):
+ *   `d:2024-03-03`, `m:2024-03`, `md:03-03`; numeric dates are read both month-first and day-first;
+ * - times (`02:00`, `14:30:15`, `2 pm`): `t:2:00` in 24-hour form;
+ * - versions and dotted identifiers (`v2.3`, `1.4.2`, `10.0.0.1`): `v:1.4.2`;
+ * - numbers with thousand separators, decimals, k/M/B suffixes or magnitude words, percentages and units
+ *   (`1,500`, `1.5k`, `1.5 thousand`, `30 %`, `5s`, `10GB`): `n:1500` (the unit is not part of the value);
+ * - numbers in words (`five hundred`): `n:500`.
+ *
+ * Ranges (`10-20`, `10 to 20`) are their two ends. Signs are ignored (a dash before a digit is usually a range
+ * or a list). Digits glued to letters on their left (`IPv4`, `x86_64`, `SHA256`) are part of a name, not a number.
+ * A mention is grounded when one of its keys is among the keys of the evidence; the evidence's dates also yield
+ * their year (`n:2024`) and month (`m:2024-03`), so a less precise statement of a stated date is grounded.
+ */
+
+export interface NumberMention {
+  raw: string;
+  start: number;
+  end: number;
+  keys: string[];
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function valueKey(v: number): string {
+  return `n:${Math.round(Math.abs(v) * 1e6) / 1e6}`;
+}
+
+const MAGNITUDE: Record<string, number> = {
+  k: 1e3,
+  K: 1e3,
+  thousand: 1e3,
+  M: 1e6,
+  mn: 1e6,
+  million: 1e6,
+  B: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+  trillion: 1e12,
+};
+
+/** Replaces [start, end) with spaces so later passes do not see it again. */
+function blank(text: string, start: number, end: number): string {
+  return text.slice(0, start) + ' '.repeat(end - start) + text.slice(end);
+}
+
+const TIME =
+  /(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?:\s*([ap])\.?m\.?(?![\p{L}]))?|(?<![\d.,:])(1[0-2]|0?[1-9])\s*([ap])\.?m\.?(?![\p{L}])/giu;
+
+function times(text: string, out: NumberMention[]): string {
+  let rest = text;
+  for (const m of text.matchAll(TIME)) {
+    let hour = Number(m[1] ?? m[5]);
+    const minute = m[2] ?? '00';
+    const half = (m[4] ?? m[6])?.toLowerCase();
+    if (half === 'p' && hour < 12) hour += 12;
+    if (half === 'a' && hour === 12) hour = 0;
+    const seconds = m[3] && m[3] !== '00' ? `:${m[3]}` : '';
+    out.push({ raw: m[0], start: m.index, end: m.index + m[0].length, keys: [`t:${hour}:${minute}${seconds}`] });
+    rest = blank(rest, m.index, m.index + m[0].length);
+  }
+  return rest;
+}
+
+const REF = new Date(2000, 0, 1);
+const MONTH_NAME = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?![a-z])/i;
+const YEAR = /(?<!\d)\d{4}(?!\d)|\d{1,2}[/.-]\d{1,2}[/.-]\d{2}(?!\d)/;
+
+function dateKeys(r: chrono.ParsedResult): string[] {
+  const s = r.start;
+  const year = s.isCertain('year') ? s.get('year') : null;
+  const month = s.isCertain('month') ? s.get('month') : null;
+  const day = s.isCertain('day') ? s.get('day') : null;
+  // Only absolute dates: a written year, or a month name with a day ("after 5 seconds" is not a date here).
+  const explicitYear = YEAR.test(r.text);
+  if (month === null) return [];
+  if (year !== null && explicitYear && day !== null) return [`d:${year}-${pad(month)}-${pad(day)}`];
+  if (year !== null && explicitYear && MONTH_NAME.test(r.text)) return [`m:${year}-${pad(month)}`];
+  if (day !== null && MONTH_NAME.test(r.text)) return [`md:${pad(month)}-${pad(day)}`];
+  return [];
+}
+
+/** Where a date may stand: a month name, a four-digit year, or digits separated by - / or a dot. */
+const DATE_HINT =
+  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?![a-z])|(?<!\d)\d{4}(?!\d)|\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}/gi;
+const NUMERIC_DATE = /\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}/;
+const WINDOW = 30;
+
+/** The stretches of `text` around date hints (merged, at word boundaries): chrono reads only these. */
+export function dateWindows(text: string): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = [];
+  for (const m of text.matchAll(DATE_HINT)) {
+    let start = Math.max(0, m.index - WINDOW);
+    let end = Math.min(text.length, m.index + m[0].length + WINDOW);
+    while (start > 0 && !/\s/.test(text.charAt(start - 1))) start--;
+    while (end < text.length && !/\s/.test(text.charAt(end))) end++;
+    const last = spans.at(-1);
+    if (last && start <= last.end) last.end = Math.max(last.end, end);
+    else spans.push({ start, end });
+  }
+  return spans;
+}
+
+function dates(text: string, out: NumberMention[]): string {
+  let rest = text;
+  const found = new Map<number, NumberMention>();
+  for (const w of dateWindows(text)) {
+    const slice = text.slice(w.start, w.end);
+    // Numeric dates are read month-first (casual) and day-first (GB); others need one parser.
+    const parsers = NUMERIC_DATE.test(slice) ? [chrono.en.casual, chrono.en.GB] : [chrono.en.casual];
+    for (const parser of parsers) {
+      for (const r of parser.parse(slice, REF)) {
+        if (!/\d/.test(r.text) && !/\b(?:first|second|third|\w+th)\b/i.test(r.text)) continue;
+        const keys = dateKeys(r);
+        if (keys.length === 0) continue;
+        const at = w.start + r.index;
+        const prev = found.get(at);
+        if (prev) prev.keys = [...new Set([...prev.keys, ...keys])];
+        else found.set(at, { raw: r.text, start: at, end: at + r.text.length, keys });
+      }
+    }
+  }
+  for (const m of found.values()) {
+    out.push(m);
+    rest = blank(rest, m.start, m.end);
+  }
+  return rest;
+}
+
+const VERSION =
+  /(?<![\p{L}\p{N}_.])(?:[vV](?=\d))?\d+(?:\.\d+){2,}(?![\p{N}.]\d)|(?<![\p{L}\p{N}_.])[vV]\d+(?:\.\d+)*(?![\p{N}])/gu;
+
+function versions(text: string, out: NumberMention[]): string {
+  let rest = text;
+  for (const m of text.matchAll(VERSION)) {
+    const v = m[0].replace(/^[vV]/, '');
+    const keys = [`v:${v}`];
+    if (!v.includes('.') || v.split('.').length === 2) keys.push(valueKey(Number(v)));
+    out.push({ raw: m[0], start: m.index, end: m.index + m[0].length, keys });
+    rest = blank(rest, m.index, m.index + m[0].length);
+  }
+  return rest;
+}
+
+const NUMBER =
+  /(?<![\p{L}\p{N}_])(\d{1,3}(?:[,\u00A0\u202F\u2009']\d{3})+(?!\d)|\d+)(?:([.,])(\d+))?(?:\s?(thousand|million|billion|trillion|bn|mn)\b|(k|K|M|B)(?![\p{L}\p{N}]))?/gu;
+
+function plainNumbers(text: string, out: NumberMention[]): string {
+  let rest = text;
+  for (const m of text.matchAll(NUMBER)) {
+    const whole = (m[1] ?? '').replace(/[,\u00A0\u202F\u2009']/g, '');
+    let frac = m[3] ?? '';
+    let intPart = whole;
+    // A comma followed by exactly three digits after a short integer separates thousands ("1,500"); any other
+    // comma between digits is a decimal comma ("1,5").
+    if (m[2] === ',' && frac.length === 3 && !(m[1] ?? '').match(/[,']/)) {
+      intPart = whole + frac;
+      frac = '';
+    }
+    let value = Number(frac ? `${intPart}.${frac}` : intPart);
+    const magnitude = m[4] ?? m[5];
+    if (magnitude) value *= MAGNITUDE[magnitude] ?? 1;
+    const keys = [valueKey(value)];
+    if (frac && !magnitude) keys.push(`v:${intPart}.${frac}`);
+    out.push({ raw: m[0], start: m.index, end: m.index + m[0].length, keys });
+    rest = blank(rest, m.index, m.index + m[0].length);
+  }
+  return rest;
+}
+
+function words(text: string, out: NumberMention[]): void {
+  for (const s of spelledNumbers(text)) {
+    out.push({ raw: text.slice(s.start, s.end), start: s.start, end: s.end, keys: [valueKey(s.value)] });
+  }
+}
+
+const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/u;
+
+/**
+ * Digits as ASCII, whatever their form (full-width, superscript, circled: one character whose NFKC form is one
+ * digit), and invisible characters between digits removed ("5\u200B0" is 50), with a map back to `text`'s offsets.
+ */
+function plainDigits(text: string): { text: string; map: number[] } {
+  let out = '';
+  const map: number[] = [];
+  const chars = [...text];
+  let at = 0;
+  for (const [i, c] of chars.entries()) {
+    const folded = c.charCodeAt(0) > 127 ? c.normalize('NFKC') : c;
+    const skip = INVISIBLE.test(c) && /\d/.test(out.at(-1) ?? '') && /\d/.test(chars[i + 1]?.normalize('NFKC') ?? '');
+    if (!skip) {
+      const ch = folded.length === 1 && /\d/.test(folded) ? folded : c;
+      out += ch;
+      for (let k = 0; k < ch.length; k++) map.push(at);
+    }
+    at += c.length;
+  }
+  map.push(at);
+  return { text: out, map };
+}
+
+/** Every number mentioned in `text`, in order (offsets in `text`). */
+export function numberMentions(text: string): NumberMention[] {
+  const plain = plainDigits(text);
+  const out: NumberMention[] = [];
+  let rest = times(plain.text, out);
+  rest = dates(rest, out);
+  rest = versions(rest, out);
+  rest = plainNumbers(rest, out);
+  words(rest, out);
+  if (plain.text !== text)
+    for (const m of out) {
+      m.start = plain.map[m.start] ?? m.start;
+      m.end = plain.map[m.end] ?? m.end;
+      m.raw = text.slice(m.start, m.end);
+    }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+const cache = new Map<string, Set<string>>();
+
+/** The value keys a piece of evidence grounds (dates also ground their year and month). Cached per text. */
+export function evidenceKeys(text: string): Set<string> {
+  const hit = cache.get(text);
+  if (hit) return hit;
+  const keys = new Set<string>();
+  for (const m of numberMentions(text)) {
+    for (const k of m.keys) {
+      keys.add(k);
+      const d = /^d:(\d+)-(\d+)-(\d+)$/.exec(k);
+      if (d) {
+        keys.add(`m:${d[1]}-${d[2]}`);
+        keys.add(`md:${d[2]}-${d[3]}`);
+      }
+      const ym = /^[dm]:(\d+)-/.exec(k);
+      if (ym) keys.add(valueKey(Number(ym[1])));
+    }
+  }
+  if (cache.size > 500) cache.clear();
+  cache.set(text, keys);
+  return keys;
+}
+
+/** Whether one mention is grounded by the given evidence keys. */
+export function grounded(mention: NumberMention, keys: ReadonlySet<string>): boolean {
+  return mention.keys.some((k) => keys.has(k));
+}

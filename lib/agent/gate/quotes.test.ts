@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { findQuotes } from './quotes';
+
+const found = (text: string) => findQuotes(text).map((q) => [q.kind, q.text, text.slice(q.start, q.end)]);
+
+describe('findQuotes', () => {
+  it.each([
+    ['He said "run it now" today', [['quote', 'run it now', '"run it now"']]],
+    [
+      '\u201Crun it\u201D and \u201Ezwei\u201C',
+      [
+        ['quote', 'run it', '\u201Crun it\u201D'],
+        ['quote', 'zwei', '\u201Ezwei\u201C'],
+      ],
+    ],
+    [
+      '\u00AB text \u00BB and \u00BBback\u00AB',
+      [
+        ['quote', 'text', '\u00AB text \u00BB'],
+        ['quote', 'back', '\u00BBback\u00AB'],
+      ],
+    ],
+    ['\u2039one\u203A', [['quote', 'one', '\u2039one\u203A']]],
+    ["It's 'not here' ok", [['quote', 'not here', "'not here'"]]],
+    ["the users' and admins' files", []],
+    ["'don't stop' now", [['quote', "don't stop", "'don't stop'"]]],
+    ['\u2018don\u2019t stop\u2019 now', [['quote', 'don\u2019t stop', '\u2018don\u2019t stop\u2019']]],
+    [
+      'run `ls -la` or ``a `b` c``',
+      [
+        ['code', 'ls -la', '`ls -la`'],
+        ['code', 'a `b` c', '``a `b` c``'],
+      ],
+    ],
+    ['"across\na line"', [['quote', 'across\na line', '"across\na line"']]],
+    ['"not\n\nacross a paragraph"', []],
+    ['"outer `inner` text"', [['quote', 'outer `inner` text', '"outer `inner` text"']]],
+    ['x" y "z', []],
+    ['5" screen', []],
+    ['" "', []],
+    ['``', []],
+    ['a ` ` b', []],
+    ['`` a ``', [['code', 'a', '`` a ``']]],
+    ['a"b"c', []],
+  ])('case %#', (text, expected) => {
+    expect(found(text)).toEqual(expected);
+  });
+});

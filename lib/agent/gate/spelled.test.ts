@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { spelledNumbers } from './spelled';
+
+const values = (text: string) => spelledNumbers(text).map((s) => [text.slice(s.start, s.end), s.value]);
+
+describe('spelledNumbers', () => {
+  it.each([
+    ['five hundred users', [['five hundred', 500]]],
+    ['twenty-one days', [['twenty-one', 21]]],
+    ['twenty one days', [['twenty one', 21]]],
+    ['two thousand and five', [['two thousand and five', 2005]]],
+    ['three million', [['three million', 3_000_000]]],
+    ['one hundred and twenty', [['one hundred and twenty', 120]]],
+    ['a hundred', [['a hundred', 100]]],
+    ['a dozen eggs', [['a dozen', 12]]],
+    ['two dozen', [['two dozen', 24]]],
+    ['a thousand', [['a thousand', 1000]]],
+    ['one point five', [['one point five', 1.5]]],
+    ['about one point nine', [['one point nine', 1.9]]],
+    [
+      'two point ten',
+      [
+        ['two', 2],
+        ['ten', 10],
+      ],
+    ],
+    ['the seven days', [['seven', 7]]],
+    ['two point', [['two', 2]]],
+    ['zero', [['zero', 0]]],
+    [
+      'nineteen ninety',
+      [
+        ['nineteen', 19],
+        ['ninety', 90],
+      ],
+    ],
+    [
+      'five six',
+      [
+        ['five', 5],
+        ['six', 6],
+      ],
+    ],
+    ['one of them', []],
+    ['the constructor toString valueOf hasOwnProperty', []],
+    ['a cat', []],
+    ['and two', [['two', 2]]],
+    ['two and', [['two', 2]]],
+    ['seven billion people', [['seven billion', 7e9]]],
+    ['four trillion', [['four trillion', 4e12]]],
+    ['hundred', []],
+    ['thousand', []],
+    ['Fifty Five', [['Fifty Five', 55]]],
+    ['twenty, five', []],
+    ['three hundred thousand', [['three hundred thousand', 300_000]]],
+    [
+      'eleven twelve',
+      [
+        ['eleven', 11],
+        ['twelve', 12],
+      ],
+    ],
+    [
+      'sixty seventy',
+      [
+        ['sixty', 60],
+        ['seventy', 70],
+      ],
+    ],
+    ['one hundred one', [['one hundred one', 101]]],
+  ])('case %#', (text, expected) => {
+    expect(values(text)).toEqual(expected);
+  });
+});

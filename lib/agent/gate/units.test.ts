@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { claimUnits, markerNumbers, withoutMarkers } from './units';
+
+const shape = (text: string) => claimUnits(text).map((u) => [u.kind, u.text, u.cites]);
+
+describe('markers', () => {
+  it('reads n, n, m and nm', () => {
+    expect(markerNumbers('a [1] b [2, 3][4] c [x] [1000]')).toEqual([1, 2, 3, 4]);
+    expect(withoutMarkers('a [1, 2] b')).toBe('a        b');
+  });
+});
+
+describe('claimUnits', () => {
+  it('splits sentences and attaches markers wherever punctuation falls', () => {
+    expect(shape('First claim [1]. Second claim. [2] Third one [3]! Fourth? [4]')).toEqual([
+      ['sentence', 'First claim [1].', [1]],
+      ['sentence', 'Second claim.', [2]],
+      ['sentence', 'Third one [3]!', [3]],
+      ['sentence', 'Fourth?', [4]],
+    ]);
+  });
+
+  it('keeps abbreviations, decimals and lower-case continuations in one sentence', () => {
+    expect(
+      shape('Use e.g. the tool. Version 2.5 is out. See No. 4 here. It runs. then stops. A. B. Smith wrote it.'),
+    ).toEqual([
+      ['sentence', 'Use e.g. the tool.', []],
+      ['sentence', 'Version 2.5 is out.', []],
+      ['sentence', 'See No. 4 here.', []],
+      ['sentence', 'It runs. then stops.', []],
+      ['sentence', 'A. B. Smith wrote it.', []],
+    ]);
+  });
+
+  it('does not split inside a quote, but a quote ending a sentence ends it', () => {
+    const units = claimUnits('He wrote "Run it. Then stop." [2] Next claim [1].');
+    expect(units.map((u) => [u.text, u.cites])).toEqual([
+      ['He wrote "Run it. Then stop."', [2]],
+      ['Next claim [1].', [1]],
+    ]);
+    expect(units[0]?.quotes.map((q) => [q.text, q.cites])).toEqual([['Run it. Then stop.', [2]]]);
+  });
+
+  it('credits a quote with its own marker, else its sentence markers; markers inside quotes are quoted text', () => {
+    const units = claimUnits('Both "alpha beta". [2] and "gamma [7] delta" apply [1].');
+    expect(units.map((u) => u.cites)).toEqual([[2], [1]]);
+    expect(units.flatMap((u) => u.quotes.map((q) => [q.text, q.cites]))).toEqual([
+      ['alpha beta', [2]],
+      ['gamma [7] delta', [1]],
+    ]);
+  });
+
+  it('leading markers of a paragraph stay with it no unit before', () => {
+    expect(shape('[1] Claim here.')).toEqual([['sentence', '[1] Claim here.', [1]]]);
+    expect(shape('Intro.\n\n[2] Claim.')).toEqual([
+      ['sentence', 'Intro.', []],
+      ['sentence', '[2] Claim.', [2]],
+    ]);
+  });
+
+  it('headings # and bold lines are units of their own', () => {
+    expect(shape('## Setup 2 [1]\n**Notes**\n__Other__:\nText [3].')).toEqual([
+      ['heading', '## Setup 2 [1]', [1]],
+      ['heading', '**Notes**', []],
+      ['heading', '__Other__:', []],
+      ['sentence', 'Text [3].', [3]],
+    ]);
+  });
+
+  it('fenced code and ~~~ is one unit cited by the line before it or markers right after', () => {
+    const text = 'Run this [1]:\n```sql\nSELECT 1;\n\nSELECT 2;\n```\n[3] After.\n~~~~\nx\n~~~~\nEnd [4].';
+    const units = claimUnits(text);
+    expect(units.map((u) => [u.kind, u.text, u.cites])).toEqual([
+      ['sentence', 'Run this [1]:', [1]],
+      ['code', 'SELECT 1;\n\nSELECT 2;', [1, 3]],
+      ['sentence', 'After.', []],
+      ['code', 'x', []],
+      ['sentence', 'End [4].', [4]],
+    ]);
+    expect(text.slice(units[1]?.block?.start, units[1]?.block?.end)).toBe('```sql\nSELECT 1;\n\nSELECT 2;\n```');
+  });
+
+  it('an unclosed fence runs to the end; a inside ~~~ does not close it', () => {
+    expect(shape('Code [2]:\n~~~\na\n```\nb')).toEqual([
+      ['sentence', 'Code [2]:', [2]],
+      ['code', 'a\n```\nb', [2]],
+    ]);
+    expect(shape('```\n```')).toEqual([['code', '', []]]);
+  });
+
+  it('indented code after a blank line is code; indented continuation of a list item is not', () => {
+    const text = 'Dump it [1]:\n\n    pg_dump db\n    --verbose\n\n- item [2]\n\n    more of the item\n';
+    expect(shape(text)).toEqual([
+      ['sentence', 'Dump it [1]:', [1]],
+      ['code', '    pg_dump db\n    --verbose', [1]],
+      ['item', 'item [2]', [2]],
+      ['sentence', 'more of the item', []],
+    ]);
+    expect(shape('Para\n    indented continuation.')).toEqual([['sentence', 'Para\n    indented continuation.', []]]);
+  });
+
+  it('block quotes are one unit cited by their own markers or the line before', () => {
+    expect(shape('As written [2]:\n> line one\n> line two\nAfter [1].')).toEqual([
+      ['sentence', 'As written [2]:', [2]],
+      ['blockquote', 'line one\nline two', [2]],
+      ['sentence', 'After [1].', [1]],
+    ]);
+    expect(shape('> quoted [3]')).toEqual([['blockquote', 'quoted [3]', [3]]]);
+  });
+
+  it('list items are units; items without markers inherit an introducing line ending in :', () => {
+    expect(shape('Limits [1]:\n- a b\n- c d [2]\n1. e f\n2) g\n  continued')).toEqual([
+      ['sentence', 'Limits [1]:', [1]],
+      ['item', 'a b', [1]],
+      ['item', 'c d [2]', [2]],
+      ['item', 'e f', [1]],
+      ['item', 'g\n  continued', [1]],
+    ]);
+    expect(shape('Limits [1].\n- a b')).toEqual([
+      ['sentence', 'Limits [1].', [1]],
+      ['item', 'a b', []],
+    ]);
+    expect(shape('## Head\n- a b')).toEqual([
+      ['heading', '## Head', []],
+      ['item', 'a b', []],
+    ]);
+    expect(shape('Limits: [1]\n* x y')).toEqual([
+      ['sentence', 'Limits: [1]', [1]],
+      ['item', 'x y', [1]],
+    ]);
+  });
+
+  it('table cells are units cited by their own or their row markers, or the introducing line', () => {
+    const text = 'Values [2]:\n| Setting | Value |\n| --- | :---: |\n| Rate | 100 [1] |\n| Burst | 20 |';
+    expect(shape(text)).toEqual([
+      ['sentence', 'Values [2]:', [2]],
+      ['cell', 'Setting', [2]],
+      ['cell', 'Value', [2]],
+      ['cell', 'Rate', [1]],
+      ['cell', '100 [1]', [1]],
+      ['cell', 'Burst', [2]],
+      ['cell', '20', [2]],
+    ]);
+    const quoted = claimUnits('| "alpha beta" |\n| --- |');
+    expect(quoted[0]?.quotes.map((q) => q.text)).toEqual(['alpha beta']);
+  });
+
+  it('a line with a pipe but no separator row is prose', () => {
+    expect(shape('a | b [1]')).toEqual([['sentence', 'a | b [1]', [1]]]);
+  });
+
+  it('offsets point into the answer', () => {
+    const text = 'One [1]. Two [2].\n- Three [3]';
+    for (const u of claimUnits(text)) expect(text.slice(u.start, u.end)).toBe(u.text);
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * OCR with tesseract.js (Tesseract's LSTM engine compiled to WebAssembly), run inside the sandboxed parse worker.
+ * The language data comes from the `@tesseract.js-data/<lang>` packages installed with the app: tesseract.js is
+ * pointed at their folder on disk (a local `langPath`, which it reads with fs) and never at a URL, and it keeps
+ * no cache (`cacheMethod: 'none'`), so OCR never touches the network nor writes files. Bounds: a page cap and a
+ * time budget per document, a pixel cap per page image, and the sandbox's own timeout, which terminates the
+ * parse worker and the OCR worker thread inside it.
+ */
+
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { IngestError } from './errors';
+
+export interface OcrOptions {
+  /** OCR scanned pages and images at all (default true). */
+  enabled?: boolean;
+  /** Tesseract language codes whose `@tesseract.js-data/<code>` package is installed (default ['eng']). */
+  languages?: string[];
+  /** Most pages of one document recognised (default 40); later pages are reported in a warning. */
+  maxPages?: number;
+  /** Time budget for OCR in one document, in ms (default 80 s); pages past it are reported in a warning. */
+  budgetMs?: number;
+  /** Largest page image handed to Tesseract, in pixels; larger renders and images are scaled down (default 6 MP). */
+  maxPixels?: number;
+  /** Resolution scanned PDF pages are rendered at (default 200 dpi, capped by maxPixels). */
+  dpi?: number;
+  /** Pages whose mean word confidence (0..100) is below this are reported and not indexed (default 45). */
+  minConfidence?: number;
+}
+
+export const DEFAULT_OCR_OPTIONS: Required<OcrOptions> = {
+  enabled: true,
+  languages: ['eng'],
+  maxPages: 40,
+  budgetMs: 80_000,
+  maxPixels: 6_000_000,
+  dpi: 200,
+  minConfidence: 45,
+};
+
+export function resolveOcrOptions(options: OcrOptions | undefined): Required<OcrOptions> {
+  return { ...DEFAULT_OCR_OPTIONS, ...options };
+}
+
+export interface OcrResult {
+  text: string;
+  /** Tesseract's mean word confidence, 0..100 (0 when no word was found). */
+  confidence: number;
+  /** Recognised words. */
+  words: number;
+}
+
+const require = createRequire(import.meta.url);
+/** The LSTM-only "best_int" models: the engine we run (OEM 1) needs nothing else and they load fastest. */
+const MODEL_FOLDER = '4.0.0_best_int';
+
+/** Folder holding `<code>.traineddata.gz` of an installed language package, or null when it is not installed. */
+export function installedLanguageFolder(code: string): string | null {
+  if (!/^[a-z]{3}(_[a-z]+)?$/.test(code)) return null;
+  try {
+    const folder = path.join(path.dirname(require.resolve(`@tesseract.js-data/${code}/package.json`)), MODEL_FOLDER);
+    return existsSync(path.join(folder, `${code}.traineddata.gz`)) ? folder : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One folder with every requested language: the package's own for one language, else a folder of links. */
+function languageFolder(languages: readonly string[]): string {
+  const folders = languages.map((code) => {
+    const folder = installedLanguageFolder(code);
+    if (!folder)
+      throw new IngestError('internal', `OCR language "${code}" is not installed (@tesseract.js-data/${code})`);
+    return { code, folder };
+  });
+  const only = folders[0];
+  if (folders.length === 1 && only) return only.folder;
+  const combined = path.join(os.tmpdir(), `docuchat-tessdata-${languages.join('+')}`);
+  mkdirSync(combined, { recursive: true });
+  for (const { code, folder } of folders) {
+    const link = path.join(combined, `${code}.traineddata.gz`);
+    if (!existsSync(link)) symlinkSync(path.join(folder, `${code}.traineddata.gz`), link);
+  }
+  return combined;
+}
+
+/** LSTM only: Tesseract's OEM.LSTM_ONLY. */
+const OEM_LSTM_ONLY = 1;
+
+/**
+ * The arguments handed to tesseract.js's createWorker: a local folder as langPath (read from disk, never
+ * fetched), gzip data, no cache reads or writes. Exported so a test can assert that no URL is ever involved.
+ */
+export function ocrWorkerSettings(languages: readonly string[]): {
+  langs: string;
+  oem: number;
+  options: { langPath: string; cacheMethod: 'none'; gzip: true; logger: () => void };
+} {
+  return {
+    langs: languages.join('+'),
+    oem: OEM_LSTM_ONLY,
+    options: {
+      langPath: languageFolder(languages),
+      cacheMethod: 'none',
+      gzip: true,
+      logger: () => undefined,
+    },
+  };
+}
+
+type TesseractWorker = Awaited<ReturnType<typeof import('tesseract.js')['createWorker']>>;
+let cached: { key: string; worker: Promise<TesseractWorker> } | null = null;
+
+/** A Tesseract worker for these languages, created once per parse worker (loading the model costs ~1.5 s). */
+async function workerFor(languages: readonly string[]): Promise<TesseractWorker> {
+  const key = languages.join('+');
+  if (cached?.key === key) return cached.worker;
+  if (cached) {
+    const old = cached.worker;
+    cached = null;
+    void old.then((w) => w.terminate()).catch(() => undefined);
+  }
+  const settings = ocrWorkerSettings(languages);
+  const { createWorker } = await import('tesseract.js');
+  const worker = createWorker(settings.langs, settings.oem, settings.options);
+  cached = { key, worker };
+  worker.catch(() => {
+    if (cached?.worker === worker) cached = null;
+  });
+  return worker;
+}
+
+/** Terminates the cached Tesseract worker (tests and benchmarks). */
+export async function shutdownOcr(): Promise<void> {
+  const current = cached;
+  cached = null;
+  if (current) await (await current.worker.catch(() => null))?.terminate();
+}
+
+function cleanOcrText(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** Recognises one image (PNG, JPEG, TIFF, WebP, BMP or GIF bytes) with the given languages. */
+export async function recognizeImage(image: Uint8Array, languages: readonly string[]): Promise<OcrResult> {
+  const worker = await workerFor(languages);
+  const { data } = await worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
+  const text = cleanOcrText(data.text ?? '');
+  const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+  return { text, confidence: words > 0 ? Math.round(data.confidence ?? 0) : 0, words };
+}
+
+/** A short warning for a page or image whose OCR confidence is under the threshold (its text is not indexed). */
+export function lowConfidenceWarning(where: string, result: OcrResult, minConfidence: number): string {
+  return `${where}: OCR confidence ${result.confidence}% is below ${minConfidence}%; its text was not indexed`;
+}

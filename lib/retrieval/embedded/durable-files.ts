@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Crash-safe file writes: the bytes go to a temporary name, are fsynced, then renamed over the target and the
+ * folder is fsynced. A kill at any point leaves either the old file or the new one, never a torn one (a leftover
+ * temporary file is ignored and cleaned up later).
+ */
+export async function writeDurable(target: string, bytes: Uint8Array): Promise<void> {
+  const temporary = `${target}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const handle = await open(temporary, 'w');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temporary, target);
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+  syncFolder(path.dirname(target));
+}
+
+export function syncFolder(folder: string): void {
+  let fd: number | null = null;
+  try {
+    fd = openSync(folder, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some filesystems refuse to fsync a folder; the rename is still atomic there.
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+export function isTemporary(name: string): boolean {
+  return name.includes('.tmp-');
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * An exclusive lock file between processes writing the same owner (the app and the bulk ingester).
+ * Created with O_EXCL; a lock whose process is gone (kill -9) is taken over.
+ */
+export async function withFileLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      let holder = Number.NaN;
+      try {
+        holder = Number(readFileSync(lockPath, 'utf8'));
+      } catch {
+        continue;
+      }
+      if (Number.isInteger(holder) && holder > 0 && !processAlive(holder)) {
+        try {
+          unlinkSync(lockPath);
+        } catch {
+          // Another process took it over first.
+        }
+        continue;
+      }
+      if (Date.now() - started > 120_000) throw new Error(`lock ${lockPath} held by process ${holder} for 120 s`);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(200, 5 * (attempt + 1))));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    try {
+      unlinkSync(lockPath);
+    } catch {
+      // Already gone.
+    }
+  }
+}

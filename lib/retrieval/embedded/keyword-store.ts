@@ -1,0 +1,968 @@
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { mkdir, readFile, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { ANALYZER_VERSION, analyzeForIndex } from '@/lib/retrieval/analyzer';
+import { isTemporary, syncFolder, writeDurable } from '@/lib/retrieval/embedded/durable-files';
+import {
+  type AttributeSet,
+  assembleSegment,
+  checksum,
+  type EncodedSegment,
+  encodeSegment,
+  PostingCursor,
+  PostingsEncoder,
+  type SegmentColumns,
+  type SegmentDoc,
+  SegmentReader,
+} from '@/lib/retrieval/embedded/keyword-segment';
+import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
+import { type ScoredSlot, TopK } from '@/lib/retrieval/embedded/top-k';
+
+/** Format of the manifest and segment files; a different value (or analyser version) means rebuild. */
+const FORMAT = 2;
+/** Trailing segments of the same size level merged into one (tiered merging, levels of MERGE_FACTOR x). */
+const MERGE_FACTOR = 8;
+/** A segment with this share of deleted chunks is rewritten without them. */
+const REWRITE_DEAD_RATIO = 0.3;
+
+const manifestSchema = z.object({
+  format: z.literal(FORMAT),
+  analyzer: z.number(),
+  generation: z.number().int(),
+  nextSegment: z.number().int(),
+  segments: z.array(
+    z.object({
+      name: z.string().regex(/^seg-\d+$/),
+      checksum: z.number().int(),
+      tombstones: z.object({ file: z.string(), checksum: z.number().int() }).nullable(),
+    }),
+  ),
+});
+type Manifest = z.infer<typeof manifestSchema>;
+
+const tombstoneSchema = z.object({
+  deleted: z.array(z.number().int().min(0)),
+  deadDf: z.record(z.string(), z.number().int()),
+  deadBody: z.number(),
+  deadContext: z.number(),
+});
+
+/** A pending write, recorded before the table is written, so a crash can be repaired from the table on load. */
+export const intentSchema = z.object({
+  chunkIds: z.array(z.string()),
+  documentIds: z.array(z.string()),
+  /** Every chunk of the owner may change (vector column replaced): repair rebuilds the whole index. */
+  all: z.boolean().optional(),
+});
+export type WriteIntent = z.infer<typeof intentSchema>;
+
+interface LiveSegment {
+  reader: SegmentReader;
+  checksum: number;
+  alive: Uint8Array;
+  deleted: number;
+  deadDf: Map<string, number>;
+  deadBody: number;
+  deadContext: number;
+  tombstones: { file: string; checksum: number } | null;
+  base: number;
+}
+
+interface QueryList {
+  parts: { segment: LiveSegment; term: number }[];
+  weight: number;
+  bound: number;
+  postings: number;
+}
+
+const END = 0x7fffffff;
+/** Slots per MaxScore window. */
+const WINDOW = 4_096;
+
+/** One term's postings across all segments, in global slot order (segment base + local doc). */
+class GlobalCursor {
+  doc = -1;
+  tfBody = 0;
+  tfContext = 0;
+  private part = -1;
+  private cursor: PostingCursor | null = null;
+
+  constructor(private readonly parts: readonly { segment: LiveSegment; term: number }[]) {}
+
+  start(): boolean {
+    this.part = -1;
+    return this.nextPart();
+  }
+
+  next(): void {
+    const cursor = this.cursor as PostingCursor;
+    cursor.next();
+    if (cursor.doc !== END) this.load(cursor);
+    else this.nextPart();
+  }
+
+  /** The current segment's cursor (for bulk loops over its decoded block). */
+  get current(): PostingCursor | null {
+    return this.cursor;
+  }
+
+  /** Slot of local doc 0 of the current segment. */
+  get base(): number {
+    return (this.parts[this.part] as { segment: LiveSegment } | undefined)?.segment.base ?? 0;
+  }
+
+  /** Continues after a bulk loop consumed the current block up to `position`. */
+  resume(position: number): void {
+    const cursor = this.cursor as PostingCursor;
+    if (cursor.resume(position)) this.load(cursor);
+    else this.nextPart();
+  }
+
+  advance(target: number): void {
+    if (this.doc >= target) return;
+    while (this.part < this.parts.length) {
+      const part = this.parts[this.part] as { segment: LiveSegment };
+      if (target < part.segment.base + part.segment.reader.docs) break;
+      if (!this.nextPart()) return;
+    }
+    if (this.doc >= target) return;
+    const cursor = this.cursor as PostingCursor;
+    const base = (this.parts[this.part] as { segment: LiveSegment }).segment.base;
+    cursor.advance(target - base);
+    if (cursor.doc !== END) this.load(cursor);
+    else this.nextPart();
+  }
+
+  private load(cursor: PostingCursor): void {
+    this.doc = (this.parts[this.part] as { segment: LiveSegment }).segment.base + cursor.doc;
+    this.tfBody = cursor.tfBody;
+    this.tfContext = cursor.tfContext;
+  }
+
+  private nextPart(): boolean {
+    for (;;) {
+      this.part++;
+      if (this.part >= this.parts.length) {
+        this.doc = END;
+        return false;
+      }
+      const part = this.parts[this.part] as { segment: LiveSegment; term: number };
+      const cursor = this.cursor
+        ? this.cursor.reset(part.segment.reader, part.term)
+        : new PostingCursor(part.segment.reader, part.term);
+      this.cursor = cursor;
+      if (cursor.start()) {
+        this.cursor = cursor;
+        this.load(cursor);
+        return true;
+      }
+    }
+  }
+}
+
+export interface Bm25Parameters {
+  k1: number;
+  bBody: number;
+  bContext: number;
+  contextWeight: number;
+}
+
+export class StaleIndexError extends Error {}
+
+function levelOf(docs: number): number {
+  return Math.floor(Math.log(Math.max(docs, 1)) / Math.log(MERGE_FACTOR));
+}
+
+/** Analyses a chunk for the index (body text, context prefix). */
+export function segmentDoc(record: StoredChunk): SegmentDoc {
+  return { record, bodyTerms: analyzeForIndex(record.text), contextTerms: analyzeForIndex(record.contextPrefix) };
+}
+
+/**
+ * The persisted keyword index of ONE owner: immutable segments plus per-segment tombstone files, listed by a
+ * manifest that is replaced atomically (write-new-then-rename). Every committed state is a complete, checksummed
+ * index; a crash mid-write leaves the previous manifest in force (leftover files are removed on the next write).
+ * Document frequencies and lengths are exact over live chunks (tombstone files carry what their chunks held).
+ */
+export class KeywordStore {
+  private segments: LiveSegment[] = [];
+  private generation = 0;
+  private nextSegment = 1;
+  private readonly slotById = new Map<string, number>();
+  private readonly slotsByDocument = new Map<string, Set<number>>();
+  private liveCount = 0;
+  private vectorLive = 0;
+  private totalBody = 0;
+  private totalContext = 0;
+  /** Liveness by global slot (all segments). */
+  private aliveAll = new Uint8Array(0);
+  private norms: { key: string; bodyInverse: Float32Array; contextFactor: Float32Array } | null = null;
+  /** Window accumulators of the MaxScore pass (zero between searches) and the window positions touched. */
+  private windowScores = new Float64Array(0);
+  private windowTouched = new Int32Array(0);
+  /** Set on a store for an owner with nothing on disk yet: its first refresh under the write lock creates it. */
+  private createOnWrite = false;
+
+  private constructor(readonly dir: string) {}
+
+  /** Opens the store in `dir`. Throws StaleIndexError when there is no usable index (build it from the table). */
+  static async open(dir: string): Promise<KeywordStore> {
+    await mkdir(dir, { recursive: true });
+    const store = new KeywordStore(dir);
+    await store.refresh();
+    return store;
+  }
+
+  static manifestPath(dir: string): string {
+    return path.join(dir, 'MANIFEST');
+  }
+
+  /** Re-reads the manifest if another process committed a newer one (reusing unchanged segments). */
+  async refresh(): Promise<void> {
+    // Another process may commit (and remove the files of the manifest just read) between reading the manifest
+    // and opening its segments: read it again.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.refreshOnce();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 4) throw error;
+      }
+    }
+  }
+
+  private async refreshOnce(): Promise<void> {
+    if (this.createOnWrite && !hasManifest(this.dir)) {
+      // Still nothing on disk: the first write creates the index.
+      await mkdir(this.dir, { recursive: true });
+      await this.commit([], this.nextSegment);
+      return;
+    }
+    let raw: string;
+    try {
+      raw = await readFile(KeywordStore.manifestPath(this.dir), 'utf8');
+    } catch {
+      throw new StaleIndexError('no keyword index manifest');
+    }
+    const manifest = manifestSchema.safeParse(JSON.parse(raw));
+    if (!manifest.success || manifest.data.analyzer !== ANALYZER_VERSION)
+      throw new StaleIndexError('keyword index of another format or analyser version');
+    if (manifest.data.generation === this.generation && this.generation > 0) return;
+    const byName = new Map(this.segments.map((segment) => [segment.reader.name, segment]));
+    const next: LiveSegment[] = [];
+    for (const entry of manifest.data.segments) {
+      const existing = byName.get(entry.name);
+      const reader =
+        existing && existing.checksum === entry.checksum
+          ? existing.reader
+          : SegmentReader.open(
+              entry.name,
+              path.join(this.dir, `${entry.name}.idx`),
+              path.join(this.dir, `${entry.name}.docs`),
+              entry.checksum,
+            );
+      next.push(this.liveSegment(reader, entry.checksum, entry.tombstones));
+    }
+    const kept = new Set(next.map((segment) => segment.reader));
+    for (const segment of this.segments) if (!kept.has(segment.reader)) segment.reader.close();
+    this.adoptSegments(next);
+    this.generation = manifest.data.generation;
+    this.nextSegment = manifest.data.nextSegment;
+  }
+
+  /** An empty store that writes nothing until its first write (an owner nobody has written yet). */
+  static empty(dir: string): KeywordStore {
+    const store = new KeywordStore(dir);
+    store.createOnWrite = true;
+    return store;
+  }
+
+  /**
+   * Commits an empty index (a new owner, or before a rebuild from the table), continuing the generation and
+   * segment numbers of any manifest already there so names never collide with files other readers hold open.
+   */
+  static async create(dir: string): Promise<KeywordStore> {
+    await mkdir(dir, { recursive: true });
+    const store = new KeywordStore(dir);
+    let nextSegment = 1;
+    try {
+      const previous = z
+        .object({ generation: z.number().int(), nextSegment: z.number().int() })
+        .parse(JSON.parse(readFileSync(KeywordStore.manifestPath(dir), 'utf8')));
+      store.generation = previous.generation;
+      nextSegment = previous.nextSegment;
+    } catch {
+      // No previous manifest, or an unreadable one.
+    }
+    await store.commit([], nextSegment);
+    return store;
+  }
+
+  get size(): number {
+    return this.liveCount;
+  }
+
+  get vectorCount(): number {
+    return this.vectorLive;
+  }
+
+  get manifestGeneration(): number {
+    return this.generation;
+  }
+
+  /** Bytes held in memory (postings, dictionaries, per-chunk columns and maps), for the memory budget. */
+  get memoryBytes(): number {
+    let bytes = this.slotById.size * 120;
+    for (const segment of this.segments) bytes += segment.reader.memoryBytes + segment.alive.byteLength * 9;
+    return bytes;
+  }
+
+  /** Live chunks containing the term (exact: deleted chunks excluded). */
+  documentFrequency(term: string): number {
+    const bytes = Buffer.from(term);
+    let df = 0;
+    for (const segment of this.segments) {
+      const index = segment.reader.findTerm(bytes);
+      if (index >= 0) df += (segment.reader.termDf[index] as number) - (segment.deadDf.get(term) ?? 0);
+    }
+    return df;
+  }
+
+  chunkIdOf(slot: number): string | undefined {
+    const { segment, local } = this.locate(slot);
+    return segment.alive[local] === 1 ? segment.reader.chunkIds[local] : undefined;
+  }
+
+  has(chunkId: string): boolean {
+    return this.slotById.has(chunkId);
+  }
+
+  slotOf(chunkId: string): number | undefined {
+    return this.slotById.get(chunkId);
+  }
+
+  chunkIdsOfDocument(documentId: string): string[] {
+    const slots = this.slotsByDocument.get(documentId);
+    if (!slots) return [];
+    return [...slots]
+      .sort((a, b) => a - b)
+      .map((slot) => {
+        const { segment, local } = this.locate(slot);
+        return segment.reader.chunkIds[local] as string;
+      });
+  }
+
+  /** The filterable attributes of a live slot. */
+  attributes(slot: number): AttributeSet {
+    const { segment, local } = this.locate(slot);
+    return segment.reader.attributeSets[segment.reader.attributeRef[local] as number] as AttributeSet;
+  }
+
+  hasVector(slot: number): boolean {
+    const { segment, local } = this.locate(slot);
+    return segment.reader.hasVector[local] === 1;
+  }
+
+  /** The stored chunk of a live slot, read from the doc store. */
+  record(slot: number): StoredChunk {
+    const { segment, local } = this.locate(slot);
+    return segment.reader.readRecord(local);
+  }
+
+  /** All live chunk ids (for rewrites of every chunk). */
+  allChunkIds(): string[] {
+    return [...this.slotById.keys()];
+  }
+
+  /**
+   * Applies one write: removes `remove` (and any chunk re-added in `add`), adds `add` as a new segment, then
+   * commits a new manifest. The in-memory state changes only after the commit, in one synchronous step.
+   */
+  async apply(add: readonly SegmentDoc[], remove: Iterable<string>): Promise<void> {
+    const removed = new Set<string>();
+    for (const id of remove) if (this.slotById.has(id)) removed.add(id);
+    for (const doc of add) if (this.slotById.has(doc.record.chunkId)) removed.add(doc.record.chunkId);
+    const entries: Manifest['segments'] = [];
+    const tombstoneUpdates = new Map<LiveSegment, number[]>();
+    for (const id of removed) {
+      const slot = this.slotById.get(id) as number;
+      const { segment, local } = this.locate(slot);
+      const list = tombstoneUpdates.get(segment) ?? [];
+      list.push(local);
+      tombstoneUpdates.set(segment, list);
+    }
+    const newDead = new Map<LiveSegment, { deadDf: Map<string, number>; deadBody: number; deadContext: number }>();
+    for (const segment of this.segments) {
+      const locals = tombstoneUpdates.get(segment);
+      if (!locals) {
+        entries.push({ name: segment.reader.name, checksum: segment.checksum, tombstones: segment.tombstones });
+        continue;
+      }
+      const deadDf = new Map(segment.deadDf);
+      let deadBody = segment.deadBody;
+      let deadContext = segment.deadContext;
+      for (const local of locals) {
+        const record = segment.reader.readRecord(local);
+        const { bodyTerms, contextTerms } = segmentDoc(record);
+        for (const term of new Set([...bodyTerms, ...contextTerms])) deadDf.set(term, (deadDf.get(term) ?? 0) + 1);
+        deadBody += segment.reader.bodyLength[local] as number;
+        deadContext += segment.reader.contextLength[local] as number;
+      }
+      const deleted: number[] = [];
+      for (let i = 0; i < segment.alive.length; i++) if (segment.alive[i] === 0) deleted.push(i);
+      deleted.push(...locals);
+      const bytes = Buffer.from(JSON.stringify({ deleted, deadDf: Object.fromEntries(deadDf), deadBody, deadContext }));
+      const file = `${segment.reader.name}.del-${this.generation + 1}`;
+      await writeDurable(path.join(this.dir, file), bytes);
+      entries.push({
+        name: segment.reader.name,
+        checksum: segment.checksum,
+        tombstones: { file, checksum: checksum(bytes) },
+      });
+      newDead.set(segment, { deadDf, deadBody, deadContext });
+    }
+    let nextSegment = this.nextSegment;
+    if (add.length > 0) {
+      const latest = new Map<string, SegmentDoc>();
+      for (const doc of add) latest.set(doc.record.chunkId, doc);
+      const name = `seg-${String(nextSegment++).padStart(6, '0')}`;
+      const encoded = encodeSegment([...latest.values()]);
+      entries.push({ name, checksum: await this.writeSegment(name, encoded), tombstones: null });
+    }
+    await this.commit(entries, nextSegment);
+  }
+
+  /** Merges per the tiered policy; returns true when it changed anything. */
+  async maybeMerge(): Promise<boolean> {
+    for (let i = 0; i < this.segments.length; i++) {
+      const segment = this.segments[i] as LiveSegment;
+      if (segment.deleted > 0 && segment.deleted >= segment.reader.docs * REWRITE_DEAD_RATIO) {
+        await this.merge(i, i + 1);
+        return true;
+      }
+    }
+    const n = this.segments.length;
+    if (n < MERGE_FACTOR) return false;
+    const level = levelOf(this.live(this.segments[n - 1] as LiveSegment));
+    let start = n - 1;
+    while (start > 0 && levelOf(this.live(this.segments[start - 1] as LiveSegment)) <= level) start--;
+    if (n - start >= MERGE_FACTOR) {
+      await this.merge(start, n);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Best live slots for weighted query terms (BM25F, exact scores), best first, ties by lower slot.
+   * MaxScore over all segments at once (a term's postings are one list in slot order): the lists whose summed
+   * score bounds cannot beat the current k-th score are only probed (skipping whole blocks) for chunks the other
+   * lists found; those ("essential") lists are accumulated window by window.
+   */
+  search(
+    query: ReadonlyMap<string, number>,
+    limit: number,
+    params: Bm25Parameters,
+    accept?: (slot: number) => boolean,
+  ): ScoredSlot[] {
+    if (limit <= 0 || this.liveCount === 0 || query.size === 0) return [];
+    const { k1 } = params;
+    const norms = this.globalNorms(params);
+    const lists: QueryList[] = [];
+    for (const [term, queryWeight] of query) {
+      if (!(queryWeight > 0)) continue;
+      const bytes = Buffer.from(term);
+      const parts: { segment: LiveSegment; term: number }[] = [];
+      let df = 0;
+      let postings = 0;
+      for (const segment of this.segments) {
+        const index = segment.reader.findTerm(bytes);
+        if (index < 0) continue;
+        const count = segment.reader.termDf[index] as number;
+        df += count - (segment.deadDf.get(term) ?? 0);
+        postings += count;
+        parts.push({ segment, term: index });
+      }
+      if (df <= 0) continue;
+      const weight = Math.log(1 + (this.liveCount - df + 0.5) / (df + 0.5)) * queryWeight * (k1 + 1);
+      let bound = 0;
+      for (const part of parts) {
+        const reader = part.segment.reader;
+        const end = reader.termBlockStart[part.term + 1] as number;
+        for (let block = reader.termBlockStart[part.term] as number; block < end; block++) {
+          const maxB = reader.blockMaxTfBody[block] as number;
+          const maxC = reader.blockMaxTfContext[block] as number;
+          let tf = maxB > 0 ? maxB * norms.body(reader.blockMinLenBody[block] as number) : 0;
+          if (maxC > 0) tf += maxC * norms.context(reader.blockMinLenContext[block] as number);
+          const value = (weight * tf) / (tf + k1);
+          if (value > bound) bound = value;
+        }
+      }
+      lists.push({ parts, weight, bound: bound * 1.0001 + 1e-9, postings });
+    }
+    if (lists.length === 0) return [];
+    const { bodyInverse, contextFactor } = norms;
+    const alive = this.aliveAll;
+    const score = (cursor: GlobalCursor, weight: number, slot: number) => {
+      let tf = cursor.tfBody * (bodyInverse[slot] as number);
+      if (cursor.tfContext > 0) tf += cursor.tfContext * (contextFactor[slot] as number);
+      return (weight * tf) / (tf + k1);
+    };
+    const heap = new TopK(limit);
+
+    lists.sort((x, y) => x.bound - y.bound);
+    const m = lists.length;
+    const cursors: GlobalCursor[] = [];
+    const weights = new Float64Array(m);
+    const prefix = new Float64Array(m + 1);
+    for (let i = 0; i < m; i++) {
+      const list = lists[i] as QueryList;
+      const cursor = new GlobalCursor(list.parts);
+      cursor.start();
+      cursors.push(cursor);
+      weights[i] = list.weight;
+      prefix[i + 1] = (prefix[i] as number) + list.bound;
+    }
+    let essentialFrom = 0;
+    let threshold = heap.threshold();
+    while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
+    // Window by window (Lucene's MaxScore bulk scorer): essential lists are accumulated term-at-a-time into the
+    // window, then each candidate is completed from the non-essential lists while it can still beat the threshold.
+    if (this.windowScores.length < WINDOW) {
+      this.windowScores = new Float64Array(WINDOW);
+      this.windowTouched = new Int32Array(WINDOW);
+    }
+    const windowScores = this.windowScores;
+    const windowTouched = this.windowTouched;
+    while (essentialFrom < m) {
+      let first = END;
+      for (let i = essentialFrom; i < m; i++) {
+        const d = (cursors[i] as GlobalCursor).doc;
+        if (d < first) first = d;
+      }
+      if (first === END) break;
+      const start = first - (first % WINDOW);
+      const end = start + WINDOW;
+      let count = 0;
+      for (let i = essentialFrom; i < m; i++) {
+        const cursor = cursors[i] as GlobalCursor;
+        const weight = weights[i] as number;
+        // Tight loop over decoded blocks (no per-posting method calls).
+        while (cursor.doc < end) {
+          const block = cursor.current as PostingCursor;
+          const offset = cursor.base - start;
+          const docs = block.docs;
+          const bodyTfs = block.bodyTfs;
+          const contextTfs = block.contextTfs;
+          const n = block.count;
+          let p = block.position;
+          const limitLocal = end - cursor.base;
+          for (; p < n; p++) {
+            const local = docs[p] as number;
+            if (local >= limitLocal) break;
+            const slot = cursor.base + local;
+            let tf = (bodyTfs[p] as number) * (bodyInverse[slot] as number);
+            const tfContext = contextTfs[p] as number;
+            if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
+            const at = local + offset;
+            if (windowScores[at] === 0) windowTouched[count++] = at;
+            windowScores[at] = (windowScores[at] as number) + (weight * tf) / (tf + k1);
+          }
+          cursor.resume(p);
+        }
+      }
+      const touched = windowTouched.subarray(0, count).sort();
+      for (let t = 0; t < count; t++) {
+        const at = touched[t] as number;
+        let total = windowScores[at] as number;
+        windowScores[at] = 0;
+        const slot = start + at;
+        if (alive[slot] !== 1) continue;
+        let pruned = false;
+        for (let i = essentialFrom - 1; i >= 0; i--) {
+          if (heap.full && total + (prefix[i + 1] as number) <= threshold) {
+            pruned = true;
+            break;
+          }
+          const cursor = cursors[i] as GlobalCursor;
+          cursor.advance(slot);
+          if (cursor.doc === slot) total += score(cursor, weights[i] as number, slot);
+        }
+        if (pruned || !heap.wouldAccept(total, slot)) continue;
+        if (accept && !accept(slot)) continue;
+        heap.push(total, slot);
+        if (heap.full) threshold = heap.threshold();
+      }
+      while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
+    }
+    return heap.sorted();
+  }
+
+  /** Per-slot BM25F length norms over all segments, cached until the collection or the parameters change. */
+  private globalNorms(params: Bm25Parameters): {
+    bodyInverse: Float32Array;
+    contextFactor: Float32Array;
+    body: (len: number) => number;
+    context: (len: number) => number;
+  } {
+    const { bBody, bContext, contextWeight } = params;
+    const avgBody = this.totalBody / this.liveCount || 1;
+    const avgContext = this.totalContext / this.liveCount || 1;
+    const body = (len: number) => 1 / (1 - bBody + (bBody * len) / avgBody);
+    const context = (len: number) => contextWeight / (1 - bContext + (bContext * len) / avgContext);
+    const key = `${this.generation}:${bBody}:${bContext}:${contextWeight}`;
+    if (this.norms?.key !== key) {
+      const bodyInverse = new Float32Array(this.aliveAll.length);
+      const contextFactor = new Float32Array(this.aliveAll.length);
+      for (const segment of this.segments) {
+        const reader = segment.reader;
+        for (let local = 0; local < reader.docs; local++) {
+          bodyInverse[segment.base + local] = body(reader.bodyLength[local] as number);
+          contextFactor[segment.base + local] = context(reader.contextLength[local] as number);
+        }
+      }
+      this.norms = { key, bodyInverse, contextFactor };
+    }
+    return { bodyInverse: this.norms.bodyInverse, contextFactor: this.norms.contextFactor, body, context };
+  }
+
+  close(): void {
+    for (const segment of this.segments) segment.reader.close();
+    this.segments = [];
+  }
+
+  /** Removes files no manifest references (leftovers of crashed writes or replaced segments). */
+  cleanUp(): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    const referenced = new Set<string>(['MANIFEST', 'LOCK', 'PENDING']);
+    for (const segment of this.segments) {
+      referenced.add(`${segment.reader.name}.idx`);
+      referenced.add(`${segment.reader.name}.docs`);
+      if (segment.tombstones) referenced.add(segment.tombstones.file);
+    }
+    for (const name of names) {
+      if (referenced.has(name)) continue;
+      const file = path.join(this.dir, name);
+      // Another process may be writing a temporary file right now: only old ones are removed.
+      if (isTemporary(name) && Date.now() - statSync(file).mtimeMs < 10 * 60_000) continue;
+      try {
+        unlinkSync(file);
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+
+  private live(segment: LiveSegment): number {
+    return segment.reader.docs - segment.deleted;
+  }
+
+  private locate(slot: number): { segment: LiveSegment; local: number } {
+    let lo = 0;
+    let hi = this.segments.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((this.segments[mid] as LiveSegment).base <= slot) lo = mid;
+      else hi = mid - 1;
+    }
+    const segment = this.segments[lo] as LiveSegment;
+    return { segment, local: slot - segment.base };
+  }
+
+  private liveSegment(
+    reader: SegmentReader,
+    segmentChecksum: number,
+    tombstones: { file: string; checksum: number } | null,
+  ): LiveSegment {
+    const alive = new Uint8Array(reader.docs).fill(1);
+    let deleted = 0;
+    let deadDf = new Map<string, number>();
+    let deadBody = 0;
+    let deadContext = 0;
+    if (tombstones) {
+      const bytes = readFileSync(path.join(this.dir, tombstones.file));
+      if (checksum(bytes) !== tombstones.checksum) throw new Error(`tombstones ${tombstones.file}: bad checksum`);
+      const parsed = tombstoneSchema.parse(JSON.parse(bytes.toString('utf8')));
+      for (const local of parsed.deleted) {
+        if (local < reader.docs && alive[local] === 1) {
+          alive[local] = 0;
+          deleted++;
+        }
+      }
+      deadDf = new Map(Object.entries(parsed.deadDf));
+      deadBody = parsed.deadBody;
+      deadContext = parsed.deadContext;
+    }
+    return {
+      reader,
+      checksum: segmentChecksum,
+      alive,
+      deleted,
+      deadDf,
+      deadBody,
+      deadContext,
+      tombstones,
+      base: 0,
+    };
+  }
+
+  /**
+   * Brings the id maps, counters and slot arrays in line with `next` (the segments about to be current).
+   * When `next` only adds segments at the end and tombstones in existing ones (every write but a merge), the
+   * maps are updated for the changed chunks only; otherwise (a merge renumbers slots) they are rebuilt.
+   */
+  private adoptSegments(next: LiveSegment[]): void {
+    const previous = this.segments;
+    const incremental =
+      previous.length <= next.length && previous.every((segment, i) => next[i]?.reader === segment.reader);
+    this.segments = next;
+    if (!incremental) {
+      this.slotById.clear();
+      this.slotsByDocument.clear();
+      this.liveCount = 0;
+      this.vectorLive = 0;
+    }
+    let base = 0;
+    for (let i = 0; i < next.length; i++) {
+      const segment = next[i] as LiveSegment;
+      segment.base = base;
+      base += segment.reader.docs;
+      const old = incremental ? previous[i] : undefined;
+      if (old) {
+        for (let local = 0; local < segment.reader.docs; local++) {
+          if (old.alive[local] === 1 && segment.alive[local] !== 1) this.unindexDoc(segment, local);
+        }
+      } else {
+        for (let local = 0; local < segment.reader.docs; local++) {
+          if (segment.alive[local] === 1) this.indexDoc(segment, local);
+        }
+      }
+    }
+    this.totalBody = 0;
+    this.totalContext = 0;
+    for (const segment of next) {
+      this.totalBody += segment.reader.totalBody - segment.deadBody;
+      this.totalContext += segment.reader.totalContext - segment.deadContext;
+    }
+    this.aliveAll = new Uint8Array(base);
+    for (const segment of next) this.aliveAll.set(segment.alive, segment.base);
+    this.norms = null;
+  }
+
+  private documentOf(segment: LiveSegment, local: number): string {
+    const reader = segment.reader;
+    return (reader.attributeSets[reader.attributeRef[local] as number] as AttributeSet).documentId;
+  }
+
+  private indexDoc(segment: LiveSegment, local: number): void {
+    const slot = segment.base + local;
+    this.slotById.set(segment.reader.chunkIds[local] as string, slot);
+    const documentId = this.documentOf(segment, local);
+    let slots = this.slotsByDocument.get(documentId);
+    if (!slots) {
+      slots = new Set();
+      this.slotsByDocument.set(documentId, slots);
+    }
+    slots.add(slot);
+    this.liveCount++;
+    if (segment.reader.hasVector[local] === 1) this.vectorLive++;
+  }
+
+  private unindexDoc(segment: LiveSegment, local: number): void {
+    const slot = segment.base + local;
+    const chunkId = segment.reader.chunkIds[local] as string;
+    if (this.slotById.get(chunkId) === slot) this.slotById.delete(chunkId);
+    const documentId = this.documentOf(segment, local);
+    const slots = this.slotsByDocument.get(documentId);
+    slots?.delete(slot);
+    if (slots?.size === 0) this.slotsByDocument.delete(documentId);
+    this.liveCount--;
+    if (segment.reader.hasVector[local] === 1) this.vectorLive--;
+  }
+
+  private async writeSegment(name: string, encoded: EncodedSegment): Promise<number> {
+    await writeDurable(path.join(this.dir, `${name}.docs`), encoded.docs);
+    await writeDurable(path.join(this.dir, `${name}.idx`), encoded.idx);
+    return checksum(encoded.idx);
+  }
+
+  /** Commits a manifest listing `entries`, then swaps the in-memory state to it. */
+  private async commit(entries: Manifest['segments'], nextSegment: number): Promise<void> {
+    const manifest: Manifest = {
+      format: FORMAT,
+      analyzer: ANALYZER_VERSION,
+      generation: this.generation + 1,
+      nextSegment,
+      segments: entries,
+    };
+    // Open every new segment before the commit: a segment that cannot be read is never committed.
+    const byName = new Map(this.segments.map((segment) => [segment.reader.name, segment]));
+    const next: LiveSegment[] = [];
+    try {
+      for (const entry of entries) {
+        const existing = byName.get(entry.name);
+        const reader =
+          existing?.reader ??
+          SegmentReader.open(
+            entry.name,
+            path.join(this.dir, `${entry.name}.idx`),
+            path.join(this.dir, `${entry.name}.docs`),
+            entry.checksum,
+          );
+        next.push(this.liveSegment(reader, entry.checksum, entry.tombstones));
+      }
+    } catch (error) {
+      for (const segment of next) if (!byName.has(segment.reader.name)) segment.reader.close();
+      throw error;
+    }
+    await writeDurable(KeywordStore.manifestPath(this.dir), Buffer.from(JSON.stringify(manifest)));
+    const kept = new Set(next.map((segment) => segment.reader));
+    for (const segment of this.segments) if (!kept.has(segment.reader)) segment.reader.close();
+    this.adoptSegments(next);
+    this.generation = manifest.generation;
+    this.nextSegment = nextSegment;
+    this.cleanUp();
+  }
+
+  /** Rewrites segments [from, to) as one segment without their deleted chunks. */
+  private async merge(from: number, to: number): Promise<void> {
+    const group = this.segments.slice(from, to);
+    const docs = group.reduce((sum, segment) => sum + this.live(segment), 0);
+    const columns: SegmentColumns = {
+      chunkIds: [],
+      bodyLength: new Uint32Array(docs),
+      contextLength: new Uint32Array(docs),
+      attributeRef: new Uint32Array(docs),
+      hasVector: new Uint8Array(docs),
+      attributeSets: [],
+      totalBody: 0,
+      totalContext: 0,
+    };
+    const attributeIndex = new Map<string, number>();
+    const recordOffsets = new Float64Array(docs + 1);
+    const records: Buffer[] = [];
+    let recordBytes = 0;
+    const remaps: Int32Array[] = [];
+    let next = 0;
+    for (const segment of group) {
+      const reader = segment.reader;
+      const remap = new Int32Array(reader.docs).fill(-1);
+      const refMap = new Map<number, number>();
+      for (let local = 0; local < reader.docs; local++) {
+        if (segment.alive[local] !== 1) continue;
+        remap[local] = next;
+        columns.chunkIds.push(reader.chunkIds[local] as string);
+        columns.bodyLength[next] = reader.bodyLength[local] as number;
+        columns.contextLength[next] = reader.contextLength[local] as number;
+        columns.totalBody += reader.bodyLength[local] as number;
+        columns.totalContext += reader.contextLength[local] as number;
+        columns.hasVector[next] = reader.hasVector[local] as number;
+        const oldRef = reader.attributeRef[local] as number;
+        let ref = refMap.get(oldRef);
+        if (ref === undefined) {
+          const set = reader.attributeSets[oldRef] as AttributeSet;
+          const key = JSON.stringify(set);
+          ref = attributeIndex.get(key);
+          if (ref === undefined) {
+            ref = columns.attributeSets.length;
+            attributeIndex.set(key, ref);
+            columns.attributeSets.push(set);
+          }
+          refMap.set(oldRef, ref);
+        }
+        columns.attributeRef[next] = ref;
+        const bytes = reader.readRecordBytes(local);
+        recordOffsets[next] = recordBytes;
+        recordBytes += bytes.length;
+        records.push(bytes);
+        next++;
+      }
+      remaps.push(remap);
+    }
+    recordOffsets[docs] = recordBytes;
+    const encoder = new PostingsEncoder(columns.bodyLength, columns.contextLength);
+    // k-way merge of the sorted dictionaries.
+    const heads = group.map(() => 0);
+    let mergeCursor: PostingCursor | null = null;
+    let outDocs = new Uint32Array(1024);
+    let outTfs = new Uint32Array(1024);
+    for (;;) {
+      let smallest: Buffer | null = null;
+      for (let g = 0; g < group.length; g++) {
+        const reader = (group[g] as LiveSegment).reader;
+        if ((heads[g] as number) >= reader.termDf.length) continue;
+        const term = reader.termAt(heads[g] as number);
+        if (smallest === null || term.compare(smallest) < 0) smallest = term;
+      }
+      if (smallest === null) break;
+      const term = Buffer.from(smallest);
+      let count = 0;
+      for (let g = 0; g < group.length; g++) {
+        const reader = (group[g] as LiveSegment).reader;
+        const head = heads[g] as number;
+        if (head >= reader.termDf.length || reader.termAt(head).compare(term) !== 0) continue;
+        heads[g] = head + 1;
+        const remap = remaps[g] as Int32Array;
+        const cursor: PostingCursor = mergeCursor ? mergeCursor.reset(reader, head) : new PostingCursor(reader, head);
+        mergeCursor = cursor;
+        if (!cursor.start()) continue;
+        while (cursor.doc !== 0x7fffffff) {
+          const mapped = remap[cursor.doc] as number;
+          if (mapped >= 0) {
+            if (count === outDocs.length) {
+              const grownDocs = new Uint32Array(count * 2);
+              grownDocs.set(outDocs);
+              outDocs = grownDocs;
+              const grownTfs = new Uint32Array(count * 2);
+              grownTfs.set(outTfs);
+              outTfs = grownTfs;
+            }
+            outDocs[count] = mapped;
+            outTfs[count] = (cursor.tfBody | (cursor.tfContext << 16)) >>> 0;
+            count++;
+          }
+          cursor.next();
+        }
+      }
+      encoder.addTerm(term, outDocs, outTfs, count);
+    }
+    const encoded = assembleSegment(columns, recordOffsets, Buffer.concat(records), encoder);
+    const name = `seg-${String(this.nextSegment).padStart(6, '0')}`;
+    const merged = await this.writeSegment(name, encoded);
+    const entries: Manifest['segments'] = [];
+    this.segments.forEach((segment, i) => {
+      if (i === from) entries.push({ name, checksum: merged, tombstones: null });
+      if (i >= from && i < to) return;
+      entries.push({ name: segment.reader.name, checksum: segment.checksum, tombstones: segment.tombstones });
+    });
+    await this.commit(entries, this.nextSegment + 1);
+  }
+}
+
+/** Whether `dir` holds a keyword index manifest. */
+export function hasManifest(dir: string): boolean {
+  return existsSync(KeywordStore.manifestPath(dir));
+}
+
+/** Records a write about to happen (repaired from the table on the next load if the process dies). */
+export async function writeIntent(dir: string, intent: WriteIntent): Promise<void> {
+  await writeDurable(path.join(dir, 'PENDING'), Buffer.from(JSON.stringify(intent)));
+}
+
+export async function clearIntent(dir: string): Promise<void> {
+  await unlink(path.join(dir, 'PENDING')).catch(() => undefined);
+  syncFolder(dir);
+}
+
+export async function readIntent(dir: string): Promise<WriteIntent | null> {
+  try {
+    return intentSchema.parse(JSON.parse(await readFile(path.join(dir, 'PENDING'), 'utf8')));
+  } catch {
+    return null;
+  }
+}
