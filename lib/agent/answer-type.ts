@@ -6,6 +6,8 @@
  * none is 'other' and every passage qualifies.
  */
 
+import { NUMBER_WORD_ALTERNATION } from './number-words';
+
 export type AnswerType = 'quantity' | 'date' | 'entity' | 'yesno' | 'definition' | 'procedure' | 'other';
 
 const QUANTITY =
@@ -50,8 +52,7 @@ export function numbersIn(text: string): string[] {
   );
 }
 
-const NUMBER_WORDS =
-  /\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|billion|dozen)\b/i;
+const NUMBER_WORDS = new RegExp(`\\b(?:${NUMBER_WORD_ALTERNATION})\\b`, 'i');
 
 /**
  * Whether `text` holds an answer of `type` beyond what the question already says: a number the question does not

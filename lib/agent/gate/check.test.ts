@@ -29,6 +29,10 @@ describe('quoteIn', () => {
     ['\u2026 beta gamma', true],
     ['Alpha \u2026 Delta', true],
     ['Alpha \u2026 delta', false],
+    // Each elided part is searched after the previous one, never over it again.
+    ['Alpha \u2026 Alpha', false],
+    ['gamma. \u2026 gamma', false],
+    ['beta \u2026 zeta.', true],
   ])('case %#', (quote, ok) => {
     expect(quoteIn(text, quote)).toBe(ok);
   });

@@ -1,6 +1,6 @@
 import { keyTerms } from '../text';
 import { clauses } from './admissions';
-import { findVerbatim, normalize } from './normalize';
+import { findVerbatim, indexOfNormalized, normalize, normalizedText } from './normalize';
 import { evidenceKeys, grounded, type NumberMention, numberMentions } from './numbers';
 import { claimUnits, type Unit, withoutMarkers } from './units';
 
@@ -57,12 +57,13 @@ export function quoteIn(text: string, quote: string): boolean {
     .map((p) => p.trim())
     .filter((p) => p.length > 0);
   if (parts.length === 0) return false;
+  // The text is normalised once (cached per text); each part is searched after the previous one.
+  const hay = normalizedText(text);
   let from = 0;
   for (const [i, part] of parts.entries()) {
-    const rest = text.slice(from);
-    const at = findVerbatim(rest, part, i === 0);
-    if (!at) return false;
-    from += at.end;
+    const at = indexOfNormalized(hay, part, i === 0, from);
+    if (at === null) return false;
+    from = at;
   }
   return true;
 }
@@ -84,7 +85,13 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
   const issues: GateIssue[] = [];
   const verified: string[] = [];
   const questionKeys = evidenceKeys(input.question);
-  const allKeys = new Set([...questionKeys, ...input.opened.flatMap((o) => [...evidenceKeys(o.chunk.text)])]);
+  // Every opened chunk's keys are needed only for a heading's numbers: read them then, not on every check.
+  let allKeys: ReadonlySet<string>[] | null = null;
+  const everyKeys = () => {
+    allKeys ??= [questionKeys, ...input.opened.map((o) => evidenceKeys(o.chunk.text))];
+    return allKeys;
+  };
+  const groundedIn = (m: NumberMention, sets: readonly ReadonlySet<string>[]) => sets.some((k) => grounded(m, k));
 
   for (const [index, unit] of units.entries()) {
     const before = issues.length;
@@ -98,7 +105,7 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
     const texts = cited.map((n) => byN.get(n) ?? '');
     if (unit.kind === 'heading') {
       for (const m of numberMentions(withoutMarkers(unit.text)))
-        if (!grounded(m, allKeys))
+        if (!groundedIn(m, everyKeys()))
           issues.push({
             code: 'UNGROUNDED_NUMBER',
             message: `The heading number "${m.raw}" is in no opened source.`,
@@ -146,10 +153,10 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
         continue;
       issues.push(quoteIssue(q.text, qCited));
     }
-    const keys = new Set(texts.flatMap((t) => [...evidenceKeys(t)]));
+    const keys = texts.map((t) => evidenceKeys(t));
     for (const m of numberMentions(withoutMarkers(unit.text))) {
       const at = unit.start + m.start;
-      if (grounded(m, keys)) continue;
+      if (groundedIn(m, keys)) continue;
       if (admitting(at) && grounded(m, questionKeys)) continue;
       issues.push(numberIssue(m, cited));
     }
