@@ -2,7 +2,6 @@ import { analyze } from '@/lib/retrieval/analyzer';
 import type { AgentState } from './state';
 import type { TableHit } from './table-answer';
 import type { Insufficiency } from './types';
-import { ungroundedTerms } from './validate';
 
 /**
  * The two extractive answer shapes besides quoted sentences: a table cell read from its row and column (the row
@@ -53,15 +52,10 @@ export function declineAnswer(
   };
 }
 
-/** The sheet's name when the evidence holds all its terms (the gate accepts only grounded terms; the citation names it anyway). */
-function groundedName(name: string, evidence: string): string {
-  return ungroundedTerms(name, evidence).length === 0 ? name : '';
-}
-
 /** "Zone NA, Sales (a): 12553 [1] (sheet …; row "Zone NA | 12553 | …" [1])". */
-export function tableAnswerLine(hit: TableHit, evidence: string): string {
+export function tableAnswerLine(hit: TableHit): string {
   const n = hit.opened.n;
-  const sheet = hit.opened.chunk.sheet ? groundedName(hit.opened.chunk.sheet, evidence) : '';
+  const sheet = hit.opened.chunk.sheet ?? '';
   const rowQuote = hit.row.text.includes('"') ? `\u201C${hit.row.text}\u201D` : `"${hit.row.text}"`;
   const where = sheet ? `sheet ${sheet}; ` : '';
   const head = hit.column ? `${hit.label}, ${hit.column}: ${hit.value ?? ''} [${n}]` : `${hit.label} [${n}]`;

@@ -66,4 +66,38 @@ describe('extractive evidence selection', () => {
     expect(looksLikeHeading('Quarterly Results Overview', o)).toBe(true);
     expect(looksLikeHeading('The company had 1,245 employees at the end of 2023.', o)).toBe(false);
   });
+
+  it('recognises page furniture: table-of-contents lines, line-number runs, upper-case letterheads', () => {
+    const state = stateWith({ question: 'x', opened: [TENK] });
+    const o = state.opened[0];
+    if (!o) throw new Error('opened');
+    expect(looksLikeHeading('Results of the member survey ......................... 14', o)).toBe(true);
+    expect(looksLikeHeading('1 2 3 4 5 6 7 8 9 10 Official transcript of the hearing', o)).toBe(true);
+    expect(looksLikeHeading('RIVERTON WATER BOARD Regular Meeting MINUTES 12 Elm Street, Riverton', o)).toBe(true);
+    expect(looksLikeHeading('The hearing was adjourned at 4:15 p.m. by the chair, Ms Ortega.', o)).toBe(false);
+  });
+
+  it('prefers the sentence that says the asked attribute over one that repeats the entity name', () => {
+    const c = chunkOf(
+      'riverton-minutes.md',
+      'The Riverton Water Board met in the Riverton council chamber with every Riverton Water Board member present. ' +
+        'The Riverton Water Board thanked the Riverton residents for attending the Riverton Water Board session. ' +
+        'Residents who wish to speak must hand a green request slip to the clerk before the session opens.',
+    );
+    const state = stateWith({ question: 'How do residents speak at the Riverton Water Board?', opened: [c] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('green request slip');
+  });
+
+  it('names a sheet whose name holds numbers, and the answer passes the gate', () => {
+    const doc = makeDocument({ filename: 'regions.xlsx', title: 'Regions' });
+    const c = makeChunk(doc, 0, 'Region | Units sold | Returns\nNorthwest | 4410 | 37\nSouthwest | 3920 | 51', {
+      sheet: 'Totals 31 03 2024',
+    });
+    const state = stateWith({ question: 'How many units did the Southwest region sell?', opened: [c] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('3920');
+    expect(ex.answer).toContain('sheet Totals 31 03 2024');
+    expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+  });
 });

@@ -73,6 +73,15 @@ export function looksLikeHeading(text: string, opened: OpenedChunk): boolean {
   if (names.some((x) => x === lower || (x.length > 8 && lower.length <= x.length + 12 && lower.includes(x))))
     return true;
   if (/^#{1,6}\s/.test(t)) return true;
+  // A table-of-contents line (dot leaders) names where something is, not what it says.
+  if (/(?:\.\s?){5,}/.test(t)) return true;
+  const tokens = t.split(' ');
+  // Line numbers, page furniture, axis labels: most tokens bare numbers.
+  if (tokens.length >= 4 && tokens.filter((w) => /^[\d.,:;()–-]+$/.test(w)).length / tokens.length > 0.5) return true;
+  // A running head or letterhead: most letters upper case.
+  const letters = t.replace(/[^\p{L}]/gu, '');
+  if (tokens.length >= 4 && letters.length >= 12 && letters.replace(/[^\p{Lu}]/gu, '').length / letters.length > 0.6)
+    return true;
   if (t.includes(' | ')) {
     const cells = t.split('|').map((c) => c.trim());
     return !cells.slice(1).some((c) => /\d/.test(c));
@@ -132,11 +141,14 @@ export function selectEvidence(args: {
   const rarity = termWeights(terms, pool);
   const weight: Weight = (t) => rarity(t) * need(t);
   const specificTerms = terms.filter((t) => specific.has(t));
+  const askedAttributes = terms.filter((t) => !specific.has(t));
   const termSet = new Set(terms);
   const contexts = new Map<OpenedChunk, Set<string>>();
   const scored = pool
     .map((c) => {
       const sentence = weighted(terms, (t) => c.terms.has(t), weight);
+      // The asked attribute is what the answer sentence must say; the asked entity may be named once above it.
+      const said = askedAttributes.length === 0 ? sentence : weighted(askedAttributes, (t) => c.terms.has(t), rarity);
       const ctx = contextTerms(c.opened, contexts);
       const chunk = weighted(terms, (t) => ctx.has(t), weight);
       const typed = holdsAnswerType(c.sentence.text, answerType, question);
@@ -146,7 +158,7 @@ export function selectEvidence(args: {
       const named =
         specificTerms.length === 0 ? 1 : specificTerms.filter((t) => ctx.has(t)).length / specificTerms.length;
       const s =
-        (0.7 * sentence + 0.3 * chunk) *
+        (ATTRIBUTE_WEIGHT * said + (0.7 - ATTRIBUTE_WEIGHT) * sentence + 0.3 * chunk) *
           (typed ? 1 : 0.4) *
           (near ? 1 : 0.75) *
           (heading ? 0.15 : 1) *
@@ -268,4 +280,10 @@ export function selectEvidence(args: {
  * and 57.1%).
  */
 export const DECLINE_ATTRIBUTE = 0.5;
+/**
+ * Share of a sentence's score given to the asked attribute words alone (the rest: all topic words 0.25, the chunk
+ * 0.3). With 0 the sentence that repeats the entity's name wins over the one that says the attribute; on the own QA
+ * set with declining off, 0 picked a right answer for 48.9% of answerables, 0.45 for 52.6%, 0.65 for 53.3%.
+ */
+export const ATTRIBUTE_WEIGHT = 0.45;
 export const DECLINE_COVERAGE = 0.5;

@@ -198,7 +198,7 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
       return declineAnswer(state, phrase, chosen.decline.missing, queries, chosen.signals.termCoverage);
     addCovered(chosen.picked);
     if (chosen.table) {
-      lines.push(tableAnswerLine(chosen.table, state.opened.map((o) => o.chunk.text).join('\n')));
+      lines.push(tableAnswerLine(chosen.table));
       for (const t of questionTerms) covered.add(t);
     } else if (bullet) for (const p of chosen.picked) lines.push(quoteLine(p, true));
     else lines.push(chosen.picked.map((p) => quoteLine(p, false)).join(' '));

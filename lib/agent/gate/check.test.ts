@@ -175,3 +175,21 @@ describe('checkAnswer', () => {
     );
   });
 });
+
+describe('location labels', () => {
+  const sheet = {
+    n: 3,
+    chunk: { text: 'Region | Sales\nNorth | 412', sheet: 'Results 31 03 2024', headingPath: null },
+  };
+  const opened = [...SOURCES, sheet];
+  it('a number in the cited source sheet name is grounded by citing it', () => {
+    expect(issues('North, Sales: 412 [3] (sheet Results 31 03 2024 [3]).', { opened })).toEqual([]);
+  });
+  it('but not when the answer cites another source', () => {
+    expect(issues('The limit holds until 31 03 2024 [1].', { opened })).toEqual([
+      ['UNGROUNDED_NUMBER', 0],
+      ['UNGROUNDED_NUMBER', 0],
+      ['UNGROUNDED_NUMBER', 0],
+    ]);
+  });
+});

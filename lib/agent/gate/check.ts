@@ -28,7 +28,13 @@ export interface GateIssue {
 
 export interface GateSource {
   n: number;
-  chunk: { text: string };
+  /** `sheet` and `headingPath` are the source's location labels: the citation names them with the text. */
+  chunk: { text: string; sheet?: string | null; headingPath?: string | null };
+}
+
+/** The location labels of a source (sheet name, section heading path): numbers in them are grounded by citing it. */
+function labelsOf(source: GateSource): string {
+  return [source.chunk.sheet, source.chunk.headingPath].filter((x): x is string => !!x && x.length > 0).join('\n');
 }
 
 export interface GateInput {
@@ -80,6 +86,7 @@ const short = (s: string) => (s.length > 100 ? `${s.slice(0, 100)}…` : s);
 /** Runs the gate over `answer`. Pure. */
 export function checkAnswer(answer: string, input: GateInput): GateReport {
   const byN = new Map(input.opened.map((o) => [o.n, o.chunk.text]));
+  const labelsByN = new Map(input.opened.map((o) => [o.n, labelsOf(o)]));
   const phrase = input.insufficiencyPhrase ?? null;
   const units = claimUnits(answer);
   const issues: GateIssue[] = [];
@@ -153,7 +160,7 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
         continue;
       issues.push(quoteIssue(q.text, qCited));
     }
-    const keys = texts.map((t) => evidenceKeys(t));
+    const keys = [...texts.map((t) => evidenceKeys(t)), ...cited.map((n) => evidenceKeys(labelsByN.get(n) ?? ''))];
     for (const m of numberMentions(withoutMarkers(unit.text))) {
       const at = unit.start + m.start;
       if (groundedIn(m, keys)) continue;
