@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makeChunk, makeDocument } from '../../test/support/agent/fixtures';
 import { stateWith } from '../../test/support/agent/state';
 import { extractiveAnswer } from './extractive';
-import { looksLikeHeading } from './extractive-select';
+import { holds, looksLikeHeading } from './extractive-select';
 import { validateDraft } from './validate';
 
 function chunkOf(filename: string, text: string, title: string | null = null) {
@@ -99,5 +99,22 @@ describe('extractive evidence selection', () => {
     expect(ex.answer).toContain('3920');
     expect(ex.answer).toContain('sheet Totals 31 03 2024');
     expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+  });
+
+  it('words of one family match (one stem a prefix of the other, at least four letters)', () => {
+    expect(holds(new Set(['argument']), 'argu')).toBe(true);
+    expect(holds(new Set(['regist']), 'registr')).toBe(true);
+    expect(holds(new Set(['cat']), 'cattl')).toBe(false);
+    expect(holds(new Set(['port']), 'sport')).toBe(false);
+  });
+
+  it('answers when the passage says the asked attribute in another form of the word', () => {
+    const c = chunkOf(
+      'hearing.md',
+      'The hearing on the Delmont zoning appeal took place in the county annex. Counsel for the appellant, Ms Ibarra, presented the argument for the Delmont appeal.',
+    );
+    const state = stateWith({ question: 'Who argued the Delmont zoning appeal?', opened: [c] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('Ms Ibarra');
   });
 });
