@@ -93,7 +93,7 @@ export function confidenceScore(x: ConfidenceInput): number {
  * best Medium. Model-written answers have no signals here yet and keep the gate/support rule in grounding.ts until
  * live runs calibrate them.
  */
-export const CONFIDENCE_THRESHOLDS = { high: 1.01, medium: 0.73 };
+export const CONFIDENCE_THRESHOLDS = { high: 1.01, medium: 0.8 };
 
 export function confidenceLabel(score: number, thresholds = CONFIDENCE_THRESHOLDS): Confidence {
   if (score >= thresholds.high) return 'high';
