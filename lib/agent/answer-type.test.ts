@@ -6,6 +6,7 @@ import {
   holdsAnswerType,
   numberNearTerms,
   specificWords,
+  subQuestions,
   withoutInterrogatives,
 } from './answer-type';
 
@@ -90,5 +91,22 @@ describe('numberNearTerms', () => {
         analyze,
       ),
     ).toBe(false);
+  });
+});
+
+describe('subQuestions', () => {
+  const terms = (t: string) => t.split(/\W+/).filter((w) => w.length > 3);
+  it('splits where a conjunction opens a new question', () => {
+    expect(
+      subQuestions('How many boats does Harbor Club own, and what is the mooring fee at Pier Nine?', terms),
+    ).toEqual(['How many boats does Harbor Club own', 'what is the mooring fee at Pier Nine?']);
+    expect(subQuestions('What is the mooring fee; who collects payments at Pier Nine?', terms)).toEqual([
+      'What is the mooring fee',
+      'who collects payments at Pier Nine?',
+    ]);
+  });
+  it('keeps one question whole: "and" between nouns, or a part without content words', () => {
+    expect(subQuestions('What is the difference between moorings and berths at Pier Nine?', terms)).toHaveLength(1);
+    expect(subQuestions('When was the harbor wall built and why?', terms)).toHaveLength(1);
   });
 });

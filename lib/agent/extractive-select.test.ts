@@ -117,4 +117,30 @@ describe('extractive evidence selection', () => {
     const ex = extractiveAnswer(state, 'concise');
     expect(ex.answer).toContain('Ms Ibarra');
   });
+
+  it('answers a compound question part by part, each from its own document', () => {
+    const boats = chunkOf('fleet.md', 'Harbor Club owns 14 sailing boats, moored at the east basin.');
+    const fees = chunkOf('fees.md', 'The mooring fee at Pier Nine is 35 dollars per night, payable at the office.');
+    const state = stateWith({
+      question: 'How many sailing boats does Harbor Club own, and what is the mooring fee at Pier Nine?',
+      opened: [boats, fees],
+    });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('14 sailing boats');
+    expect(ex.answer).toContain('35 dollars');
+    expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+  });
+
+  it('declines only the part nothing answers', () => {
+    const boats = chunkOf('fleet.md', 'Harbor Club owns 14 sailing boats, moored at the east basin.');
+    const state = stateWith({
+      question: 'How many sailing boats does Harbor Club own, and what is the mooring fee at Pier Nine?',
+      opened: [boats],
+    });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('14 sailing boats');
+    expect(ex.answer).toMatch(/do not mention .*"fee"/);
+    expect(ex.insufficiencies.length).toBeGreaterThan(0);
+    expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+  });
 });

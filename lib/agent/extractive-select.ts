@@ -309,3 +309,28 @@ export const ATTRIBUTE_WEIGHT = 0.45;
  */
 export const DECLINE_ATTRIBUTE = 0.5;
 export const DECLINE_COVERAGE = 0.5;
+
+/**
+ * The signals of a compound question's parts as one: declined only when every part declined; otherwise the weakest
+ * answered part's coverage and type match (an answer is as sure as its least supported part), the documents of all.
+ */
+export function combinedSignals(parts: readonly Selection[]): AnswerSignals {
+  const answered = parts.filter((p) => !p.decline).map((p) => p.signals);
+  const all = parts.map((p) => p.signals);
+  const first = all[0];
+  if (!first) throw new Error('combinedSignals: no parts');
+  if (all.length === 1) return first;
+  const from = answered.length > 0 ? answered : all;
+  const min = (f: (s: AnswerSignals) => number) => Math.min(...from.map(f));
+  return {
+    answerType: first.answerType,
+    typeMatch: from.every((s) => s.typeMatch),
+    termCoverage: min((s) => s.termCoverage),
+    sentenceCoverage: min((s) => s.sentenceCoverage),
+    attributeCoverage: min((s) => s.attributeCoverage),
+    margin: min((s) => s.margin),
+    documents: all.reduce((n, s) => n + s.documents, 0),
+    declined: answered.length === 0,
+    table: from.every((s) => s.table),
+  };
+}

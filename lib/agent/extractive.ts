@@ -1,8 +1,9 @@
 import { analyze } from '@/lib/retrieval/analyzer';
+import { subQuestions } from './answer-type';
 import { recordAnswerSignals } from './confidence';
 import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
-import { declineAnswer, tableAnswerLine } from './extractive-answer';
-import { type Candidate, selectEvidence } from './extractive-select';
+import { declineAnswer, questionWords, tableAnswerLine } from './extractive-answer';
+import { type Candidate, combinedSignals, selectEvidence } from './extractive-select';
 import { searchableQuestion } from './plan';
 import type { AgentState, OpenedChunk } from './state';
 import { keyTerms, type Sentence, splitSentences } from './text';
@@ -185,23 +186,48 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
     }
   } else {
     const terms = questionTerms.length > 0 ? questionTerms : keyTerms(state.question);
-    const chosen = selectEvidence({
-      question: searchableQuestion(state.question),
-      terms,
-      pool,
-      opened: state.opened,
-      count,
-      bonus: (o) => dateBonus(state, o),
-    });
-    recordAnswerSignals(state, chosen.signals);
-    if (chosen.decline && !process.env.DOCUCHAT_NO_DECLINE)
-      return declineAnswer(state, phrase, chosen.decline.missing, queries, chosen.signals.termCoverage);
-    addCovered(chosen.picked);
-    if (chosen.table) {
-      lines.push(tableAnswerLine(chosen.table));
-      for (const t of questionTerms) covered.add(t);
-    } else if (bullet) for (const p of chosen.picked) lines.push(quoteLine(p, true));
-    else lines.push(chosen.picked.map((p) => quoteLine(p, false)).join(' '));
+    // A compound question ("How many X …, and what is Y?") is answered part by part: each part's evidence may be
+    // in another document, and a part nothing answers is declined on its own line.
+    const parts = subQuestions(searchableQuestion(state.question), keyTerms);
+    const chosen = parts.map((part) =>
+      selectEvidence({
+        question: parts.length > 1 ? part : searchableQuestion(state.question),
+        terms: parts.length > 1 && keyTerms(part).length > 0 ? keyTerms(part) : terms,
+        pool,
+        opened: state.opened,
+        count: parts.length > 1 ? Math.max(1, Math.floor(count / parts.length)) : count,
+        bonus: (o) => dateBonus(state, o),
+      }),
+    );
+    const answering = chosen.filter((c) => !c.decline);
+    recordAnswerSignals(state, combinedSignals(chosen));
+    if (answering.length === 0 && !process.env.DOCUCHAT_NO_DECLINE) {
+      const missing = [...new Set(chosen.flatMap((c) => c.decline?.missing ?? []))];
+      return declineAnswer(state, phrase, missing, queries, chosen[0]?.signals.termCoverage ?? 0);
+    }
+    const quoted = new Set<string>();
+    for (const [i, c] of chosen.entries()) {
+      if (c.decline && !process.env.DOCUCHAT_NO_DECLINE) {
+        const words = questionWords(parts[i] ?? '', c.decline.missing);
+        lines.push(
+          `${phrase}: the passages found in your documents do not answer this part of the question${words.length > 0 ? `; they do not mention ${words.map((w) => `"${w}"`).join(', ')}` : ''}.`,
+        );
+        insufficiencies.push({
+          section: 'Answer',
+          missing: `No passage found answers "${parts[i] ?? ''}"`,
+          queriesTried: queries,
+        });
+        continue;
+      }
+      addCovered(c.picked);
+      const fresh = c.picked.filter((p) => !quoted.has(p.sentence.text));
+      for (const p of fresh) quoted.add(p.sentence.text);
+      if (c.table) {
+        lines.push(tableAnswerLine(c.table));
+        for (const t of parts.length > 1 ? keyTerms(parts[i] ?? '') : questionTerms) covered.add(t);
+      } else if (bullet) for (const p of fresh) lines.push(quoteLine(p, true));
+      else if (fresh.length > 0) lines.push(fresh.map((p) => quoteLine(p, false)).join(' '));
+    }
     const block = exactBlock(questionTerms);
     if (block) lines.push('', block);
   }
