@@ -108,5 +108,7 @@ describe('subQuestions', () => {
   it('keeps one question whole: "and" between nouns, or a part without content words', () => {
     expect(subQuestions('What is the difference between moorings and berths at Pier Nine?', terms)).toHaveLength(1);
     expect(subQuestions('When was the harbor wall built and why?', terms)).toHaveLength(1);
+    expect(subQuestions('Who designed the harbor wall and was praised by the council?', terms)).toHaveLength(1);
+    expect(subQuestions('Where was the harbor wall designed and when was it finished?', terms)).toHaveLength(1);
   });
 });

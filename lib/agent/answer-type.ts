@@ -130,20 +130,26 @@ export function numberNearTerms(
   return numbers.some((i) => hits.some((j) => i !== j && Math.abs(i - j) <= window));
 }
 
-/** A conjunction that opens a new question: ", and what …", "; how many …", " and who …". */
+/**
+ * A conjunction that opens a new question: ", and what …", "; how many …", " and who …". Only question words open
+ * one: after "and", an auxiliary usually continues the same clause ("… who led the research and was criticized").
+ */
+const ANAPHOR = /\b(?:it|its|they|them|their|he|him|his|she|her|this|these|those)\b/i;
 const NEXT_QUESTION =
-  /(?:\s*[,;]\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+)(?=(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did)\b)/gi;
+  /(?:\s*[,;]\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+)(?=(?:what|which|who|whom|whose|when|where|why|how)\b)/gi;
 
 /**
  * The questions a compound question asks ("How many X …, and what is the price of Y?"): split where a conjunction
- * opens a new interrogative clause, each part kept only when it has two or more content words. One question returns
- * itself alone. Each part is answered (or declined) on its own, so a question spanning two documents gets an answer
- * per document.
+ * opens a new interrogative clause, each part kept only when it has two or more content words; a question whose
+ * later part refers back with a pronoun stays whole. One question returns itself alone. Each part is answered (or
+ * declined) on its own, so a question spanning two documents gets an answer per document.
  */
 export function subQuestions(question: string, terms: (text: string) => string[]): string[] {
   const parts = question
     .split(NEXT_QUESTION)
     .map((p) => p.trim().replace(/[,;]+$/, ''))
     .filter((p) => terms(withoutInterrogatives(p)).length >= 2);
+  // A later part that refers back ("… and when did it …") depends on the first: the question stays whole.
+  if (parts.slice(1).some((p) => ANAPHOR.test(p))) return [question];
   return parts.length >= 2 ? parts : [question];
 }
