@@ -24,6 +24,7 @@ const nextConfig: NextConfig = {
     'file-type',
     'gpt-tokenizer',
     '@qdrant/js-client-rest',
+    '@napi-rs/canvas',
   ],
   async headers() {
     const common = [

@@ -65,7 +65,11 @@ export default defineConfig({
     {
       command: 'node scripts/e2e-server.mjs',
       url: `http://localhost:${llmPort}/api/health`,
-      env: { E2E_PORT: String(llmPort), E2E_OLLAMA_BASE_URL: `http://127.0.0.1:${fakeOllamaPort}` },
+      env: {
+        E2E_PORT: String(llmPort),
+        E2E_OLLAMA_BASE_URL: `http://127.0.0.1:${fakeOllamaPort}`,
+        E2E_VISION_MODEL: 'fake-vl',
+      },
       reuseExistingServer: false,
       timeout: 180_000,
       stdout: 'pipe',

@@ -77,6 +77,8 @@ interface Ids {
   revokedSlug: string;
   /** The id of an API key of the user's. */
   apiKey: string;
+  /** A research run of the user's, waiting for approval. */
+  research: string;
 }
 
 interface World {
@@ -106,6 +108,7 @@ const missingIds = (): Ids => ({
   share: randomUUID(),
   revokedSlug: randomBytes(18).toString('base64url'),
   apiKey: randomUUID(),
+  research: randomUUID(),
 });
 
 async function json<T>(response: APIResponse, schema: { parse(v: unknown): T }): Promise<T> {
@@ -178,6 +181,12 @@ async function buildUser(
   });
   const title = convs.conversations.find((c) => c.id === conversation)?.title ?? '';
   const apiKey = await createKey(user.ctx, `key-${canary}`);
+  const research = await json(
+    await user.ctx.post('/api/research', {
+      data: { question: `What do the ${canary} vault procedures say?`, skipClarification: true },
+    }),
+    { parse: (v) => v as { run: { id: string } } },
+  );
   return {
     user,
     ids: {
@@ -189,6 +198,7 @@ async function buildUser(
       share: share.share?.id ?? '',
       revokedSlug: revokedShare.share?.slug ?? '',
       apiKey: apiKey.id,
+      research: research.run.id,
     },
     key: apiKey.key,
     activeSlug: share.share?.slug ?? '',
@@ -216,6 +226,7 @@ interface Sender<R> {
   get(url: string, options?: SendOptions): Promise<R>;
   post(url: string, options?: SendOptions): Promise<R>;
   patch(url: string, options?: SendOptions): Promise<R>;
+  put(url: string, options?: SendOptions): Promise<R>;
   delete(url: string, options?: SendOptions): Promise<R>;
 }
 interface Probe {
@@ -237,6 +248,12 @@ interface Probe {
   echoes?: (w: World) => string[];
   /** Gives B a copy of something of A's (so it runs last, in the session matrix only). */
   pollutesB?: boolean;
+  /**
+   * Sends a conversation id that a new conversation keeps: conversation ids are scoped by owner, so B's request
+   * with A's id starts B's own conversation under that id. The matrix deletes it right after the probe (as B), so
+   * that A's id stays foreign to B for the probes after it.
+   */
+  adoptsConversationId?: boolean;
 }
 
 const streamOf = (q: string) => ({ question: q, returnTrace: false });
@@ -399,6 +416,18 @@ function probes(): Probe[] {
       send: (c, ids) => c.get(`/api/documents/${ids.document}/typed-metadata`),
     },
     {
+      file: 'app/api/documents/[id]/sections/route.ts',
+      method: 'GET',
+      name: "read A's document sections",
+      send: (c, ids) => c.get(`/api/documents/${ids.document}/sections`),
+    },
+    {
+      file: 'app/api/documents/[id]/visual-pages/route.ts',
+      method: 'GET',
+      name: "read A's document visual pages",
+      send: (c, ids) => c.get(`/api/documents/${ids.document}/visual-pages`),
+    },
+    {
       file: 'app/api/documents/[id]/typed-metadata/route.ts',
       method: 'PATCH',
       name: "set A's document typed values",
@@ -468,6 +497,7 @@ function probes(): Probe[] {
       method: 'POST',
       name: "agent run with A's conversation, document and bucket ids",
       mutating: true,
+      adoptsConversationId: true,
       compare: 'agent',
       send: (c, ids, w) =>
         c.post(
@@ -500,6 +530,7 @@ function probes(): Probe[] {
       method: 'POST',
       name: "agent stream with A's ids",
       mutating: true,
+      adoptsConversationId: true,
       compare: 'agent',
       send: (c, ids, w) =>
         c.post(
@@ -512,6 +543,7 @@ function probes(): Probe[] {
       method: 'POST',
       name: "chat continuing A's conversation id",
       mutating: true,
+      adoptsConversationId: true,
       compare: 'agent',
       send: (c, ids, w) =>
         c.post(
@@ -696,6 +728,53 @@ function probes(): Probe[] {
       mutating: true,
       send: (c, ids) => c.delete(`/api/api-keys/${ids.apiKey}`),
     },
+    // research mode
+    {
+      file: 'app/api/research/route.ts',
+      method: 'POST',
+      name: "start a research run in A's conversation",
+      mutating: true,
+      compare: 'status',
+      send: (c, ids) =>
+        c.post(
+          '/api/research',
+          j({ question: 'How often is the combination rotated?', conversationId: ids.conversation }),
+        ),
+    },
+    {
+      file: 'app/api/research/[id]/route.ts',
+      method: 'GET',
+      name: 'get research run',
+      send: (c, ids) => c.get(`/api/research/${ids.research}`),
+    },
+    {
+      file: 'app/api/research/[id]/answers/route.ts',
+      method: 'POST',
+      name: "answer A's research questions",
+      mutating: true,
+      send: (c, ids) => c.post(`/api/research/${ids.research}/answers`, j({ skip: true })),
+    },
+    {
+      file: 'app/api/research/[id]/plan/route.ts',
+      method: 'PUT',
+      name: "edit A's research plan",
+      mutating: true,
+      send: (c, ids) => c.put(`/api/research/${ids.research}/plan`, j({ tasks: [{ title: 'pwned' }] })),
+    },
+    {
+      file: 'app/api/research/[id]/approve/route.ts',
+      method: 'POST',
+      name: "approve A's research plan",
+      mutating: true,
+      send: (c, ids) => c.post(`/api/research/${ids.research}/approve`),
+    },
+    {
+      file: 'app/api/research/[id]/cancel/route.ts',
+      method: 'POST',
+      name: "cancel A's research run",
+      mutating: true,
+      send: (c, ids) => c.post(`/api/research/${ids.research}/cancel`),
+    },
     // MCP: the agent's tools for other agents
     {
       file: 'app/api/mcp/route.ts',
@@ -794,6 +873,16 @@ function probes(): Probe[] {
         c.post('/api/buckets', j({ name: ids === w.aIds ? `bucket-${w.canary}` : `bucket-${randomUUID()}` })),
     },
   ];
+}
+
+/**
+ * Deletes the caller's own conversation under `id` (a run that proposed it started one; conversation ids are
+ * scoped by owner, so this never touches A's). Returns a problem, or null: 204 (deleted) and 404 (the run kept
+ * none, e.g. it was refused) are both fine.
+ */
+async function forgetAdoptedConversation(sender: Sender<APIResponse>, id: string): Promise<string | null> {
+  const r = await sender.delete(`/api/conversations/${id}`);
+  return r.status() === 204 || r.status() === 404 ? null : `deleting B's own conversation under A's id → ${r.status()}`;
 }
 
 /** Id-like values and volatile fields replaced so that "A's id" and "missing id" answers can be compared. */
@@ -922,6 +1011,10 @@ test("B's API key with A's ids answers like missing ids; unknown and revoked key
     const revokedKey = await capture(await probe.send(w.revokedKeyed, w.aIds, w));
     const unknownKey = await capture(await probe.send(w.unknownKeyed, w.aIds, w));
     probeCount += 4;
+    if (probe.adoptsConversationId) {
+      const forgotten = await forgetAdoptedConversation(w.bKeyed, w.aIds.conversation);
+      if (forgotten) mismatches.push(`${label}: ${forgotten}`);
+    }
     const echoed = [...Object.values(w.aIds), ...(probe.echoes?.(w) ?? [])];
     for (const [who, r] of [
       ['B', withA],
@@ -1008,6 +1101,10 @@ test("B's session with A's ids answers like missing ids; no session is refused; 
     const withMissing = await capture(await probe.send(w.b.ctx, missing, w));
     const anonymous = await capture(await probe.send(w.anon, w.aIds, w));
     probeCount += 3;
+    if (probe.adoptsConversationId) {
+      const forgotten = await forgetAdoptedConversation(w.b.ctx, w.aIds.conversation);
+      if (forgotten) mismatches.push(`${label}: ${forgotten}`);
+    }
     const echoed = [...Object.values(w.aIds), ...(probe.echoes?.(w) ?? [])];
     checkLeak(`${label} as B`, withA, echoed);
     checkLeak(`${label} as nobody`, anonymous, echoed);
@@ -1107,6 +1204,7 @@ const recorder: Sender<Recorded> = {
   get: (url, o) => Promise.resolve(recorded('GET', url, o)),
   post: (url, o) => Promise.resolve(recorded('POST', url, o)),
   patch: (url, o) => Promise.resolve(recorded('PATCH', url, o)),
+  put: (url, o) => Promise.resolve(recorded('PUT', url, o)),
   delete: (url, o) => Promise.resolve(recorded('DELETE', url, o)),
 };
 

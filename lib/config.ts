@@ -64,6 +64,13 @@ const envSchema = z.object({
   LLM_DECISION_TIMEOUT_MS: intFrom(60_000, 100),
   LLM_SYNTHESIS_TIMEOUT_MS: intFrom(180_000, 100),
   EMBED_TIMEOUT_MS: intFrom(60_000, 100),
+  /** A vision-capable chat model (e.g. qwen2.5vl:7b); unset = no visual_interpretation tool. */
+  LLM_VISION_MODEL: z.string().min(1).optional(),
+  LLM_VISION_TIMEOUT_MS: intFrom(90_000, 100),
+  /** Longest side, in pixels, of a page image sent to the vision model. */
+  VISION_MAX_IMAGE_PX: intFrom(1024, 128),
+  /** A chat model that writes section summaries at ingest; unset = extractive summaries. */
+  LLM_SUMMARY_MODEL: z.string().min(1).optional(),
 
   UPLOAD_MAX_BYTES: intFrom(100 * 1024 * 1024, 1),
   REQUEST_JSON_MAX_BYTES: intFrom(64 * 1024, 1024),
@@ -136,6 +143,10 @@ export interface AppConfig {
     embeddingDimensions: number;
     numCtx: number;
     timeouts: { planMs: number; decisionMs: number; synthesisMs: number; embedMs: number };
+    /** The vision model for visual_interpretation, or null when none is configured. */
+    vision: { model: string; timeoutMs: number; maxImagePx: number } | null;
+    /** The model that writes section summaries at ingest, or null (extractive summaries). */
+    summaryModel: string | null;
   };
   /**
    * `concurrency`: jobs one worker (app instance) runs at once; `ownerConcurrency`: jobs one owner may run while
@@ -240,6 +251,10 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
         synthesisMs: e.LLM_SYNTHESIS_TIMEOUT_MS,
         embedMs: e.EMBED_TIMEOUT_MS,
       },
+      vision: e.LLM_VISION_MODEL
+        ? { model: e.LLM_VISION_MODEL, timeoutMs: e.LLM_VISION_TIMEOUT_MS, maxImagePx: e.VISION_MAX_IMAGE_PX }
+        : null,
+      summaryModel: e.LLM_SUMMARY_MODEL ?? null,
     },
     ingest: {
       maxUploadBytes: e.UPLOAD_MAX_BYTES,

@@ -121,6 +121,16 @@ async function resolveMetaModel() {
   return { model: registry.decision, timeoutMs: registry.timeouts.decisionMs };
 }
 
+/** The section-summary model (LLM_SUMMARY_MODEL) when configured and the generation models answer, else null. */
+async function resolveSummaryModel() {
+  const name = getConfig().llm.summaryModel;
+  if (!name) return null;
+  const reach = await getLlmProbe().check();
+  if (!reach.canGenerate) return null;
+  const registry = getModelRegistry();
+  return { model: registry.chat(name), timeoutMs: registry.timeouts.decisionMs };
+}
+
 export async function getManageDeps(): Promise<ManageDeps> {
   const index = await getChunkIndex();
   return {
@@ -150,6 +160,7 @@ export async function startIngestWorkerOnce(): Promise<IngestWorker> {
       },
       resolveEmbedder: resolveDocumentEmbedder,
       resolveMetaModel: resolveMetaModel,
+      resolveSummaryModel,
     });
   }
   return state.worker;

@@ -85,7 +85,16 @@ async function signUp(name: string, ip: string): Promise<string> {
     }),
   );
   if (response.status !== 200) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
-  return response.headers
+  // Sign-up opens no session (it answers alike for a taken e-mail): the cookie comes from signing in.
+  const signIn = await authRoute.POST(
+    request('', '/api/auth/sign-in/email', {
+      method: 'POST',
+      body: JSON.stringify({ email: `${name}@example.test`, password: 'a-long-password-1' }),
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+    }),
+  );
+  if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
+  return signIn.headers
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');

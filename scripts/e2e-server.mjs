@@ -18,6 +18,8 @@ const env = {
   NODE_ENV: 'production',
   // By default no LLM answers (extractive mode); the LLM project points this at the fake Ollama server (test/support/llm/fake-ollama-server.ts).
   OLLAMA_BASE_URL: process.env.E2E_OLLAMA_BASE_URL ?? 'http://127.0.0.1:9',
+  // The LLM project also configures a vision model (the fake answers vision calls): visual_interpretation is offered.
+  ...(process.env.E2E_VISION_MODEL ? { LLM_VISION_MODEL: process.env.E2E_VISION_MODEL } : {}),
   RATE_LIMIT_SIGN_IN_PER_MINUTE: '5',
   // the browser suite plays a reverse proxy on loopback: its X-Forwarded-For gives each test its own address
   TRUSTED_PROXIES: '127.0.0.1,::1',

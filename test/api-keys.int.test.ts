@@ -153,4 +153,43 @@ describe('API keys', () => {
     });
     expect((await listApiKeys({ ownerId: b.id }))[0]?.active).toBe(true);
   });
+
+  it('stop at 25 active keys per user, also when created at once; a revoked or expired key frees its place', async () => {
+    const owner = await createTestUser('key-cap');
+    const created = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) =>
+        createApiKey({ ownerId: owner.id, body: { name: `k${i}`, scopes: ['read'], expiresInDays: null } }),
+      ),
+    );
+    const made = created.filter((r) => r.status === 'fulfilled');
+    const refused = created.filter((r) => r.status === 'rejected');
+    expect(made.length).toBeLessThanOrEqual(25);
+    for (const r of refused) expect(String(r.reason)).toMatch(/25 active keys; revoke one first/);
+    // fill up to the cap one by one, then one more is refused
+    while ((await listApiKeys({ ownerId: owner.id })).length < 25)
+      await createApiKey({ ownerId: owner.id, body: { name: 'fill', scopes: ['read'], expiresInDays: null } });
+    expect(await listApiKeys({ ownerId: owner.id })).toHaveLength(25);
+    await expect(
+      createApiKey({ ownerId: owner.id, body: { name: 'over', scopes: ['read'], expiresInDays: null } }),
+    ).rejects.toThrow(/25 active keys/);
+    expect(await listApiKeys({ ownerId: owner.id })).toHaveLength(25);
+    // through the route: 409 with the reason
+    const one = (await listApiKeys({ ownerId: owner.id }))[0];
+    await revokeApiKey({ ownerId: owner.id, id: one?.id ?? '' });
+    const again = await createApiKey({
+      ownerId: owner.id,
+      body: { name: 'after revoke', scopes: ['read'], expiresInDays: null },
+    });
+    expect(again.key).toMatch(/^dc_/);
+    await getDb().apiKey.updateMany({
+      where: { ownerId: owner.id, name: 'after revoke' },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    const afterExpiry = await createApiKey({
+      ownerId: owner.id,
+      body: { name: 'after expiry', scopes: ['read'], expiresInDays: null },
+    });
+    expect(afterExpiry.key).toMatch(/^dc_/);
+    await getDb().apiKey.deleteMany({ where: { ownerId: owner.id } });
+  });
 });

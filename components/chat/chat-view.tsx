@@ -6,16 +6,17 @@ import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { EmptyState } from '@/components/empty-state';
 import { MenuIcon, SparkIcon } from '@/components/icons';
-import type { AgentCitation, AgentMode, AnswerStyle } from '@/lib/agent/types';
+import type { AgentCitation, AnswerStyle } from '@/lib/agent/types';
 import type { ChatMessage } from '@/lib/chat/message';
 import { AssistantMessage } from './assistant-message';
 import { chatErrorText } from './chat-error';
 import { useChatShell } from './chat-shell-context';
 import { CitationPanel } from './citation-panel';
-import { Composer, type ComposerHandle } from './composer';
+import { type ChatMode, Composer, type ComposerHandle } from './composer';
 import type { BucketOption, ChatFilters, DocumentOption } from './filter-picker';
 import { HealthBanner } from './health-banner';
-import { asSession, asTraceEvent, messageText } from './message-view';
+import { asSession, asTraceEvent, messageText, researchRunIdOf } from './message-view';
+import { ResearchPanel } from './research-panel';
 import { suggestionsFor } from './suggestions';
 import type { ToolCallEvent } from './trace-timeline';
 
@@ -30,12 +31,12 @@ export interface ChatViewProps {
 
 const PREFS_KEY = 'docuchat.chat-prefs';
 
-function readPrefs(): { mode: AgentMode; style: AnswerStyle } | null {
+function readPrefs(): { mode: ChatMode; style: AnswerStyle } | null {
   try {
     const raw = JSON.parse(window.localStorage.getItem(PREFS_KEY) ?? 'null') as unknown;
     if (typeof raw !== 'object' || raw === null) return null;
     const { mode, style } = raw as { mode?: unknown; style?: unknown };
-    const m: AgentMode = mode === 'quick' ? 'quick' : 'agent';
+    const m: ChatMode = mode === 'quick' || mode === 'research' ? mode : 'agent';
     const s: AnswerStyle = style === 'detailed' || style === 'bullet' ? style : 'concise';
     return { mode: m, style: s };
   } catch {
@@ -57,7 +58,9 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
   const conversationIdRef = useRef<string | null>(conversationId);
   const proposedIdRef = useRef<string>(conversationId ?? crypto.randomUUID());
   const [title, setTitle] = useState(initialTitle);
-  const [mode, setMode] = useState<AgentMode>('agent');
+  const [mode, setMode] = useState<ChatMode>('agent');
+  const [researchStarting, setResearchStarting] = useState(false);
+  const [researchError, setResearchError] = useState<string | null>(null);
   const [answerStyle, setAnswerStyle] = useState<AnswerStyle>('concise');
   const [filters, setFilters] = useState<ChatFilters>({ bucketIds: [], documentIds: [] });
   const [citation, setCitation] = useState<AgentCitation | null>(null);
@@ -82,7 +85,7 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
     }
   }, []);
 
-  const savePrefs = (next: { mode: AgentMode; style: AnswerStyle }) => {
+  const savePrefs = (next: { mode: ChatMode; style: AnswerStyle }) => {
     try {
       window.localStorage.setItem(PREFS_KEY, JSON.stringify(next));
     } catch {
@@ -141,7 +144,7 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
 
   const [syncing, setSyncing] = useState(false);
   const [stoppedEarly, setStoppedEarly] = useState(false);
-  const running = status === 'submitted' || status === 'streaming' || syncing;
+  const running = status === 'submitted' || status === 'streaming' || syncing || researchStarting;
 
   /**
    * After Stop: the server keeps what the run produced and saves it (status `stopped`, or `complete` when it had
@@ -196,6 +199,59 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
     }
   }, [syncing, status, messages, stop, syncSaved, refreshConversations]);
 
+  /** Research mode: the run is created on the server (with the two messages) and shown as a panel. */
+  const startResearch = useCallback(
+    async (text: string, activeFilters: { filters?: object }) => {
+      setResearchStarting(true);
+      setResearchError(null);
+      try {
+        const res = await fetch('/api/research', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            question: text,
+            style: answerStyle,
+            conversationId: conversationIdRef.current ?? proposedIdRef.current,
+            ...activeFilters,
+          }),
+        });
+        const body = (await res.json().catch(() => null)) as {
+          run?: { id: string; conversationId: string | null; question: string };
+          error?: { message?: string };
+        } | null;
+        if (!res.ok || !body?.run)
+          throw new Error(body?.error?.message ?? `Could not start the research (${res.status}).`);
+        const run = body.run;
+        setMessages((ms) => [
+          ...ms,
+          { id: `research-q-${run.id}`, role: 'user', parts: [{ type: 'text', text }] },
+          {
+            id: `research-${run.id}`,
+            role: 'assistant',
+            parts: [{ type: 'data-research', id: `research-${run.id}`, data: { runId: run.id } }],
+          },
+        ]);
+        if (run.conversationId) {
+          const isNew = conversationIdRef.current !== run.conversationId;
+          conversationIdRef.current = run.conversationId;
+          const nextTitle = title ?? run.question.slice(0, 80);
+          setTitle(nextTitle);
+          touchConversation({ id: run.conversationId, title: nextTitle });
+          if (isNew) {
+            setActiveId(run.conversationId);
+            window.history.replaceState(null, '', `/chat/${run.conversationId}`);
+          }
+        }
+        void refreshConversations().catch(() => {});
+      } catch (e) {
+        setResearchError(e instanceof Error ? e.message : String(e));
+      } finally {
+        setResearchStarting(false);
+      }
+    },
+    [answerStyle, setMessages, title, touchConversation, setActiveId, refreshConversations],
+  );
+
   const send = useCallback(
     (text: string) => {
       if (!text.trim() || running) return;
@@ -213,9 +269,13 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
               },
             }
           : {};
+      if (mode === 'research') {
+        void startResearch(text, activeFilters);
+        return;
+      }
       void sendMessage({ text }, { body: { mode, style: answerStyle, ...activeFilters } });
     },
-    [running, clearError, filters, sendMessage, mode, answerStyle],
+    [running, clearError, filters, sendMessage, mode, answerStyle, startResearch],
   );
 
   // Follow the stream while the reader is at the bottom; leave them alone once they scroll up.
@@ -245,7 +305,7 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
     }
   };
 
-  const errorText = chatErrorText(error);
+  const errorText = chatErrorText(error) ?? researchError;
   const last = messages[messages.length - 1];
   const noDocuments = documents.length === 0;
   const suggestions = useMemo(() => suggestionsFor(documents), [documents]);
@@ -326,6 +386,8 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
                   </div>
                 );
               }
+              const researchId = researchRunIdOf(m);
+              if (researchId) return <ResearchPanel key={m.id} runId={researchId} />;
               return (
                 <AssistantMessage
                   key={m.id}

@@ -20,13 +20,21 @@ export interface ComposerHandle {
   focus: () => void;
 }
 
-const MODES: Array<{ value: AgentMode; label: string; hint: string }> = [
+/** The composer's modes: the agent's two, and research (clarify, plan, several runs, a report). */
+export type ChatMode = AgentMode | 'research';
+
+const MODES: Array<{ value: ChatMode; label: string; hint: string }> = [
   {
     value: 'agent',
     label: 'Agent',
     hint: 'Plans, searches several times, opens sources and checks the answer (slower, thorough).',
   },
   { value: 'quick', label: 'Quick', hint: 'One search and a short answer (fast, for simple questions).' },
+  {
+    value: 'research',
+    label: 'Research',
+    hint: 'Asks what you mean, proposes a plan you can edit, researches each task and writes a report with sources.',
+  },
 ];
 
 const STYLES: Array<{ value: AnswerStyle; label: string }> = [
@@ -62,8 +70,8 @@ export function Composer({
   disabled: boolean;
   onSend: (text: string) => void;
   onStop: () => void;
-  mode: AgentMode;
-  onModeChange: (m: AgentMode) => void;
+  mode: ChatMode;
+  onModeChange: (m: ChatMode) => void;
   answerStyle: AnswerStyle;
   onStyleChange: (s: AnswerStyle) => void;
   filters: ChatFilters;
@@ -127,7 +135,13 @@ export function Composer({
         rows={1}
         maxLength={20_000}
         disabled={disabled}
-        placeholder={disabled ? 'Upload and index a document to ask about it' : 'Ask about your documents…'}
+        placeholder={
+          disabled
+            ? 'Upload and index a document to ask about it'
+            : mode === 'research'
+              ? 'What should I research in your documents?'
+              : 'Ask about your documents…'
+        }
         aria-describedby={hintId}
         className="block max-h-60 w-full resize-none bg-transparent px-3 pt-3 pb-1 text-[0.95rem] outline-none placeholder:text-slate-400 disabled:cursor-not-allowed"
       />

@@ -145,3 +145,14 @@ export function traceSummary(trace: TraceEvent[]): {
   }
   return { searches, opened, pending, failedChecks };
 }
+
+/** The research run an assistant message shows (its `data-research` part), or null. */
+export function researchRunIdOf(message: ChatMessage): string | null {
+  for (const part of message.parts) {
+    if (part.type !== 'data-research') continue;
+    const data: unknown = part.data;
+    if (typeof data === 'object' && data !== null && 'runId' in data && typeof data.runId === 'string')
+      return data.runId;
+  }
+  return null;
+}

@@ -10,6 +10,8 @@ const TOOL_LABELS: Record<ToolName, string> = {
   open_citation: 'Open source',
   get_document_metadata: 'Read document details',
   follow_reference: 'Follow reference',
+  search_sections: 'Section search',
+  visual_interpretation: 'Read page image',
 };
 
 /** A short human label for a tool. */
@@ -19,7 +21,13 @@ export function toolLabel(tool: ToolName): string {
 
 /** Whether a tool searches (its card shows a query and a hit count). */
 export function isSearchTool(tool: ToolName): boolean {
-  return tool === 'search_docs' || tool === 'search_text' || tool === 'search_semantic' || tool === 'follow_reference';
+  return (
+    tool === 'search_docs' ||
+    tool === 'search_text' ||
+    tool === 'search_semantic' ||
+    tool === 'follow_reference' ||
+    tool === 'search_sections'
+  );
 }
 
 const LIMIT_LABELS: Record<LimitName, string> = {

@@ -216,6 +216,13 @@ function ToolRow({
           : 'Opened a passage';
   else if (event.tool === 'get_document_metadata')
     title = pending ? 'Reading document details…' : 'Read the document’s details';
+  else if (event.tool === 'visual_interpretation')
+    title = pending
+      ? 'Reading a page as a picture…'
+      : failed
+        ? 'Could not read the page as a picture'
+        : // "Read report.pdf p.3 as a picture (640×480 px, …) as [2]": the sentence without the measurements
+          `${event.summary.split(' (')[0] ?? toolLabel(event.tool)} (a vision model’s reading, not the document’s words)`;
   else title = toolLabel(event.tool);
   const tech = [
     `tool ${event.tool}`,

@@ -35,6 +35,35 @@ export function SharedAnswer({ snapshot }: { snapshot: ShareSnapshot }) {
     <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
       <article className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm" data-testid="shared-answer">
         <SafeMarkdown text={snapshot.answer} onCite={cite} knownCitations={known} />
+        {snapshot.report ? (
+          <section className="mt-6 border-t border-slate-100 pt-4 text-sm" data-testid="shared-report-sources">
+            <h2 className="font-semibold text-slate-800">Sources by section</h2>
+            <ul className="mt-2 space-y-1 text-slate-700">
+              {snapshot.report.sections.map((section) => (
+                <li key={section.heading}>
+                  <span className="font-medium">{section.heading}:</span>{' '}
+                  {section.sources.length === 0
+                    ? 'no source'
+                    : section.sources.map((n) => {
+                        const c = snapshot.citations.find((x) => x.n === n);
+                        return (
+                          <button
+                            key={n}
+                            type="button"
+                            onClick={() => cite(n)}
+                            className="mr-1 rounded px-1 text-brand-700 underline decoration-brand-300 underline-offset-2 hover:bg-brand-50"
+                            aria-label={`Source ${n}${c ? `: ${c.filename}` : ''}`}
+                          >
+                            [{n}] {c?.filename ?? ''}
+                          </button>
+                        );
+                      })}
+                </li>
+              ))}
+            </ul>
+            <p className="mt-2 text-xs text-slate-500">Research report · quality {snapshot.report.quality}/100</p>
+          </section>
+        ) : null}
         {snapshot.insufficiencies.length > 0 ? (
           <div
             className="mt-6 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm"

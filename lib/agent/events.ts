@@ -13,6 +13,8 @@ const toolNameSchema = z.enum([
   'open_citation',
   'get_document_metadata',
   'follow_reference',
+  'search_sections',
+  'visual_interpretation',
 ]);
 export type ToolName = z.infer<typeof toolNameSchema>;
 export const TOOL_NAMES = toolNameSchema.options;
@@ -83,6 +85,8 @@ export const toolCallEventSchema = z.object({
     filters: eventFiltersSchema.optional(),
     handle: z.string().optional(),
     reference: z.string().optional(),
+    /** Page a visual_interpretation call reads. */
+    page: z.number().optional(),
     documentId: z.string().optional(),
     chunkId: z.string().optional(),
   }),

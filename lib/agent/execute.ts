@@ -37,6 +37,7 @@ export async function executeCalls(rc: RunContext, calls: ToolCall[]): Promise<s
       ...(call.query !== undefined ? { query: call.query } : {}),
       ...(call.handle !== undefined ? { handle: call.handle } : {}),
       ...(call.reference !== undefined ? { reference: call.reference } : {}),
+      ...(call.page !== undefined ? { page: call.page } : {}),
       ...(tool?.kind === 'search' && call.tool !== 'follow_reference'
         ? {
             mode:

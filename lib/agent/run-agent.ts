@@ -183,6 +183,8 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
       signal,
       now,
       embedTimeoutMs: Math.min(limits.decisionMs, 30_000),
+      summaries: deps.summaries ?? null,
+      vision: deps.vision ?? null,
     };
     const rc: RunContext = {
       input: { ...input, question },

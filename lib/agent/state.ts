@@ -33,6 +33,8 @@ export interface OpenedChunk {
   injected: string[];
   /** Text shown to the model may be shortened by the evidence budget; validation always uses the full chunk. */
   modelChars: number;
+  /** false for a vision model's reading of a page image: never a source of verbatim quotes (see the gate). */
+  verbatim?: boolean;
 }
 
 export interface SearchRecord {

@@ -1,5 +1,7 @@
 import type { MetaFilter, MetaFilterInput } from '@/lib/domain/typed-meta';
 import type { ChunkIndex, SearchFilters } from '@/lib/retrieval/types';
+import type { SummarySource } from '@/lib/summaries/route';
+import type { VisionPort } from '@/lib/visual/port';
 import type { AgentEvent, TraceEvent } from './events';
 import type { AgentLimits } from './limits';
 import type { AgentModels, DocumentCatalog, QueryEmbedder } from './ports';
@@ -49,6 +51,10 @@ export interface AgentDeps {
   /** null: semantic search is unavailable (keyword and hybrid-as-keyword still work). */
   embedder: QueryEmbedder | null;
   models: AgentModels;
+  /** Section summaries for search_sections (absent: the tool is not offered). */
+  summaries?: SummarySource | null;
+  /** The vision model for visual_interpretation (absent: LLM_VISION_MODEL unset, the tool is not offered). */
+  vision?: VisionPort | null;
   limits?: Partial<AgentLimits>;
   /** Clock in ms (tests); defaults to performance.now(). */
   now?: () => number;

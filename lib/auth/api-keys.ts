@@ -5,6 +5,7 @@ import {
   type ApiKeyIdentity,
   type ApiKeySummary,
   countActiveApiKeys,
+  deleteApiKey,
   findActiveApiKeyByHash,
   insertApiKey,
 } from '@/lib/db/api-keys';
@@ -39,6 +40,9 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
+const capReached = () =>
+  new AppError('conflict:auth', `You already have ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
+
 /** A new key (shown to its owner once) with the summary that is stored. */
 export async function createApiKey({
   ownerId,
@@ -47,9 +51,7 @@ export async function createApiKey({
   ownerId: string;
   body: CreateApiKeyBody;
 }): Promise<{ key: string; apiKey: ApiKeySummary }> {
-  if ((await countActiveApiKeys({ ownerId })) >= MAX_ACTIVE_KEYS) {
-    throw new AppError('conflict:auth', `You already have ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
-  }
+  if ((await countActiveApiKeys({ ownerId })) >= MAX_ACTIVE_KEYS) throw capReached();
   const key = `${KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   const apiKey = await insertApiKey({
     ownerId,
@@ -59,6 +61,12 @@ export async function createApiKey({
     scopes: body.scopes,
     expiresAt: body.expiresInDays ? new Date(Date.now() + body.expiresInDays * 86_400_000) : null,
   });
+  // The count above and the insert are two statements: concurrent creates could both pass it. Counting again
+  // after the insert closes that race (a key that took the count over the cap is removed, never shown).
+  if ((await countActiveApiKeys({ ownerId })) > MAX_ACTIVE_KEYS) {
+    await deleteApiKey({ ownerId, id: apiKey.id });
+    throw capReached();
+  }
   return { key, apiKey };
 }
 

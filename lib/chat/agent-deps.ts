@@ -1,7 +1,9 @@
 import type { AgentDeps } from '@/lib/agent/types';
 import { getConfig } from '@/lib/config';
 import { createPrismaCatalog } from '@/lib/db/catalog';
+import { listSectionSummaries } from '@/lib/db/summaries';
 import { getChunkIndex, getEmbedder, getLlmProbe, getModelRegistry } from '@/lib/services';
+import { appVisionPort } from '@/lib/visual/app-port';
 
 /**
  * The agent's dependencies for this moment: the configured index and catalog, the embedder only when the
@@ -15,6 +17,8 @@ export async function buildAgentDeps(): Promise<AgentDeps> {
   return {
     index: await getChunkIndex(),
     catalog: createPrismaCatalog(),
+    summaries: { listSummaries: listSectionSummaries },
+    vision: appVisionPort(registry, reach.canGenerate),
     embedder: embedder
       ? { model: embedder.modelName, embedQuery: (text, signal) => embedder.embedQuery(text, signal) }
       : null,

@@ -163,9 +163,13 @@ describe('runAnswer', () => {
       },
       deps(scriptedAgent(seen)),
     );
-    expect(b.session.conversationId).not.toBe(a.session.conversationId);
+    // Bob gets a new conversation of his own (under the id he sent: ids are scoped by owner), without her history.
+    expect(b.session.title).toBe('Bob asks in Alice conversation');
     expect(seen[1]?.history).toEqual([]);
-    expect(await getDb().message.count({ where: { conversationId: a.session.conversationId ?? '' } })).toBe(2);
+    const count = (ownerId: string) =>
+      getDb().message.count({ where: { ownerId, conversationId: a.session.conversationId ?? '' } });
+    expect(await count(alice.id)).toBe(2);
+    expect(await count(bob.id)).toBe(2);
   });
 
   it('starts a new conversation under the id the page proposed, so a Stop before the first byte can find it', async () => {
@@ -185,7 +189,7 @@ describe('runAnswer', () => {
     expect(await getDb().conversation.findFirst({ where: { id: proposed, ownerId: user.id } })).not.toBeNull();
   });
 
-  it("a proposed id that is another user's conversation gets a fresh id and leaves theirs untouched", async () => {
+  it("proposing another user's conversation id answers exactly like proposing a missing one; theirs is untouched", async () => {
     const alice = await createTestUser('alice-p');
     const mallory = await createTestUser('mallory-p');
     const a = await runAnswer(
@@ -198,21 +202,50 @@ describe('runAnswer', () => {
       deps(scriptedAgent([])),
     );
     const aliceId = a.session.conversationId ?? '';
-    const m = await runAnswer(
-      {
-        ownerId: mallory.id,
-        question: 'Mallory proposes Alice conversation id',
-        conversationId: aliceId,
-        options: { mode: 'agent', style: 'concise' },
-        persistConversation: true,
-      },
-      deps(scriptedAgent([])),
-    );
-    expect(m.session.conversationId).not.toBe(aliceId);
-    const alices = await getDb().conversation.findUniqueOrThrow({ where: { id: aliceId } });
-    expect(alices.ownerId).toBe(alice.id);
-    expect(await getDb().message.count({ where: { conversationId: aliceId } })).toBe(2);
-    expect(await getDb().message.count({ where: { conversationId: m.session.conversationId ?? '' } })).toBe(2);
+    const db = getDb();
+    const alicesBefore = await db.conversation.findUniqueOrThrow({
+      where: { ownerId_id: { ownerId: alice.id, id: aliceId } },
+      include: { messages: { orderBy: { createdAt: 'asc' } }, answers: true },
+    });
+    const propose = (conversationId: string) =>
+      runAnswer(
+        {
+          ownerId: mallory.id,
+          question: 'Mallory proposes a conversation id',
+          conversationId,
+          options: { mode: 'agent', style: 'concise' },
+          persistConversation: true,
+        },
+        deps(scriptedAgent([])),
+      );
+    const missingId = crypto.randomUUID();
+    const onMissing = await propose(missingId);
+    const onAlices = await propose(aliceId);
+
+    // Each keeps the id it proposed, and the two answers differ only in the proposed id and the fresh answer id.
+    expect(onMissing.session.conversationId).toBe(missingId);
+    expect(onAlices.session.conversationId).toBe(aliceId);
+    const masked = (out: typeof onMissing, conversationId: string) =>
+      JSON.parse(
+        JSON.stringify(out)
+          .replaceAll(conversationId, '<conversation>')
+          .replaceAll(out.session.answerId, '<answer>')
+          .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>'),
+      );
+    expect(masked(onAlices, aliceId)).toEqual(masked(onMissing, missingId));
+
+    // Mallory's conversation under that id is hers alone, with her two messages; Alice's is exactly as it was.
+    const mallorys = await db.conversation.findUniqueOrThrow({
+      where: { ownerId_id: { ownerId: mallory.id, id: aliceId } },
+      include: { messages: true },
+    });
+    expect(mallorys.title).toBe('Mallory proposes a conversation id');
+    expect(mallorys.messages.map((m) => m.ownerId)).toEqual([mallory.id, mallory.id]);
+    const alicesAfter = await db.conversation.findUniqueOrThrow({
+      where: { ownerId_id: { ownerId: alice.id, id: aliceId } },
+      include: { messages: { orderBy: { createdAt: 'asc' } }, answers: true },
+    });
+    expect(alicesAfter).toEqual(alicesBefore);
   });
 
   it('streams the validated answer of a run that streamed no text, sentence by sentence', async () => {

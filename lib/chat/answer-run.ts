@@ -84,8 +84,10 @@ export async function runAnswer(
   // Ids are made here so the session can be announced (and the run started) before the rows are written: the
   // writes go in one transaction alongside the run, and everything that touches the answer row waits for them.
   // A chat page proposes the id of a new conversation (a UUID it made) so that it knows where its question went
-  // even if the reader presses Stop before the first byte arrives; that write is awaited, and a proposed id that
-  // cannot be used (taken) is replaced by a fresh one, which the session announces.
+  // even if the reader presses Stop before the first byte arrives; that write is awaited. Conversation ids are
+  // scoped by owner (the key is (ownerId, id)), so another user's conversation under the same id neither blocks
+  // the proposal nor shows through it. A proposed id that still cannot be written (the owner's own two requests
+  // racing to start the same conversation) is replaced by a fresh one, which the session announces.
   const isNewConversation = input.persistConversation && !conversationId;
   const proposed =
     isNewConversation && input.conversationId && isUuid(input.conversationId) ? input.conversationId : null;

@@ -43,6 +43,8 @@ export type ChatDataTypes = {
   result: ChatResult;
   /** Sent first: the conversation this exchange belongs to (created for a new chat) and the draft answer id. */
   session: { conversationId: string; answerId: string; title: string };
+  /** A research run shown in the conversation (lib/research); the panel reads its state from the server. */
+  research: { runId: string };
 };
 
 export interface ChatMetadata {

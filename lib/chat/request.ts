@@ -47,6 +47,14 @@ export const agentRunBodySchema = answerOptionsSchema
   .strict();
 export type AgentRunBody = z.infer<typeof agentRunBodySchema>;
 
+/**
+ * The agent API routes' body: the agent run's, where `mode` may also be `research`, which starts a research run
+ * (lib/research) instead of answering at once.
+ */
+export const agentApiBodySchema = agentRunBodySchema.extend({
+  mode: z.enum(['agent', 'quick', 'research']).default('agent'),
+});
+
 const messagePartSchema = z
   .object({ type: z.string().max(100), text: z.string().max(MAX_QUESTION_CHARS).optional() })
   .loose();

@@ -96,6 +96,11 @@ export async function countActiveApiKeys({ ownerId }: { ownerId: string }): Prom
   });
 }
 
+/** Removes one of the owner's keys outright (a key refused by the cap right after its insert); another owner's id is a no-op. */
+export async function deleteApiKey({ ownerId, id }: { ownerId: string; id: string }): Promise<void> {
+  await getDb().apiKey.deleteMany({ where: { ownerId, id } });
+}
+
 /** Revokes one of the owner's keys (idempotent); another owner's id answers like a missing one. */
 export async function revokeApiKey({ ownerId, id }: { ownerId: string; id: string }): Promise<ApiKeySummary> {
   const db = getDb();

@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listChunkIds, replaceDocumentPagesAndChunks, type StoredChunkInput, WRITE_BATCH } from '@/lib/db/chunks';
+import {
+  listChunkIds,
+  listDocumentUnits,
+  replaceDocumentPagesAndChunks,
+  type StoredChunkInput,
+  WRITE_BATCH,
+} from '@/lib/db/chunks';
 import { getDb } from '@/lib/db/client';
 import { ensureDbReady } from '@/lib/db/lifecycle';
+import { PAGE_PART_CHARS } from '@/lib/db/page-parts';
 import { startGapMeter } from '@/test/event-loop-gaps';
 import { createTestDocument, createTestUser } from '@/test/factories';
 
@@ -76,5 +83,47 @@ describe(`storing a large document's chunks on ${process.env.DATABASE_URL?.start
     expect(await getDb().documentPage.count({ where: { documentId: doc.id } })).toBe(pages.length);
     const sample = await getDb().chunk.findFirst({ where: { documentId: doc.id, index: 7 } });
     expect(sample?.text).toMatch(/^second 7 /);
+  });
+
+  it('stores a 12 MB unit in parts (short statements) and reads it back whole', async () => {
+    const user = await createTestUser('big-unit');
+    const doc = await createTestDocument(user.id, { status: 'PROCESSING' });
+    const big = `${'lorem ipsum dolor sit amet, '.repeat(430_000)}end é😀`;
+    let turns = 0;
+    let on = true;
+    const count = () => {
+      turns++;
+      if (on) setImmediate(count);
+    };
+    setImmediate(count);
+    const meter = startGapMeter();
+    await replaceDocumentPagesAndChunks({
+      documentId: doc.id,
+      ownerId: user.id,
+      pages: [
+        { ordinal: 0, page: null, sheet: null, text: 'before' },
+        { ordinal: 1, page: null, sheet: null, text: big },
+        { ordinal: 2, page: null, sheet: null, text: 'after' },
+      ],
+      chunks: chunks(10, 'big'),
+    });
+    const { maxGapMs } = meter.stop();
+    on = false;
+    console.log(
+      `a ${(big.length / 1e6).toFixed(1)}M-character unit: longest event-loop gap ${Math.round(maxGapMs)} ms`,
+    );
+    const parts = Math.ceil(big.length / PAGE_PART_CHARS);
+    expect(await getDb().documentPage.count({ where: { documentId: doc.id } })).toBe(parts + 2);
+    expect(turns).toBeGreaterThanOrEqual(parts);
+    const units = await listDocumentUnits({ ownerId: user.id, documentId: doc.id });
+    expect(units.map((u) => [u.ordinal, u.text.length])).toEqual([
+      [0, 6],
+      [1, big.length],
+      [2, 5],
+    ]);
+    expect(units[1]?.text === big).toBe(true);
+    // another owner reads nothing of it
+    const other = await createTestUser('big-unit-other');
+    expect(await listDocumentUnits({ ownerId: other.id, documentId: doc.id })).toEqual([]);
   });
 });

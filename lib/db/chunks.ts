@@ -1,5 +1,6 @@
 import { insertRowsInBatches } from '@/lib/db/bulk-insert';
 import { getDb } from '@/lib/db/client';
+import { joinPageParts, splitPageText } from '@/lib/db/page-parts';
 import { AppError } from '@/lib/errors';
 import type { IngestChunk, ParsedUnit } from '@/lib/ingest/types';
 import { isUuid } from '@/lib/validation/ids';
@@ -47,10 +48,12 @@ export async function getChunkViewOrThrow({ ownerId, id }: { ownerId: string; id
     },
   });
   if (!chunk) throw notFound;
-  const unit = await db.documentPage.findFirst({
+  const parts = await db.documentPage.findMany({
     where: { documentId: chunk.documentId, ownerId, ordinal: chunk.unitOrdinal },
+    orderBy: { part: 'asc' },
     select: { text: true },
   });
+  const unit = parts.length > 0 ? { text: parts.map((p) => p.text).join('') } : null;
   return {
     id: chunk.id,
     documentId: chunk.documentId,
@@ -73,11 +76,12 @@ export async function getChunkViewOrThrow({ ownerId, id }: { ownerId: string; id
 /** Units (pages/sheets/sections) of one of the owner's documents, for the document viewer. */
 export async function listDocumentUnits({ ownerId, documentId }: { ownerId: string; documentId: string }) {
   if (!isUuid(documentId)) throw new AppError('not_found:document', 'Document not found.');
-  return getDb().documentPage.findMany({
+  const rows = await getDb().documentPage.findMany({
     where: { documentId, ownerId },
-    orderBy: { ordinal: 'asc' },
+    orderBy: [{ ordinal: 'asc' }, { part: 'asc' }],
     select: { ordinal: true, page: true, sheet: true, text: true, ocrConfidence: true },
   });
+  return joinPageParts(rows);
 }
 
 /** Rows per INSERT: one statement stays short (a few ms), so the event loop gets a turn between statements. */
@@ -127,8 +131,19 @@ export async function replaceDocumentPagesAndChunks({
   await db.documentPage.deleteMany({ where: { documentId } });
   await insertRowsInBatches({
     table: 'DocumentPage',
-    columns: ['documentId', 'ownerId', 'ordinal', 'page', 'sheet', 'text', 'ocrConfidence'],
-    rows: pages.map((u) => [documentId, ownerId, u.ordinal, u.page, u.sheet, u.text, u.ocrConfidence ?? null]),
+    columns: ['documentId', 'ownerId', 'ordinal', 'part', 'page', 'sheet', 'text', 'ocrConfidence'],
+    rows: pages.flatMap((u) =>
+      splitPageText(u.text).map((text, part) => [
+        documentId,
+        ownerId,
+        u.ordinal,
+        part,
+        u.page,
+        u.sheet,
+        text,
+        u.ocrConfidence ?? null,
+      ]),
+    ),
     batchRows: WRITE_BATCH,
   });
   const createdAt = new Date();

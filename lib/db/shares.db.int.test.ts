@@ -182,4 +182,18 @@ describe('shares', () => {
     expect(snapshot?.citations[0]).toMatchObject({ redacted: true, quote: null, text: null });
     expect(JSON.stringify(snapshot)).not.toContain('02:00');
   });
+
+  it('a public read redacts a deleted document whose redaction pass never ran (server stopped in between)', async () => {
+    const alice = await createTestUser('alice');
+    const { answer, doc } = await answerWithCitation(alice.id);
+    const share = await createShare({ ownerId: alice.id, answerId: answer.id });
+    expect(JSON.stringify(await findPublicSnapshot(share.slug))).toContain('02:00');
+    await getDb().document.deleteMany({ where: { id: doc.id, ownerId: alice.id } });
+    const snapshot = await findPublicSnapshot(share.slug);
+    expect(snapshot?.citations[0]).toMatchObject({ redacted: true, quote: null, text: null, snippet: null });
+    expect(JSON.stringify(snapshot)).not.toContain('02:00');
+    // and the stored row is redacted too
+    const row = await getDb().share.findUniqueOrThrow({ where: { id: share.id } });
+    expect(JSON.stringify(row.snapshot)).not.toContain('02:00');
+  });
 });

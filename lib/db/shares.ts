@@ -181,15 +181,17 @@ export async function setShareExpiry({
 
 /**
  * The public read: the snapshot of an active share, or null for unknown, revoked and expired slugs alike.
- * Reads nothing but the share row.
+ * Reads the share row and whether the documents it still quotes exist (of its creator): a document deleted
+ * without its shares being redacted (the server stopped between the two steps) is redacted here, on read.
  */
 export async function findPublicSnapshot(slug: string, now = new Date()): Promise<ShareSnapshot | null> {
   if (!isShareSlug(slug)) return null;
-  const share = await getDb().share.findUnique({
+  const row = await getDb().share.findUnique({
     where: { slug },
-    select: { snapshot: true, revokedAt: true, expiresAt: true },
+    select: { id: true, creatorId: true, snapshot: true, revokedAt: true, expiresAt: true },
   });
-  if (!share || !isActive(share, now)) return null;
+  if (!row || !isActive(row, now)) return null;
+  const share = await redactVanishedSources({ ownerId: row.creatorId, share: row });
   const parsed = shareSnapshotSchema.safeParse(share.snapshot);
   // a redacted citation never carries text, even in a row written before redaction cleared every field
   return parsed.success ? redactSnapshot(parsed.data, (c) => c.redacted) : null;

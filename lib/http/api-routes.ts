@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createApiKeyBodySchema } from '@/lib/auth/api-keys';
-import { agentRunBodySchema, chatBodySchema } from '@/lib/chat/request';
+import { agentApiBodySchema, chatBodySchema } from '@/lib/chat/request';
 import type { ApiKeyScope } from '@/lib/db/api-keys';
 import { bucketMetaSchemaSchema, manualValuesSchema, typedMetaSchema } from '@/lib/domain/typed-meta';
 import type { ErrorType } from '@/lib/errors';
@@ -22,6 +22,12 @@ import {
   sharePatchBodySchema,
   shareSchema,
 } from '@/lib/http/api-schemas';
+import {
+  researchAnswersBodySchema,
+  researchPlanBodySchema,
+  researchRunSchema,
+  researchStartBodySchema,
+} from '@/lib/research/schema';
 
 /**
  * The one registry of the HTTP API: every route file's method and path with who may call it, what it reads and
@@ -34,7 +40,7 @@ import {
  * refused); `public` = no credentials (a route with its own rules).
  */
 export type RouteScope = ApiKeyScope | 'session' | 'public';
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ApiResponseSpec {
   status: number;
@@ -76,8 +82,9 @@ const routes = {
     summary: 'Ask a question and get a cited answer',
     description:
       'Runs the agent over your indexed documents (search, open, cite, validate) and answers when it is done. ' +
-      'With `conversationId` the question continues (and is saved to) that conversation.',
-    body: agentRunBodySchema,
+      'With `conversationId` the question continues (and is saved to) that conversation. ' +
+      '`mode: "research"` starts a research run instead and answers 201 `{run}` (see POST /api/research).',
+    body: agentApiBodySchema,
     example: { question: 'On which day do we deploy?', mode: 'agent', style: 'concise', returnTrace: false },
     response: { status: 200, description: 'The validated answer with its citations', schema: answerSchema },
     errors: ['invalid_json', 'unprocessable', 'payload_too_large', 'unsupported_media_type', 'unavailable'],
@@ -91,8 +98,9 @@ const routes = {
     description:
       'Server-Sent Events by default (`event: session | trace | token | complete | error`); with ' +
       '`Accept: application/x-ndjson`, one JSON object `{event, data}` per line. `complete` carries the same ' +
-      'object as /api/agent/run; `error` carries `{code, message}`.',
-    body: agentRunBodySchema,
+      'object as /api/agent/run; `error` carries `{code, message}`. `mode: "research"` starts a research run ' +
+      'instead: one `research` event carries `{run}` (continue with /api/research/{id}).',
+    body: agentApiBodySchema,
     example: { question: 'How do we roll back?', filters: { tags: ['runbook'] } },
     response: {
       status: 200,
@@ -100,6 +108,90 @@ const routes = {
       contentType: 'text/event-stream',
     },
     errors: ['invalid_json', 'unprocessable', 'payload_too_large', 'unsupported_media_type'],
+  },
+  'POST /api/research': {
+    method: 'POST',
+    path: '/api/research',
+    scope: 'read',
+    tag: 'Research',
+    summary: 'Start a research run (clarifying questions, then an editable plan)',
+    description:
+      'Research mode: when the request is open the run asks up to three clarifying questions (status ' +
+      '`clarifying`; answer or skip them with POST /api/research/{id}/answers), then proposes a plan of research ' +
+      'tasks (status `awaiting_approval`; edit it with PUT /api/research/{id}/plan, run it with POST ' +
+      '/api/research/{id}/approve). With `conversationId` the run shows in that conversation.',
+    body: researchStartBodySchema,
+    example: { question: 'What do our runbooks say about deployments?', style: 'detailed' },
+    response: { status: 201, description: 'The run', schema: z.object({ run: researchRunSchema }) },
+    errors: ['invalid_json', 'unprocessable', 'payload_too_large', 'unsupported_media_type', 'bad_request'],
+  },
+  'GET /api/research/{id}': {
+    method: 'GET',
+    path: '/api/research/{id}',
+    scope: 'read',
+    tag: 'Research',
+    summary: 'One research run (its questions, plan, task progress and report)',
+    description:
+      'A run that was executing when its server stopped answers `awaiting_approval` with its finished tasks kept ' +
+      'and a note; approving it again runs the remaining tasks.',
+    response: { status: 200, description: 'The run', schema: z.object({ run: researchRunSchema }) },
+    errors: ['not_found'],
+  },
+  'POST /api/research/{id}/answers': {
+    method: 'POST',
+    path: '/api/research/{id}/answers',
+    scope: 'read',
+    tag: 'Research',
+    summary: 'Answer the clarifying questions (or skip them); the plan follows',
+    description: 'Questions not answered count as skipped. `{"skip": true}` skips them all.',
+    body: researchAnswersBodySchema,
+    example: { answers: [{ id: 'q1', answer: 'rollback steps and owners' }] },
+    response: { status: 200, description: 'The run, awaiting approval', schema: z.object({ run: researchRunSchema }) },
+    errors: ['not_found', 'conflict', 'invalid_json', 'unprocessable', 'unsupported_media_type'],
+  },
+  'PUT /api/research/{id}/plan': {
+    method: 'PUT',
+    path: '/api/research/{id}/plan',
+    scope: 'read',
+    tag: 'Research',
+    summary: 'Replace the plan: edit, reorder, delete or add tasks',
+    description:
+      'The tasks in their new order; keep an existing task by its `id`, leave the id out for a new one. ' +
+      '`query` defaults to the title.',
+    body: researchPlanBodySchema,
+    example: {
+      tasks: [{ id: 't2', title: 'Rollback', query: 'How do we roll back a deployment?' }, { title: 'Owners' }],
+    },
+    response: { status: 200, description: 'The run', schema: z.object({ run: researchRunSchema }) },
+    errors: ['not_found', 'conflict', 'invalid_json', 'unprocessable', 'unsupported_media_type'],
+  },
+  'POST /api/research/{id}/approve': {
+    method: 'POST',
+    path: '/api/research/{id}/approve',
+    scope: 'read',
+    tag: 'Research',
+    summary: 'Approve the plan and stream the run (tasks, quality check, report)',
+    description:
+      'Server-Sent Events by default (`event: research | error`), NDJSON with `Accept: application/x-ndjson` ' +
+      '(`{event, data}` per line). `research` events carry `{type: status | task_start | task_event | task_done | ' +
+      "quality | synthesis | report | run}`; each task's agent events arrive as `task_event` with its task id. " +
+      'The run goes on if the stream is closed (follow it with GET /api/research/{id}); cancel it with POST ' +
+      '/api/research/{id}/cancel.',
+    response: { status: 200, description: 'An event stream (SSE or NDJSON)', contentType: 'text/event-stream' },
+    errors: ['not_found', 'conflict', 'unprocessable'],
+  },
+  'POST /api/research/{id}/cancel': {
+    method: 'POST',
+    path: '/api/research/{id}/cancel',
+    scope: 'read',
+    tag: 'Research',
+    summary: 'Cancel a research run at any step',
+    response: {
+      status: 200,
+      description: 'The run (cancelled, or as it ended)',
+      schema: z.object({ run: researchRunSchema }),
+    },
+    errors: ['not_found'],
   },
   'POST /api/chat': {
     method: 'POST',
@@ -325,6 +417,56 @@ const routes = {
     tag: 'Documents',
     summary: "A document's typed values with their evidence",
     response: { status: 200, description: 'Typed values, evidence and the bucket schema', schema: z.looseObject({}) },
+    errors: ['not_found'],
+  },
+  'GET /api/documents/{id}/sections': {
+    method: 'GET',
+    path: '/api/documents/{id}/sections',
+    scope: 'read',
+    tag: 'Documents',
+    summary: "A long document's sections with their summaries",
+    description:
+      'The sections the summary → segment route searches (search_sections): heading path or page range, chunk ' +
+      'range and summary, written by LLM_SUMMARY_MODEL when configured (source "model"), else extractive. Empty ' +
+      'for a short document.',
+    response: {
+      status: 200,
+      description: 'Sections in document order',
+      schema: z.object({
+        sections: z.array(
+          z.object({
+            ordinal: z.number(),
+            label: z.string(),
+            chunkStart: z.number(),
+            chunkEnd: z.number(),
+            pageStart: z.number().nullable(),
+            pageEnd: z.number().nullable(),
+            summary: z.string(),
+            source: z.enum(['model', 'extractive']),
+          }),
+        ),
+      }),
+    },
+    errors: ['not_found'],
+  },
+  'GET /api/documents/{id}/visual-pages': {
+    method: 'GET',
+    path: '/api/documents/{id}/visual-pages',
+    scope: 'read',
+    tag: 'Documents',
+    summary: 'PDF pages flagged at ingest as pictures',
+    description:
+      'Pages with figures or charts (raster images or many vector paths) or little text: where the ' +
+      'visual_interpretation tool (LLM_VISION_MODEL) is worth calling.',
+    response: {
+      status: 200,
+      description: 'Flagged pages in page order',
+      schema: z.object({
+        pages: z.array(
+          z.object({ page: z.number(), imageCount: z.number(), textChars: z.number(), reason: z.string() }),
+        ),
+      }),
+    },
     errors: ['not_found'],
   },
   'PATCH /api/documents/{id}/typed-metadata': {

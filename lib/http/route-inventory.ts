@@ -14,7 +14,7 @@ export interface RouteExport {
   source: string;
 }
 
-const METHODS: HttpMethod[] = ['GET', 'POST', 'PATCH', 'DELETE'];
+const METHODS: HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export function listRouteFiles(root: string): string[] {
   const out: string[] = [];

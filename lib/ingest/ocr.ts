@@ -7,7 +7,8 @@
  * parse worker and the OCR worker thread inside it.
  */
 
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -67,6 +68,14 @@ export function installedLanguageFolder(code: string): string | null {
   }
 }
 
+function linkTarget(link: string): string | null {
+  try {
+    return readlinkSync(link);
+  } catch {
+    return null;
+  }
+}
+
 /** One folder with every requested language: the package's own for one language, else a folder of links. */
 function languageFolder(languages: readonly string[]): string {
   const folders = languages.map((code) => {
@@ -77,11 +86,25 @@ function languageFolder(languages: readonly string[]): string {
   });
   const only = folders[0];
   if (folders.length === 1 && only) return only.folder;
-  const combined = path.join(os.tmpdir(), `docuchat-tessdata-${languages.join('+')}`);
+  // One folder per set of installs (another checkout's links never point here), and a link that is missing,
+  // dangling or pointing elsewhere is made again.
+  const installs = createHash('sha256')
+    .update(folders.map((f) => f.folder).join('\0'))
+    .digest('hex')
+    .slice(0, 12);
+  const combined = path.join(os.tmpdir(), `docuchat-tessdata-${languages.join('+')}-${installs}`);
   mkdirSync(combined, { recursive: true });
   for (const { code, folder } of folders) {
     const link = path.join(combined, `${code}.traineddata.gz`);
-    if (!existsSync(link)) symlinkSync(path.join(folder, `${code}.traineddata.gz`), link);
+    const target = path.join(folder, `${code}.traineddata.gz`);
+    if (linkTarget(link) === target && existsSync(link)) continue;
+    rmSync(link, { force: true });
+    try {
+      symlinkSync(target, link);
+    } catch (error) {
+      // another process made the same link at the same moment
+      if (linkTarget(link) !== target) throw error;
+    }
   }
   return combined;
 }

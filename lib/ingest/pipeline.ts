@@ -2,7 +2,9 @@ import type { LanguageModel } from 'ai';
 import { listChunkIds, replaceDocumentPagesAndChunks } from '@/lib/db/chunks';
 import { documentDepth } from '@/lib/db/document-children';
 import { loadJobDocument, markJobIndexed, recordJobProgress, saveExtractedTitle } from '@/lib/db/jobs';
+import { replaceSectionSummaries } from '@/lib/db/summaries';
 import { getDocumentTypedMeta, setDocumentTypedValues } from '@/lib/db/typed-meta';
+import { replaceVisualPages } from '@/lib/db/visual-pages';
 import { readMetadata } from '@/lib/domain/document';
 import { MAX_CHILD_DEPTH, registerChildFiles } from '@/lib/ingest/children';
 import { IngestError } from '@/lib/ingest/errors';
@@ -12,7 +14,9 @@ import type { OcrOptions } from '@/lib/ingest/ocr';
 import { parseAndChunkFile } from '@/lib/ingest/sandbox';
 import { storedFilePath } from '@/lib/ingest/storage';
 import type { IngestChunk } from '@/lib/ingest/types';
+import { detectLanguage } from '@/lib/retrieval/language';
 import type { ChunkDocumentAttributes, ChunkIndex, IndexedChunk } from '@/lib/retrieval/types';
+import { summarizeDocument } from '@/lib/summaries/write';
 
 /** Embeds chunk texts for indexing; null when no embedder answers (the document is then keyword-only). */
 export interface DocumentEmbedder {
@@ -32,6 +36,8 @@ export interface PipelineDeps {
    * declares typed fields); absent or null = deterministic extraction only.
    */
   resolveMetaModel?: () => Promise<{ model: LanguageModel; timeoutMs: number } | null>;
+  /** The model that writes section summaries (LLM_SUMMARY_MODEL) when one answers; absent or null = extractive. */
+  resolveSummaryModel?: () => Promise<{ model: LanguageModel; timeoutMs: number } | null>;
 }
 
 export type StageName = 'parsing' | 'chunking' | 'embedding' | 'indexing';
@@ -109,6 +115,8 @@ export async function processDocument(
   await replaceDocumentPagesAndChunks({ documentId: doc.id, ownerId: doc.ownerId, pages: document.units, chunks });
 
   await extractTypedMeta(doc.ownerId, doc.id, chunks, deps.resolveMetaModel, controller.signal);
+  await writeSectionSummaries(doc.ownerId, doc.id, chunks, deps.resolveSummaryModel, controller.signal);
+  await replaceVisualPages({ ownerId: doc.ownerId, documentId: doc.id, pages: document.visualPages ?? [] });
 
   const metadata = readMetadata(doc.metadata);
   const title = metadata.title ?? document.title ?? null;
@@ -170,6 +178,8 @@ export async function processDocument(
       charEnd: c.charEnd,
       vector: vectors[i + j] ?? null,
       embeddingModel: vectors[i + j] ? embeddingModel : null,
+      // Per chunk: a document can switch language (an English abstract in a German thesis).
+      language: detectLanguage(c.text),
     }));
     await index.upsert(batch);
     await progress('indexing', (i + batch.length) / chunks.length);
@@ -215,6 +225,35 @@ async function extractTypedMeta(
   const evidence = { ...found.evidence, ...(read?.evidence ?? {}) };
   if (Object.keys(values).length === 0) return;
   await setDocumentTypedValues({ ownerId, documentId, values, evidence, replace: false });
+}
+
+/** Sections and their summaries for the summary → segment route (none for a short document). */
+async function writeSectionSummaries(
+  ownerId: string,
+  documentId: string,
+  chunks: readonly IngestChunk[],
+  resolveModel: PipelineDeps['resolveSummaryModel'],
+  signal: AbortSignal,
+): Promise<void> {
+  const model = resolveModel ? await resolveModel() : null;
+  const sections = await summarizeDocument({ chunks, model, signal });
+  await replaceSectionSummaries({
+    ownerId,
+    documentId,
+    summaries: sections.map(
+      ({ ordinal, label, chunkStart, chunkEnd, pageStart, pageEnd, text, source, tokenCount }) => ({
+        ordinal,
+        label,
+        chunkStart,
+        chunkEnd,
+        pageStart,
+        pageEnd,
+        text,
+        source,
+        tokenCount,
+      }),
+    ),
+  });
 }
 
 /** The text a chunk is embedded with: its short context prefix, then its text. */

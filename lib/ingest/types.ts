@@ -88,6 +88,17 @@ export interface ParsedDocument {
   warnings: string[];
   /** Attachments and archive members, to be ingested as documents of their own. */
   children?: ChildFile[];
+  /** PDF pages worth reading as pictures (figures, charts, little text): see lib/visual/flag-pages.ts. */
+  visualPages?: VisualPageFlag[];
+}
+
+export interface VisualPageFlag {
+  /** 1-based page number. */
+  page: number;
+  imageCount: number;
+  textChars: number;
+  /** "figures", "little_text" or "figures,little_text". */
+  reason: string;
 }
 
 /**

@@ -38,6 +38,8 @@ export interface ModelRegistry {
   names: { provider: LlmProvider; baseURL: string; decision: string; synthesis: string; embedding: string };
   timeouts: LlmTimeouts;
   numCtx: number;
+  /** A chat model by name on the same provider (the vision and summary models). */
+  chat(name: string): LanguageModelV4;
 }
 
 export interface RegistryDeps {
@@ -146,6 +148,7 @@ export function createModelRegistry(config: LlmConfig, deps: RegistryDeps = {}):
       names: { ...names, baseURL: ollamaApiBaseURL(config.baseURL) },
       timeouts,
       numCtx: config.numCtx,
+      chat: (name) => wrapLanguageModel({ model: provider.chat(name), middleware }),
     };
   }
   const headers = authHeaders(config);
@@ -164,5 +167,6 @@ export function createModelRegistry(config: LlmConfig, deps: RegistryDeps = {}):
     names,
     timeouts,
     numCtx: config.numCtx,
+    chat: (name) => provider.chatModel(name),
   };
 }

@@ -142,6 +142,28 @@ describe('the MCP server', () => {
     expect(textOf(r)).toMatch(/\[1\]/);
   });
 
+  it('asks within the filters it is given, like POST /api/agent/run', async () => {
+    const client = await connect(users.a.key);
+    const question = 'What is the vault combination zebracode?';
+    const within = await call(client, 'ask', { question, filters: { documentIds: [ids.aDoc] } });
+    expect(((within.structuredContent?.citations ?? []) as { chunkId: string }[]).map((c) => c.chunkId)).toContain(
+      ids.aChunk,
+    );
+    const elsewhere = await call(client, 'ask', { question, filters: { documentIds: [randomUUID()] } });
+    expect(elsewhere.isError).toBeFalsy();
+    expect(elsewhere.structuredContent?.citations).toEqual([]);
+    expect(textOf(elsewhere)).not.toContain('4815-1623');
+    const badField = await call(client, 'ask', {
+      question,
+      filters: { meta: [{ field: 'no_such_field', op: '>', value: 3 }] },
+    });
+    expect(textOf(badField)).toMatch(/filter is not valid/i);
+    expect(badField.structuredContent?.citations ?? []).toEqual([]);
+    const malformed = await call(client, 'ask', { question, filters: { documentIds: ['not-a-uuid'] } });
+    expect(malformed.isError).toBe(true);
+    expect(textOf(malformed)).not.toContain('4815-1623');
+  });
+
   it("never shows A's documents to B's key; A's ids answer exactly like missing ones", async () => {
     const client = await connect(users.b.key);
     for (const tool of ['search_docs', 'search_text'] as const) {

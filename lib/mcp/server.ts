@@ -10,7 +10,7 @@ import {
 } from '@/lib/agent/tools/for-callers';
 import type { AgentDeps } from '@/lib/agent/types';
 import type { ChatResult } from '@/lib/chat/message';
-import { type AgentRunBody, agentRunBodySchema } from '@/lib/chat/request';
+import { type AgentRunBody, agentRunBodySchema, searchFiltersSchema } from '@/lib/chat/request';
 import { AppError } from '@/lib/errors';
 
 /**
@@ -124,11 +124,21 @@ export function createMcpServer(
         question: z.string().min(1).max(20_000),
         mode: z.enum(['agent', 'quick']).default('agent'),
         style: z.enum(['concise', 'detailed', 'bullet']).default('concise'),
+        filters: searchFiltersSchema
+          .optional()
+          .describe(
+            'Search only within these: bucketIds, documentIds, mimeTypes, dateFrom/dateTo (YYYY-MM-DD), tags, ' +
+              'fields, and typed filters on bucket schema fields, e.g. meta: [{"field":"total_amount","op":">",' +
+              '"value":1000}] (the same filters as POST /api/agent/run)',
+          ),
       },
     },
-    async ({ question, mode, style }) => {
+    async ({ question, mode, style, filters }) => {
       try {
-        const result = await deps.ask(agentRunBodySchema.parse({ question, mode, style }), signal);
+        const result = await deps.ask(
+          agentRunBodySchema.parse({ question, mode, style, ...(filters ? { filters } : {}) }),
+          signal,
+        );
         const sources = result.citations
           .map(
             (c) =>

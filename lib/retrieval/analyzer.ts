@@ -1,4 +1,14 @@
+import { stemmer as frenchStemmer } from '@orama/stemmers/french';
+import { stemmer as germanStemmer } from '@orama/stemmers/german';
+import { stopwords as frenchStopWords } from '@orama/stopwords/french';
+import { stopwords as germanStopWords } from '@orama/stopwords/german';
 import { stemmer } from 'stemmer';
+import {
+  ANALYSIS_LANGUAGES,
+  type AnalysisLanguage,
+  analysisLanguageOf,
+  detectQueryLanguage,
+} from '@/lib/retrieval/language';
 
 /**
  * The BM25 analyser shared by the embedded keyword index and the Qdrant sparse vectors.
@@ -15,12 +25,20 @@ import { stemmer } from 'stemmer';
  *   - `-` splits, and a compound of up to 3 letter/digit parts with a digit is also kept joined:
  *     `covid-19` → `covid19`, `covid`, `19`; `IL-6` → `il6`, `il`, `6`; `long-term` → `long`, `term`.
  *   - `/` and every other symbol split.
- * - English stop words are removed (letters-only tokens).
- * - Letters-only tokens are Porter-stemmed; tokens with digits or `_` are kept verbatim.
+ * - Stop words of the text's language are removed (letters-only tokens).
+ * - Letters-only tokens are stemmed with the language's stemmer; tokens with digits or `_` are kept verbatim.
  * - Tokens longer than 64 characters are dropped (hashes, base64 blobs).
+ *
+ * Languages (an optional argument, ISO 639-1; default English): English keeps the Porter stemmer and the stop
+ * lists below, so English text analyses exactly as it did before languages existed; German and French use the
+ * Snowball stemmers and Snowball stop lists (@orama/stemmers, @orama/stopwords). Any other code ('und', 'es')
+ * is analysed as English. Stemming runs on folded text (so "Haeuser", "Häuser" and "Hauser" meet, and a query
+ * typed without accents finds accented text): both the index and the query fold first, so they always agree.
+ * Terms carry no language prefix: a query is analysed under every language of the library and the union of
+ * its terms is searched (`analyzeQueryTerms`).
  */
 /** Bumped whenever the rules change, so persisted analyses can be detected as stale. */
-export const ANALYZER_VERSION = 2;
+export const ANALYZER_VERSION = 3;
 
 const MAX_TOKEN_LENGTH = 64;
 
@@ -63,16 +81,25 @@ const ENDS_WITH_DIGIT = /\p{N}$/u;
 const STARTS_WITH_DIGIT = /^\p{N}/u;
 
 const STEM_CACHE_LIMIT = 200_000;
-const stemCache = new Map<string, string>();
 
-function stem(word: string): string {
-  const cached = stemCache.get(word);
-  if (cached !== undefined) return cached;
-  const result = stemmer(word);
-  if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
-  stemCache.set(word, result);
-  return result;
+/** A stemmer memoised per word (words follow Zipf's law: most calls hit). */
+function cachedStemmer(stemWord: (word: string) => string): (word: string) => string {
+  const cache = new Map<string, string>();
+  return (word) => {
+    const cached = cache.get(word);
+    if (cached !== undefined) return cached;
+    const result = stemWord(word);
+    if (cache.size >= STEM_CACHE_LIMIT) cache.clear();
+    cache.set(word, result);
+    return result;
+  };
 }
+
+const STEMMERS: Readonly<Record<AnalysisLanguage, (word: string) => string>> = {
+  en: cachedStemmer(stemmer),
+  de: cachedStemmer(germanStemmer),
+  fr: cachedStemmer(frenchStemmer),
+};
 
 /** Case- and accent-folds text the way the index does (NFKD, marks stripped, lower-cased). */
 export function foldText(text: string): string {
@@ -80,8 +107,30 @@ export function foldText(text: string): string {
   return text.normalize('NFKD').replace(COMBINING_MARKS, '').normalize('NFC').toLowerCase();
 }
 
-/** The stop set of the analysis running now (set by analyseWith; analysis is synchronous). */
+/** Snowball's German and French stop lists, folded like the text they are compared with (über → uber). */
+const foldedSet = (words: readonly string[]): ReadonlySet<string> =>
+  new Set(words.map((word) => foldText(word)).filter((word) => word.length > 0));
+
+/** Full stop lists: what a query drops (function words carry no topic). */
+const QUERY_STOP_WORDS: Readonly<Record<AnalysisLanguage, ReadonlySet<string>>> = {
+  en: STOP_WORDS,
+  de: foldedSet(germanStopWords),
+  fr: foldedSet(frenchStopWords),
+};
+
+/**
+ * What the index drops: Lucene's short English set, and for German and French the Snowball lists, as Lucene's
+ * GermanAnalyzer and FrenchAnalyzer do (their function words are so frequent that they only cost postings).
+ */
+const INDEX_STOP_SETS: Readonly<Record<AnalysisLanguage, ReadonlySet<string>>> = {
+  en: INDEX_STOP_WORDS,
+  de: QUERY_STOP_WORDS.de,
+  fr: QUERY_STOP_WORDS.fr,
+};
+
+/** The stop set and stemmer of the analysis running now (set by analyseWith; analysis is synchronous). */
 let stopWords: ReadonlySet<string> = STOP_WORDS;
+let stem: (word: string) => string = STEMMERS.en;
 
 function emitWord(word: string, out: string[]): void {
   if (word.length === 0 || word.length > MAX_TOKEN_LENGTH) return;
@@ -166,9 +215,19 @@ function emitHyphenated(candidate: string, out: string[]): void {
   for (const part of parts) emitCommaSeparated(part, out);
 }
 
+/**
+ * French elision: an article, pronoun or conjunction fused to the next word by an apostrophe is dropped
+ * (l'agrandissement → agrandissement, qu'un → un), as Lucene's ElisionFilter does for French.
+ */
+const FRENCH_ELISION = /^(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)['’](?=\p{L})/u;
+
+/** The elision rule of the analysis running now (set by analyseWith, like the stop set). */
+let elision: RegExp | null = null;
+
 function dropApostrophes(candidate: string): string {
   if (!candidate.includes("'") && !candidate.includes('’')) return candidate;
-  const parts = candidate.split(/['’]/);
+  const word = elision ? candidate.replace(elision, '') : candidate;
+  const parts = word.split(/['’]/);
   if (parts.length > 1 && parts[parts.length - 1] === 's') parts.pop();
   return parts.join('');
 }
@@ -188,52 +247,154 @@ function termsOfCandidate(candidate: string, cache: Map<string, readonly string[
   return terms;
 }
 
-const searchCache = new Map<string, readonly string[]>();
-const indexCache = new Map<string, readonly string[]>();
+/** One way of analysing: a stop set, a stemmer and the memo of candidate tokens analysed that way. */
+interface Profile {
+  stops: ReadonlySet<string>;
+  stem: (word: string) => string;
+  /** Leading elisions to drop (French), or null. */
+  elision: RegExp | null;
+  cache: Map<string, readonly string[]>;
+}
 
-function analyseWith(text: string, stops: ReadonlySet<string>, cache: Map<string, readonly string[]>): string[] {
+const profiles = new Map<string, Profile>();
+
+const ELISIONS: Readonly<Record<AnalysisLanguage, RegExp | null>> = { en: null, de: null, fr: FRENCH_ELISION };
+
+function profileOf(kind: 'search' | 'index', language: AnalysisLanguage): Profile {
+  const key = `${kind}:${language}`;
+  let profile = profiles.get(key);
+  if (!profile) {
+    const stops = kind === 'search' ? QUERY_STOP_WORDS[language] : INDEX_STOP_SETS[language];
+    profile = { stops, stem: STEMMERS[language], elision: ELISIONS[language], cache: new Map() };
+    profiles.set(key, profile);
+  }
+  return profile;
+}
+
+/** A query-time profile: one language's stemmer with a stop set chosen for the query (see analyzeQueryTerms). */
+function queryProfile(stopKey: string, stops: ReadonlySet<string>, language: AnalysisLanguage): Profile {
+  const key = `query:${stopKey}:${language}`;
+  let profile = profiles.get(key);
+  if (!profile) {
+    profile = { stops, stem: STEMMERS[language], elision: ELISIONS[language], cache: new Map() };
+    profiles.set(key, profile);
+  }
+  return profile;
+}
+
+function analyseWith(text: string, profile: Profile): string[] {
   const out: string[] = [];
   const folded = foldText(text);
   const pattern = ASCII_ONLY.test(folded) ? ASCII_CANDIDATE : CANDIDATE;
   pattern.lastIndex = 0;
-  stopWords = stops;
+  stopWords = profile.stops;
+  stem = profile.stem;
+  elision = profile.elision;
   try {
     for (let match = pattern.exec(folded); match !== null; match = pattern.exec(folded)) {
-      const terms = termsOfCandidate(match[0], cache);
+      const terms = termsOfCandidate(match[0], profile.cache);
       for (let i = 0; i < terms.length; i++) out.push(terms[i] as string);
     }
   } finally {
     stopWords = STOP_WORDS;
+    stem = STEMMERS.en;
+    elision = null;
   }
   return out;
 }
 
-/** Analyses text into index terms (folded, tokenised, stop words removed, stemmed), in text order. */
-export function analyze(text: string): string[] {
-  return analyseWith(text, STOP_WORDS, searchCache);
+/**
+ * Analyses text into index terms (folded, tokenised, stop words removed, stemmed), in text order.
+ * `language` (ISO 639-1, default English) picks the stemmer and stop words; unsupported codes use English.
+ */
+export function analyze(text: string, language?: string | null): string[] {
+  return analyseWith(text, profileOf('search', analysisLanguageOf(language)));
 }
 
 /**
- * What the embedded keyword index stores for a text: the same rules, but only Lucene's short stop set is dropped,
- * so every word a plain BM25 (Anserini) would index is searchable.
+ * What the embedded keyword index stores for a text: the same rules, but for English only Lucene's short stop
+ * set is dropped, so every word a plain BM25 (Anserini) would index is searchable.
  */
-export function analyzeForIndex(text: string): string[] {
-  return analyseWith(text, INDEX_STOP_WORDS, indexCache);
+export function analyzeForIndex(text: string, language?: string | null): string[] {
+  return analyseWith(text, profileOf('index', analysisLanguageOf(language)));
 }
 
 /**
  * The terms a keyword query searches for: `analyze` (function words carry no topic), or, when that leaves
  * nothing ("what is it", "how to set up"), every term `analyzeForIndex` keeps, so a query with any indexed
- * word always finds the texts that contain it.
+ * word always finds the texts that contain it. English only; `analyzeQueryTerms` for a library of languages.
  */
 export function analyzeQuery(text: string): string[] {
   const terms = analyze(text);
   return terms.length > 0 ? terms : analyzeForIndex(text);
 }
 
+export interface QueryTerms {
+  /** Content terms: the union, over the library's languages, of the query's stems without stop words. */
+  content: string[];
+  /** Every term the index could hold for the query's words (the fallback when no content term is indexed). */
+  all: string[];
+  /** The language whose stop words were dropped (detected, or the library's only one); null: unsure. */
+  language: AnalysisLanguage | null;
+}
+
+const unionStops = new Map<string, ReadonlySet<string>>();
+
+function unionStopWords(key: string, library: readonly AnalysisLanguage[]): ReadonlySet<string> {
+  let union = unionStops.get(key);
+  if (!union) {
+    const words = new Set<string>();
+    for (const code of library) for (const word of QUERY_STOP_WORDS[code]) words.add(word);
+    union = words;
+    unionStops.set(key, union);
+  }
+  return union;
+}
+
+function unionInOrder(lists: readonly (readonly string[])[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const list of lists) {
+    for (const term of list) {
+      if (!seen.has(term)) {
+        seen.add(term);
+        out.push(term);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Query analysis for a library holding texts in `languages` (the languages chunks were analysed with).
+ * A query is short, so its language is uncertain, and a German text is indexed under German stems only: the
+ * query is therefore stemmed with EVERY library language and the union of the terms is searched (BM25 gives
+ * a term that is absent from the library nothing, and each chunk holds the stems of one language, so the
+ * variants of one word rarely score twice).
+ * Stop words: when the detector is sure of the query's language, only that language's function words are
+ * dropped (an English "cells die" keeps "die", a German article); when it is unsure, a word that is a function
+ * word in any library language is dropped. A library of English texts only analyses exactly like `analyzeQuery`.
+ */
+export function analyzeQueryTerms(text: string, languages: readonly string[] = ['en']): QueryTerms {
+  const present = ANALYSIS_LANGUAGES.filter((language) =>
+    languages.some((code) => analysisLanguageOf(code) === language),
+  );
+  const library: AnalysisLanguage[] = present.length > 0 ? present : ['en'];
+  if (library.length === 1) {
+    const only = library[0] as AnalysisLanguage;
+    return { content: analyze(text, only), all: analyzeForIndex(text, only), language: only };
+  }
+  const language = detectQueryLanguage(text, library);
+  const stopKey = language ?? library.join('+');
+  const stops = language ? QUERY_STOP_WORDS[language] : unionStopWords(stopKey, library);
+  const content = unionInOrder(library.map((code) => analyseWith(text, queryProfile(stopKey, stops, code))));
+  const all = unionInOrder(library.map((code) => analyzeForIndex(text, code)));
+  return { content, all, language };
+}
+
 /** Term frequencies of analysed text (the input of a BM25 sparse vector). */
-export function termFrequencies(text: string): Map<string, number> {
+export function termFrequencies(text: string, language?: string | null): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const term of analyze(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  for (const term of analyze(text, language)) counts.set(term, (counts.get(term) ?? 0) + 1);
   return counts;
 }

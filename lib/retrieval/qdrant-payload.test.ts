@@ -85,7 +85,7 @@ describe('chunkToPoint', () => {
 
 describe('reading points back', () => {
   it('round-trips a chunk through payload + named vector', () => {
-    const original = chunk({ tags: ['invoice', 'paid'] });
+    const original = chunk({ tags: ['invoice', 'paid'], language: 'en' });
     const point = chunkToPoint(original, opts);
     const back = recordToChunk({ payload: point.payload, vector: { dense: [0.5, 0.5, 0.5, 0.5] } });
     expect(back).toEqual(original);

@@ -1,6 +1,7 @@
 import type { Schemas } from '@qdrant/js-client-rest';
 import { z } from 'zod';
-import { analyze } from '@/lib/retrieval/analyzer';
+import { analyze, analyzeQueryTerms } from '@/lib/retrieval/analyzer';
+import { detectLanguage, likelyQueryLanguages } from '@/lib/retrieval/language';
 import {
   chunkPointId,
   DENSE_VECTOR,
@@ -30,6 +31,11 @@ export function attributesPayload(attributes: ChunkDocumentAttributes): Record<s
   };
 }
 
+/** The chunk's stored language, detected from its text when the caller did not set one. */
+function languageOfChunk(chunk: Pick<IndexedChunk, 'language' | 'text'>): string {
+  return chunk.language ?? detectLanguage(chunk.text);
+}
+
 /** Full payload of a chunk point (everything but the vector). */
 export function chunkPayload(chunk: IndexedChunk, embeddingModel: string | null): Record<string, unknown> {
   return {
@@ -48,6 +54,7 @@ export function chunkPayload(chunk: IndexedChunk, embeddingModel: string | null)
     charStart: chunk.charStart,
     charEnd: chunk.charEnd,
     embeddingModel,
+    language: languageOfChunk(chunk),
     ...attributesPayload(chunk),
   };
 }
@@ -68,7 +75,7 @@ export function chunkToPoint(
   options: { dimensions: number; bm25?: Bm25Params },
 ): Schemas['PointStruct'] {
   const vector: Record<string, Schemas['Vector']> = {};
-  const sparse = documentSparseVector(indexedText(chunk), options.bm25 ?? DEFAULT_BM25_PARAMS);
+  const sparse = documentSparseVector(indexedText(chunk), options.bm25 ?? DEFAULT_BM25_PARAMS, languageOfChunk(chunk));
   if (sparse.indices.length > 0) vector[SPARSE_VECTOR] = sparse;
   let model: string | null = null;
   if (chunk.vector !== null) {
@@ -109,6 +116,8 @@ const payloadSchema = z.object({
   tags: z.array(z.string()).catch([]),
   fields: z.record(z.string(), z.string()).catch({}),
   embeddingModel: nullableString,
+  // Absent on points written before languages were detected (their sparse vectors are English).
+  language: z.string().optional().catch(undefined),
 });
 
 export type ChunkPayload = z.infer<typeof payloadSchema>;
@@ -151,6 +160,7 @@ export function recordToChunk(record: Pick<Schemas['Record'], 'payload' | 'vecto
     fields: payload.fields,
     vector: dense,
     embeddingModel: dense ? payload.embeddingModel : null,
+    ...(payload.language !== undefined ? { language: payload.language } : {}),
   };
 }
 
@@ -179,7 +189,7 @@ export function payloadToHit(
     headingPath: payload.headingPath,
     charStart: payload.charStart,
     charEnd: payload.charEnd,
-    snippet: makeSnippet(payload.text, context.query),
+    snippet: makeSnippet(payload.text, context.query, undefined, payload.language),
     score,
     scores,
   };
@@ -194,14 +204,14 @@ const WORD = /[\p{L}\p{N}][\p{L}\p{N}_'’.,-]*/gu;
  * (compared after analysis, so "invoices" finds "invoice"); the start of the text when nothing matches.
  * Cut on word boundaries, with an ellipsis where text was dropped.
  */
-export function makeSnippet(text: string, query: string, maxLength = 240): string {
+export function makeSnippet(text: string, query: string, maxLength = 240, language?: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= maxLength) return flat;
-  const wanted = new Set(analyze(query));
+  const wanted = new Set(analyzeQueryTerms(query, likelyQueryLanguages(query)).content);
   const hits: { at: number; terms: string[] }[] = [];
   if (wanted.size > 0) {
     for (const match of flat.matchAll(WORD)) {
-      const terms = analyze(match[0]).filter((t) => wanted.has(t));
+      const terms = analyze(match[0], language).filter((t) => wanted.has(t));
       if (terms.length > 0) hits.push({ at: match.index, terms });
     }
   }

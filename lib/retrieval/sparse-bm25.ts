@@ -1,11 +1,14 @@
-import { analyze } from '@/lib/retrieval/analyzer';
+import { analyze, analyzeQueryTerms } from '@/lib/retrieval/analyzer';
+import { likelyQueryLanguages } from '@/lib/retrieval/language';
 
 /**
  * BM25 as sparse vectors, for engines that score `sum(query weight * document weight * idf)` themselves
  * (Qdrant with the `idf` modifier on the sparse vector).
  *
- * - Terms come from the same analyser as the embedded keyword index (`analyze`), so both stores agree on
- *   tokens, stop words and stems.
+ * - Terms come from the same analyser as the embedded keyword index (`analyze` in the chunk's language), so both
+ *   stores agree on tokens, stop words and stems. A query is analysed in English and in its detected language
+ *   (`likelyQueryLanguages`) and the union of the terms is searched, as the embedded index does with the
+ *   languages of the owner's chunks.
  * - A term's dimension is the FNV-1a 32-bit hash of its UTF-8 bytes: stable across processes and versions,
  *   no vocabulary to store or share between app instances. Trade-off: two different terms can share a
  *   dimension. With 2^32 dimensions and a vocabulary of V distinct terms, the expected number of colliding
@@ -81,14 +84,26 @@ export function documentVectorFromTerms(
   return toSorted(weights);
 }
 
-/** BM25 document vector of a text (analysed with the shared analyser). Empty when nothing is indexable. */
-export function documentSparseVector(text: string, params: Bm25Params = DEFAULT_BM25_PARAMS): SparseVector {
-  return documentVectorFromTerms(analyze(text), params);
+/**
+ * BM25 document vector of a text (analysed with the shared analyser in `language`, default English). Empty when
+ * nothing is indexable.
+ */
+export function documentSparseVector(
+  text: string,
+  params: Bm25Params = DEFAULT_BM25_PARAMS,
+  language?: string | null,
+): SparseVector {
+  return documentVectorFromTerms(analyze(text, language), params);
 }
 
-/** Query vector: each unique analysed query term with weight 1. Empty when the query has no indexable term. */
-export function querySparseVector(text: string): SparseVector {
+/**
+ * Query vector: each unique analysed query term with weight 1, analysed in `languages` (default: English and the
+ * query's detected language). Empty when the query has no indexable term.
+ */
+export function querySparseVector(text: string, languages?: readonly string[]): SparseVector {
   const weights = new Map<number, number>();
-  for (const term of analyze(text)) weights.set(termIndex(term), 1);
+  for (const term of analyzeQueryTerms(text, languages ?? likelyQueryLanguages(text)).content) {
+    weights.set(termIndex(term), 1);
+  }
   return toSorted(weights);
 }

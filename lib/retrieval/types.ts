@@ -48,6 +48,11 @@ export interface IndexedChunk extends ChunkLocation, ChunkDocumentAttributes {
   vector: number[] | null;
   /** Name of the embedding model the vector came from, null without a vector. */
   embeddingModel: string | null;
+  /**
+   * Language of the text (ISO 639-1, or 'und' when the detector was unsure), detected per chunk at ingest; it
+   * picks the stemmer and stop words the keyword index uses. Absent: detected from the text when indexed.
+   */
+  language?: string;
 }
 
 /** One typed filter object, translated by each engine into its own filter language. */

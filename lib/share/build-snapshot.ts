@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { traceEventSchema } from '@/lib/agent/events';
+import { researchReportSchema } from '@/lib/research/schema';
 import { redactSnapshot } from '@/lib/share/redact-snapshot';
 import type { ShareSnapshot, SnapshotCitation } from '@/lib/share/snapshot';
 
@@ -13,6 +14,8 @@ export interface SnapshotSource {
   models: unknown;
   trace: unknown;
   createdAt: Date;
+  /** The research report (sections with sources) when the answer is one. */
+  report?: unknown;
 }
 
 const storedCitationSchema = z.object({
@@ -113,5 +116,11 @@ export function buildShareSnapshot(
     answeredAt: answer.createdAt.toISOString(),
     trace: { searches, citationsOpened: opened, validationPassed, reprompts },
   };
+  const report = answer.report ? researchReportSchema.safeParse(answer.report) : null;
+  if (report?.success)
+    snapshot.report = {
+      sections: report.data.sections.map((s) => ({ heading: s.heading, sources: s.sources.map((x) => x.n) })),
+      quality: report.data.quality.score,
+    };
   return redactSnapshot(snapshot, (c) => c.redacted);
 }

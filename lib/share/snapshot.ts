@@ -38,6 +38,13 @@ export const shareSnapshotSchema = z.object({
     validationPassed: z.boolean(),
     reprompts: z.number().int(),
   }),
+  /** Present when the answer is a research report: its sections, each with the [n] of its own sources. */
+  report: z
+    .object({
+      sections: z.array(z.object({ heading: z.string(), sources: z.array(z.number().int()) })),
+      quality: z.number(),
+    })
+    .optional(),
 });
 
 export type ShareSnapshot = z.infer<typeof shareSnapshotSchema>;

@@ -30,6 +30,11 @@ export interface GateSource {
   n: number;
   /** `sheet` and `headingPath` are the source's location labels: the citation names them with the text. */
   chunk: { text: string; sheet?: string | null; headingPath?: string | null };
+  /**
+   * false for a model's reading of a picture (visual_interpretation): it may ground numbers and claims, never a
+   * quote, a block quote or a code line, which must be the document's own words.
+   */
+  verbatim?: boolean;
 }
 
 /** The location labels of a source (sheet name, section heading path): numbers in them are grounded by citing it. */
@@ -87,6 +92,7 @@ const short = (s: string) => (s.length > 100 ? `${s.slice(0, 100)}…` : s);
 export function checkAnswer(answer: string, input: GateInput): GateReport {
   const byN = new Map(input.opened.map((o) => [o.n, o.chunk.text]));
   const labelsByN = new Map(input.opened.map((o) => [o.n, labelsOf(o)]));
+  const wordsByN = new Map(input.opened.filter((o) => o.verbatim !== false).map((o) => [o.n, o.chunk.text]));
   const phrase = input.insufficiencyPhrase ?? null;
   const units = claimUnits(answer);
   const issues: GateIssue[] = [];
@@ -110,6 +116,7 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
   function checkUnit(unit: Unit): void {
     const cited = unit.cites.filter((n) => byN.has(n));
     const texts = cited.map((n) => byN.get(n) ?? '');
+    const wordTexts = cited.flatMap((n) => wordsByN.get(n) ?? []);
     if (unit.kind === 'heading') {
       for (const m of numberMentions(withoutMarkers(unit.text)))
         if (!groundedIn(m, everyKeys()))
@@ -121,13 +128,13 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
       return;
     }
     if (unit.kind === 'code') {
-      checkCode(unit, cited, texts, issues, verified);
+      checkCode(unit, cited, wordTexts, issues, verified);
       return;
     }
     if (unit.kind === 'blockquote') {
       const body = withoutMarkers(unit.text).replace(/\s+/g, ' ').trim();
       if (body.length === 0) return;
-      if (texts.some((t) => quoteIn(t, body))) verified.push(body);
+      if (wordTexts.some((t) => quoteIn(t, body))) verified.push(body);
       else issues.push(quoteIssue(body, cited));
       return;
     }
@@ -147,7 +154,7 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
       parts.some((c) => c.admits && offset - unit.start >= c.start && offset - unit.start < c.end);
     for (const q of unit.quotes) {
       const qCited = q.cites.filter((n) => byN.has(n));
-      const found = qCited.some((n) => quoteIn(byN.get(n) ?? '', q.text));
+      const found = qCited.some((n) => quoteIn(wordsByN.get(n) ?? '', q.text));
       if (found) {
         verified.push(q.text);
         continue;

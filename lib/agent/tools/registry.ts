@@ -3,9 +3,11 @@ import { createFollowReferenceTool } from './follow-reference';
 import { createGetDocumentMetadataTool } from './get-document-metadata';
 import { createOpenCitationTool } from './open-citation';
 import { createSearchDocsTool } from './search-docs';
+import { createSearchSectionsTool } from './search-sections';
 import { createSearchSemanticTool } from './search-semantic';
 import { createSearchTextTool } from './search-text';
 import type { AgentTool, ToolContext } from './types';
+import { createVisualInterpretationTool, withVisualFlags } from './visual-interpretation';
 
 /** Builds every tool for one run, each bound to the run's owner and state. */
 export function createTools(ctx: ToolContext): Map<ToolName, AgentTool> {
@@ -16,6 +18,8 @@ export function createTools(ctx: ToolContext): Map<ToolName, AgentTool> {
     createOpenCitationTool(ctx),
     createGetDocumentMetadataTool(ctx),
     createFollowReferenceTool(ctx),
-  ];
+    createSearchSectionsTool(ctx),
+    createVisualInterpretationTool(ctx),
+  ].map((t) => withVisualFlags(t, ctx));
   return new Map(tools.map((t) => [t.name, t]));
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { metaFilterInputSchema } from '@/lib/domain/typed-meta';
 import type { ChunkIndex } from '@/lib/retrieval/types';
+import type { SummarySource } from '@/lib/summaries/route';
+import type { VisionPort } from '@/lib/visual/port';
 import { TOOL_NAMES, type ToolName } from '../events';
 import type { BucketRef, DocumentCatalog, QueryEmbedder } from '../ports';
 import type { AgentState } from '../state';
@@ -19,6 +21,10 @@ export interface ToolContext {
   signal?: AbortSignal;
   now: () => number;
   embedTimeoutMs: number;
+  /** Section summaries of long documents (search_sections); absent = the tool is not offered. */
+  summaries?: SummarySource | null;
+  /** The vision model's port (visual_interpretation); absent when LLM_VISION_MODEL is not configured. */
+  vision?: VisionPort | null;
 }
 
 /** Filters a model may ask for: bucket names and document handles, resolved server-side. */
@@ -50,6 +56,13 @@ export const toolCallSchema = z.object({
     .optional()
     .describe('Result handle such as r3 (open_citation, follow_reference, get_document_metadata)'),
   reference: z.string().max(200).optional().describe('Reference text to follow, e.g. "Section 4.2" (follow_reference)'),
+  page: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe('Page number (visual_interpretation with a d# handle)'),
   filters: modelFiltersSchema.optional(),
 });
 export type ToolCall = z.infer<typeof toolCallSchema>;

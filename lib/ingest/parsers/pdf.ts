@@ -5,6 +5,7 @@
  */
 
 import { createIsomorphicCanvasFactory, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
+import { flagVisualPages } from '@/lib/visual/flag-pages';
 import { IngestError } from '../errors';
 import { lowConfidenceWarning, type OcrOptions, recognizeImage, resolveOcrOptions } from '../ocr';
 import type { ParsedDocument, ParsedUnit, ProgressCallback } from '../types';
@@ -65,7 +66,12 @@ interface NodeCanvas {
 }
 
 /** Renders a page to PNG at `dpi`, scaled down to at most `maxPixels`; cancelled after RENDER_TIMEOUT_MS. */
-async function renderPage(doc: PdfDocument, pageNumber: number, dpi: number, maxPixels: number): Promise<Uint8Array> {
+export async function renderPage(
+  doc: PdfDocument,
+  pageNumber: number,
+  dpi: number,
+  maxPixels: number,
+): Promise<Uint8Array> {
   const page = await doc.getPage(pageNumber);
   try {
     const base = page.getViewport({ scale: 1 });
@@ -257,7 +263,8 @@ export async function parsePdf(
       }
       throw new IngestError('no-text', 'no extractable text (scanned?)');
     }
-    return { kind: 'pdf', title, units, pageCount, warnings };
+    const visualPages = await flagVisualPages(doc, (n) => units[n - 1]?.text.trim().length ?? 0).catch(() => []);
+    return { kind: 'pdf', title, units, pageCount, warnings, visualPages };
   } finally {
     await doc.destroy().catch(() => undefined);
   }

@@ -1,11 +1,13 @@
 import type { Connection, Table } from '@lancedb/lancedb';
-import { Index } from '@lancedb/lancedb';
-import type { RecordBatch } from 'apache-arrow';
+import { Index, makeArrowTable } from '@lancedb/lancedb';
+import type { Table as ArrowTable, RecordBatch } from 'apache-arrow';
+import { yieldToEventLoop } from '@/lib/event-loop';
 import { sqlString } from '@/lib/retrieval/embedded/filter-sql';
 import {
   attributesToSql,
   CHUNK_SCHEMA,
   type ChunkRow,
+  LANGUAGE_COLUMN,
   STORED_COLUMNS,
   VECTOR_COLUMN,
   vectorFromCell,
@@ -18,11 +20,30 @@ export const ANN_MIN_ROWS = 10_000;
 const ANN_REFRESH_ROWS = 20_000;
 const ANN_RETRY_MS = 60_000;
 const VECTOR_INDEX_NAME = `${VECTOR_COLUMN}_idx`;
+/**
+ * Rows converted to Arrow per event-loop turn. LanceDB converts plain rows to Arrow synchronously, ~60 µs a row:
+ * a 12k-row write held the loop for ~0.7 s. The rows are converted here in slices (~8 ms each) and handed over as one table.
+ */
+const ARROW_SLICE_ROWS = 128;
 
 export interface VectorMatch {
   chunkId: string;
   /** Cosine similarity in [-1, 1]. */
   similarity: number;
+}
+
+/**
+ * Adds the (nullable) language column to a table created before languages were detected. Another process may add
+ * it at the same moment: a failure is fine when the column is there afterwards.
+ */
+async function addLanguageColumn(table: Table): Promise<void> {
+  try {
+    await table.addColumns([{ name: LANGUAGE_COLUMN, valueSql: "arrow_cast(NULL, 'Utf8')" }]);
+  } catch (error) {
+    await table.checkoutLatest().catch(() => undefined);
+    const schema = await table.schema();
+    if (!schema.fields.some((field) => field.name === LANGUAGE_COLUMN)) throw error;
+  }
 }
 
 /**
@@ -54,7 +75,11 @@ export class ChunkTable {
     const names = await db.tableNames();
     if (!names.includes(name)) return new ChunkTable(db, name, null, null);
     const table = await db.openTable(name);
-    const schema = await table.schema();
+    let schema = await table.schema();
+    if (!schema.fields.some((field) => field.name === LANGUAGE_COLUMN)) {
+      await addLanguageColumn(table);
+      schema = await table.schema();
+    }
     const vectorField = schema.fields.find((field) => field.name === VECTOR_COLUMN);
     const listSize: unknown = vectorField ? Reflect.get(vectorField.type, 'listSize') : undefined;
     const dims = typeof listSize === 'number' ? listSize : null;
@@ -131,7 +156,7 @@ export class ChunkTable {
   async add(rows: ChunkRow[]): Promise<void> {
     if (rows.length === 0) return;
     const table = await this.ensureTable();
-    await table.add(rows);
+    await table.add(await toArrowSliced(table, rows));
     this.rowsSinceIndex += rows.length;
   }
 
@@ -139,7 +164,8 @@ export class ChunkTable {
   async upsert(rows: ChunkRow[]): Promise<void> {
     if (rows.length === 0) return;
     const table = await this.ensureTable();
-    await table.mergeInsert('chunkId').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
+    const data = await toArrowSliced(table, rows);
+    await table.mergeInsert('chunkId').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
     this.rowsSinceIndex += rows.length;
   }
 
@@ -291,4 +317,20 @@ export class ChunkTable {
     this.table = await this.db.createEmptyTable(this.name, CHUNK_SCHEMA, { existOk: true });
     return this.table;
   }
+}
+
+/**
+ * The rows as one Arrow table of the table's schema, converted ARROW_SLICE_ROWS at a time between event-loop turns.
+ * The slices are joined with the Arrow table's own concat: LanceDB loads apache-arrow as CommonJS, and its classes
+ * are not the ones an ESM import of apache-arrow gives (a table built from the other copy's batches breaks).
+ */
+async function toArrowSliced(table: Table, rows: ChunkRow[]): Promise<ArrowTable> {
+  const schema = await table.schema();
+  const slices: ArrowTable[] = [];
+  for (let start = 0; start < rows.length; start += ARROW_SLICE_ROWS) {
+    if (start > 0) await yieldToEventLoop();
+    slices.push(makeArrowTable(rows.slice(start, start + ARROW_SLICE_ROWS), { schema }));
+  }
+  const [first, ...rest] = slices as [ArrowTable, ...ArrowTable[]];
+  return first.concat(...rest);
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -8,11 +8,14 @@ import path from 'node:path';
  * folder is fsynced. A kill at any point leaves either the old file or the new one, never a torn one (a leftover
  * temporary file is ignored and cleaned up later).
  */
-export async function writeDurable(target: string, bytes: Uint8Array): Promise<void> {
+export async function writeDurable(target: string, bytes: Uint8Array | readonly Uint8Array[]): Promise<void> {
   const temporary = `${target}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   const handle = await open(temporary, 'w');
   try {
-    await handle.writeFile(bytes);
+    if (bytes instanceof Uint8Array) await handle.writeFile(bytes);
+    // Many parts (a segment's chunk records) are written as they are, never concatenated on the main thread
+    // first: copying 100 MB of records into one buffer held the event loop for ~0.4 s.
+    else for (let i = 0; i < bytes.length; i += WRITEV_PARTS) await writeAll(handle, bytes.slice(i, i + WRITEV_PARTS));
     await handle.sync();
   } finally {
     await handle.close();
@@ -24,6 +27,27 @@ export async function writeDurable(target: string, bytes: Uint8Array): Promise<v
     throw error;
   }
   syncFolder(path.dirname(target));
+}
+
+/** Buffers per writev call (the system's IOV_MAX is at least 1024). */
+const WRITEV_PARTS = 512;
+
+async function writeAll(handle: FileHandle, parts: readonly Uint8Array[]): Promise<void> {
+  let pending = parts.filter((part) => part.byteLength > 0);
+  while (pending.length > 0) {
+    let { bytesWritten } = await handle.writev(pending as Uint8Array[]);
+    // A short write: drop what was written and continue with the rest.
+    let skip = 0;
+    while (skip < pending.length && bytesWritten >= (pending[skip] as Uint8Array).byteLength) {
+      bytesWritten -= (pending[skip] as Uint8Array).byteLength;
+      skip++;
+    }
+    pending = pending.slice(skip);
+    if (bytesWritten > 0 && pending.length > 0) {
+      const first = pending[0] as Uint8Array;
+      pending = [first.subarray(bytesWritten), ...pending.slice(1)];
+    }
+  }
 }
 
 export function syncFolder(folder: string): void {

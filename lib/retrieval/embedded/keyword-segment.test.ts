@@ -35,7 +35,7 @@ function roundTrip(postings: { doc: number; body: number; context: number }[], d
     totalBody: docs * 5,
     totalContext: docs * 5,
   };
-  const { idx } = assembleSegment(columns, new Float64Array(docs + 1), Buffer.alloc(0), encoder);
+  const { idx } = assembleSegment(columns, new Float64Array(docs + 1), [], encoder);
   const name = `seg-${files++}`;
   writeFileSync(path.join(dir, `${name}.idx`), idx);
   writeFileSync(path.join(dir, `${name}.docs`), Buffer.alloc(0));

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { createTimeSlicer } from '@/lib/event-loop';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import type { ChunkDocumentAttributes } from '@/lib/retrieval/types';
 
@@ -27,6 +28,11 @@ export interface SegmentDoc {
   record: StoredChunk;
   bodyTerms: readonly string[];
   contextTerms: readonly string[];
+  /**
+   * Terms posted in the body (tf 1) that are no words of the text, so they do not count toward its length
+   * (the chunk's language marker: BM25 scores stay those of the text alone).
+   */
+  markerTerms?: readonly string[];
 }
 
 interface Header {
@@ -222,14 +228,15 @@ export interface SegmentColumns {
 
 export interface EncodedSegment {
   idx: Buffer;
-  docs: Buffer;
+  /** The `.docs` file: the chunk records in order, written as they are (never concatenated in memory). */
+  docs: readonly Uint8Array[];
 }
 
 /** Assembles the .idx file from columns, record offsets and the encoder's sections. */
 export function assembleSegment(
   columns: SegmentColumns,
   recordOffsets: Float64Array,
-  records: Buffer,
+  records: readonly Uint8Array[],
   encoder: PostingsEncoder,
 ): EncodedSegment {
   const u8 = (array: Uint32Array | Float64Array | Uint8Array) =>
@@ -278,8 +285,15 @@ function countTerms(terms: readonly string[]): Map<string, number> {
   return counts;
 }
 
-/** Builds a fresh segment from analysed chunks (in slot order). */
-export function encodeSegment(docs: readonly SegmentDoc[]): EncodedSegment {
+/**
+ * Builds a fresh segment from analysed chunks (in slot order). Runs in time slices (a 12k-chunk batch is most of a
+ * second of work): `slice()` is awaited per chunk and per term, so waiting requests get a turn every few ms. The
+ * inputs must not change meanwhile (the store's writes are serialised; it builds from its own copies).
+ */
+export async function encodeSegment(
+  docs: readonly SegmentDoc[],
+  slice: () => Promise<void> | undefined = createTimeSlicer(),
+): Promise<EncodedSegment> {
   const n = docs.length;
   const columns: SegmentColumns = {
     chunkIds: [],
@@ -296,7 +310,9 @@ export function encodeSegment(docs: readonly SegmentDoc[]): EncodedSegment {
   const recordOffsets = new Float64Array(n + 1);
   const recordBuffers: Buffer[] = [];
   let recordBytes = 0;
-  docs.forEach((doc, i) => {
+  for (let i = 0; i < n; i++) {
+    await slice();
+    const doc = docs[i] as SegmentDoc;
     const { record } = doc;
     columns.chunkIds.push(record.chunkId);
     columns.bodyLength[i] = doc.bodyTerms.length;
@@ -316,7 +332,7 @@ export function encodeSegment(docs: readonly SegmentDoc[]): EncodedSegment {
     recordOffsets[i] = recordBytes;
     recordBytes += bytes.length;
     recordBuffers.push(bytes);
-    const body = countTerms(doc.bodyTerms);
+    const body = countTerms(doc.markerTerms ? [...doc.bodyTerms, ...doc.markerTerms] : doc.bodyTerms);
     const context = countTerms(doc.contextTerms);
     const add = (term: string, packed: number) => {
       let list = postings.get(term);
@@ -330,16 +346,19 @@ export function encodeSegment(docs: readonly SegmentDoc[]): EncodedSegment {
     for (const [term, tf] of body)
       add(term, (Math.min(tf, 0xffff) | (Math.min(context.get(term) ?? 0, 0xffff) << 16)) >>> 0);
     for (const [term, tf] of context) if (!body.has(term)) add(term, (Math.min(tf, 0xffff) << 16) >>> 0);
-  });
+  }
   recordOffsets[n] = recordBytes;
   const encoder = new PostingsEncoder(columns.bodyLength, columns.contextLength);
   const terms = [...postings.keys()].map((term) => ({ term, bytes: Buffer.from(term) }));
+  await slice();
   terms.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
   for (const { term, bytes } of terms) {
+    await slice();
     const list = postings.get(term);
     if (list) encoder.addTerm(bytes, list.docs, list.tfs, list.docs.length);
   }
-  return assembleSegment(columns, recordOffsets, Buffer.concat(recordBuffers), encoder);
+  await slice();
+  return assembleSegment(columns, recordOffsets, recordBuffers, encoder);
 }
 
 export function checksum(bytes: Uint8Array): number {

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
-import { mkdir, readFile, unlink } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { createTimeSlicer } from '@/lib/event-loop';
 import { ANALYZER_VERSION, analyzeForIndex } from '@/lib/retrieval/analyzer';
 import { isTemporary, syncFolder, writeDurable } from '@/lib/retrieval/embedded/durable-files';
 import {
@@ -18,6 +19,7 @@ import {
 } from '@/lib/retrieval/embedded/keyword-segment';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import { type ScoredSlot, TopK } from '@/lib/retrieval/embedded/top-k';
+import { type AnalysisLanguage, analysisLanguageOf, detectLanguage } from '@/lib/retrieval/language';
 
 /** Format of the manifest and segment files; a different value (or analyser version) means rebuild. */
 const FORMAT = 2;
@@ -174,9 +176,30 @@ function levelOf(docs: number): number {
   return Math.floor(Math.log(Math.max(docs, 1)) / Math.log(MERGE_FACTOR));
 }
 
-/** Analyses a chunk for the index (body text, context prefix). */
-export function segmentDoc(record: StoredChunk): SegmentDoc {
-  return { record, bodyTerms: analyzeForIndex(record.text), contextTerms: analyzeForIndex(record.contextPrefix) };
+/**
+ * The body term that marks a chunk analysed with `language` (one per chunk). The analyser never emits a ':',
+ * so no query term can match it; its document frequency is the exact count of the owner's live chunks in that
+ * language, persisted and kept exact through deletes by the segments themselves (searches read it to know
+ * which languages to analyse a query in).
+ */
+export function languageMarker(language: AnalysisLanguage): string {
+  return `lang:${language}`;
+}
+
+/**
+ * Analyses a chunk for the index (body text, context prefix) in its language. A chunk without one (indexed by a
+ * caller that did not detect it, or rebuilt from the table) is detected here, and the record keeps the result, so
+ * re-analysing it later (tombstones, attribute rewrites) never detects again.
+ */
+export function segmentDoc(chunk: StoredChunk): SegmentDoc {
+  const record = chunk.language === undefined ? { ...chunk, language: detectLanguage(chunk.text) } : chunk;
+  const language = analysisLanguageOf(record.language);
+  return {
+    record,
+    bodyTerms: analyzeForIndex(record.text, language),
+    contextTerms: analyzeForIndex(record.contextPrefix, language),
+    markerTerms: [languageMarker(language)],
+  };
 }
 
 /**
@@ -379,6 +402,7 @@ export class KeywordStore {
    * commits a new manifest. The in-memory state changes only after the commit, in one synchronous step.
    */
   async apply(add: readonly SegmentDoc[], remove: Iterable<string>): Promise<void> {
+    const slice = createTimeSlicer();
     const removed = new Set<string>();
     for (const id of remove) if (this.slotById.has(id)) removed.add(id);
     for (const doc of add) if (this.slotById.has(doc.record.chunkId)) removed.add(doc.record.chunkId);
@@ -402,9 +426,12 @@ export class KeywordStore {
       let deadBody = segment.deadBody;
       let deadContext = segment.deadContext;
       for (const local of locals) {
+        await slice();
         const record = segment.reader.readRecord(local);
-        const { bodyTerms, contextTerms } = segmentDoc(record);
-        for (const term of new Set([...bodyTerms, ...contextTerms])) deadDf.set(term, (deadDf.get(term) ?? 0) + 1);
+        const { bodyTerms, contextTerms, markerTerms = [] } = segmentDoc(record);
+        for (const term of new Set([...bodyTerms, ...contextTerms, ...markerTerms])) {
+          deadDf.set(term, (deadDf.get(term) ?? 0) + 1);
+        }
         deadBody += segment.reader.bodyLength[local] as number;
         deadContext += segment.reader.contextLength[local] as number;
       }
@@ -426,7 +453,7 @@ export class KeywordStore {
       const latest = new Map<string, SegmentDoc>();
       for (const doc of add) latest.set(doc.record.chunkId, doc);
       const name = `seg-${String(nextSegment++).padStart(6, '0')}`;
-      const encoded = encodeSegment([...latest.values()]);
+      const encoded = await encodeSegment([...latest.values()]);
       entries.push({ name, checksum: await this.writeSegment(name, encoded), tombstones: null });
     }
     await this.commit(entries, nextSegment);
@@ -632,10 +659,15 @@ export class KeywordStore {
   }
 
   /** Removes files no manifest references (leftovers of crashed writes or replaced segments). */
-  cleanUp(): void {
+  /**
+   * Removes the files no manifest entry references (replaced segments, old tombstones, stale temporary files).
+   * Asynchronous: unlinking a merged-away segment of 100 MB held the event loop for ~0.3 s when done with
+   * unlinkSync. Segment and tombstone names are never reused, so a file unreferenced now stays unreferenced.
+   */
+  async cleanUp(): Promise<void> {
     let names: string[];
     try {
-      names = readdirSync(this.dir);
+      names = await readdir(this.dir);
     } catch {
       return;
     }
@@ -648,10 +680,10 @@ export class KeywordStore {
     for (const name of names) {
       if (referenced.has(name)) continue;
       const file = path.join(this.dir, name);
-      // Another process may be writing a temporary file right now: only old ones are removed.
-      if (isTemporary(name) && Date.now() - statSync(file).mtimeMs < 10 * 60_000) continue;
       try {
-        unlinkSync(file);
+        // Another process may be writing a temporary file right now: only old ones are removed.
+        if (isTemporary(name) && Date.now() - (await stat(file)).mtimeMs < 10 * 60_000) continue;
+        await unlink(file);
       } catch {
         // Gone already.
       }
@@ -826,11 +858,14 @@ export class KeywordStore {
     this.adoptSegments(next);
     this.generation = manifest.generation;
     this.nextSegment = nextSegment;
-    this.cleanUp();
+    await this.cleanUp();
   }
 
   /** Rewrites segments [from, to) as one segment without their deleted chunks. */
   private async merge(from: number, to: number): Promise<void> {
+    // In time slices (merging 100k chunks is seconds of work): the segments read here change only in commit(),
+    // which runs after this, and writes are serialised by the caller.
+    const slice = createTimeSlicer();
     const group = this.segments.slice(from, to);
     const docs = group.reduce((sum, segment) => sum + this.live(segment), 0);
     const columns: SegmentColumns = {
@@ -855,6 +890,7 @@ export class KeywordStore {
       const refMap = new Map<number, number>();
       for (let local = 0; local < reader.docs; local++) {
         if (segment.alive[local] !== 1) continue;
+        await slice();
         remap[local] = next;
         columns.chunkIds.push(reader.chunkIds[local] as string);
         columns.bodyLength[next] = reader.bodyLength[local] as number;
@@ -892,6 +928,7 @@ export class KeywordStore {
     let outDocs = new Uint32Array(1024);
     let outTfs = new Uint32Array(1024);
     for (;;) {
+      await slice();
       let smallest: Buffer | null = null;
       for (let g = 0; g < group.length; g++) {
         const reader = (group[g] as LiveSegment).reader;
@@ -931,7 +968,8 @@ export class KeywordStore {
       }
       encoder.addTerm(term, outDocs, outTfs, count);
     }
-    const encoded = assembleSegment(columns, recordOffsets, Buffer.concat(records), encoder);
+    await slice();
+    const encoded = assembleSegment(columns, recordOffsets, records, encoder);
     const name = `seg-${String(this.nextSegment).padStart(6, '0')}`;
     const merged = await this.writeSegment(name, encoded);
     const entries: Manifest['segments'] = [];

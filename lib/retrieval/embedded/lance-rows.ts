@@ -9,6 +9,9 @@ export type StoredChunk = Omit<IndexedChunk, 'vector'>;
 /** Name of the vector column (FixedSizeList<Float32>(dims)), added when an owner's first vector arrives. */
 export const VECTOR_COLUMN = 'vector';
 
+/** Column added to tables created before languages were detected (ChunkTable.open adds it). */
+export const LANGUAGE_COLUMN = 'language';
+
 /** Columns of an owner's chunk table, without the vector column. */
 export const CHUNK_SCHEMA = new Schema([
   new Field('chunkId', new Utf8(), false),
@@ -38,6 +41,8 @@ export const CHUNK_SCHEMA = new Schema([
   // tags again as JSON: reading a list column back is ~20x slower than a string when an owner is loaded.
   new Field('tagsJson', new Utf8(), false),
   new Field('embeddingModel', new Utf8(), true),
+  // The chunk's detected language (ISO 639-1 or 'und'); null on rows written before languages were detected.
+  new Field(LANGUAGE_COLUMN, new Utf8(), true),
 ]);
 
 /** Columns read back when an owner's partition is loaded (no vector; the list columns only serve filters). */
@@ -79,6 +84,7 @@ export function chunkToRow(chunk: StoredChunk, vector: number[] | null, withVect
     fieldsJson: JSON.stringify(chunk.fields),
     tagsJson: JSON.stringify(chunk.tags),
     embeddingModel: vector ? chunk.embeddingModel : null,
+    language: chunk.language ?? null,
   };
   if (withVectorColumn) row[VECTOR_COLUMN] = vector;
   return row;
@@ -139,6 +145,8 @@ export function rowToStoredChunk(row: ChunkRow): StoredChunk {
     tags: parseTags(text(row.tagsJson)),
     fields: parseFields(text(row.fieldsJson)),
     embeddingModel: nullableText(row.embeddingModel),
+    // Absent on old rows: the keyword index detects it from the text when it analyses the chunk.
+    ...(typeof row.language === 'string' ? { language: row.language } : {}),
   };
 }
 

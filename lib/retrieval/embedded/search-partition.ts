@@ -1,4 +1,4 @@
-import { analyze, analyzeForIndex } from '@/lib/retrieval/analyzer';
+import { analyzeQueryTerms } from '@/lib/retrieval/analyzer';
 import { compileFilters } from '@/lib/retrieval/embedded/filter-predicate';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import type { OwnerPartition } from '@/lib/retrieval/embedded/owner-partition';
@@ -39,14 +39,15 @@ function toHit(
 }
 
 /**
- * The terms a keyword query searches: its content words (`analyze`: function words dropped), or, when none of
- * those occurs in the owner's chunks ("what is it", a misspelt name next to "how"), every word the index keeps
- * (`analyzeForIndex`), so a query with any indexed word always returns the chunks that contain it.
+ * The terms a keyword query searches, analysed in every language of the owner's chunks (`analyzeQueryTerms`):
+ * its content words (function words dropped), or, when none of those occurs in the owner's chunks ("what is
+ * it", a misspelt name next to "how"), every word the index keeps, so a query with any indexed word always
+ * returns the chunks that contain it.
  */
 function queryTerms(partition: OwnerPartition, query: string): string[] {
-  const content = analyze(query);
+  const { content, all } = analyzeQueryTerms(query, partition.languages());
   if (partition.hasAnyTerm(content)) return content;
-  return analyzeForIndex(query);
+  return all;
 }
 
 /**

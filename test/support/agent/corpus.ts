@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ChunkIndex, IndexedChunk } from '@/lib/retrieval/types';
+import { makeChunk, makeDocument } from './fixtures';
 import type { MemoryDocument } from './memory-catalog';
 import { createMemoryChunkIndex } from './memory-chunk-index';
 
@@ -38,50 +39,24 @@ export function documentFor(
   title: string | null,
   chunkCount: number,
 ): MemoryDocument {
-  return {
+  // Ids derived from the content (stable across runs), everything else as in the unit fixtures.
+  return makeDocument({
     documentId: idFrom('d', `${ownerId}:${key}`),
     ownerId,
-    status: 'INDEXED',
     filename,
     title,
     mime: 'text/plain',
-    bucketId: null,
-    bucketName: null,
-    documentDate: null,
-    tags: [],
-    fields: {},
-    pageCount: null,
     chunkCount,
     sha256: createHash('sha256').update(key).digest('hex'),
-  };
+  });
 }
 
 export function chunkFor(doc: MemoryDocument, index: number, text: string, charStart = 0): IndexedChunk {
-  return {
+  return makeChunk(doc, index, text, {
     chunkId: idFrom('c', `${doc.documentId}:${index}`),
-    documentId: doc.documentId,
-    ownerId: doc.ownerId,
-    index,
-    text,
-    contextPrefix: doc.title ?? doc.filename,
-    tokenCount: Math.ceil(text.length / 4),
-    vector: null,
-    embeddingModel: null,
-    page: null,
-    sheet: null,
-    rowStart: null,
-    rowEnd: null,
-    headingPath: null,
     charStart,
     charEnd: charStart + text.length,
-    bucketId: null,
-    mime: doc.mime,
-    filename: doc.filename,
-    title: doc.title,
-    documentDate: null,
-    tags: [],
-    fields: {},
-  };
+  });
 }
 
 /** Splits long text into ~maxChars chunks at paragraph, then line boundaries. */

@@ -76,6 +76,8 @@ export interface FakeRequest {
   hasFormat?: boolean;
   options?: ModelOptions | null;
   messages?: ChatMessage[];
+  /** Images sent with a chat request (vision calls). */
+  images?: number;
   count?: number;
   aborted: boolean;
   tokensSent?: number;
@@ -123,6 +125,8 @@ interface JsonSchema {
 interface ChatMessage {
   role: string;
   content: unknown;
+  /** Base64 images (Ollama's vision input). */
+  images?: unknown;
 }
 
 interface ChatBody {
@@ -187,15 +191,36 @@ function lastUserContent(messages: ChatMessage[]): string {
 
 const longWords = (text: string) => (text.match(/[A-Za-z]{4,}/g) ?? []).slice(0, 6);
 
-/** The reading policy's next step: search, open r1, finish. */
+/** The reading policy's next step: search, read a page flagged as a picture (with a vision model), open r1, finish. */
 function decide(prompt: string, question: string, searchQuery: string | undefined): Record<string, unknown> {
   if (prompt.includes('<<<DATA source [1]')) return { action: 'final', reason: 'source opened' };
+  const pictured = /Pages that look like pictures: (r\d+)/.exec(prompt)?.[1];
+  if (pictured && prompt.includes('- visual_interpretation {'))
+    return { action: 'tool_call', calls: [{ tool: 'visual_interpretation', handle: pictured }] };
   if (/^r1 \(/m.test(prompt)) return { action: 'tool_call', calls: [{ tool: 'open_citation', handle: 'r1' }] };
   if (/No results for "|\(search_\w+, 0 hits\)/.test(prompt)) return { action: 'final', reason: 'nothing found' };
   return {
     action: 'tool_call',
     calls: [{ tool: 'search_docs', query: searchQuery ?? (longWords(question).join(' ') || 'document') }],
   };
+}
+
+/** The base64 images of a chat request (Ollama puts them on the message), or an empty list. */
+function imagesOf(messages: readonly ChatMessage[]): string[] {
+  return messages.flatMap((m) =>
+    Array.isArray(m.images) ? m.images.filter((i): i is string => typeof i === 'string') : [],
+  );
+}
+
+/**
+ * The fake vision model's answer about an image: a fixed description that names the image's size (read from the
+ * PNG header), so a test can check the bound on what was sent.
+ */
+export function fakeVisionReading(base64: string): string {
+  const bytes = Buffer.from(base64, 'base64');
+  const png = bytes.length >= 24 && bytes.toString('latin1', 1, 4) === 'PNG';
+  const size = png ? `${bytes.readUInt32BE(16)}x${bytes.readUInt32BE(20)}` : 'unknown size';
+  return `The page image (${size} pixels) shows a bar chart with three bars labelled North, South and West, South being the tallest.`;
 }
 
 /** The reading policy's answer: the first sentence of source [1], cited; or a plain insufficiency sentence. */
@@ -341,6 +366,11 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
     const scripted = (script[kind]?.length ?? 0) > 0;
     const entry = queues[kind].shift();
     if (isFail(entry)) return { kind: 'error', status: entry.status ?? 500, message: entry.error };
+    const images = imagesOf(messages);
+    if (kind === 'text' && images.length > 0) {
+      if (entry !== undefined) queues[kind].unshift(entry);
+      return { kind: 'text', text: fakeVisionReading(images[0] ?? ''), tokenDelayMs: 0, firstTokenDelayMs: 0 };
+    }
     if (kind === 'text') {
       if (entry === undefined) {
         if (scripted && lastText) return lastText;
@@ -391,6 +421,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       hasFormat: Boolean(body.format),
       options: body.options ?? null,
       messages,
+      images: imagesOf(messages).length,
       aborted: false,
     };
     requests.push(record);

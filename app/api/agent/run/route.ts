@@ -4,6 +4,7 @@ import { answerRunInputOf, checkAgentRateLimit, runAnswerForUser } from '@/lib/c
 import { getConfig } from '@/lib/config';
 import { apiRoutes } from '@/lib/http/api-routes';
 import { readJson } from '@/lib/http/read-json';
+import { getResearchService, researchStartOf } from '@/lib/research/for-user';
 
 export const dynamic = 'force-dynamic';
 export const maxDuration = 600;
@@ -13,8 +14,15 @@ export const POST = withUser(apiRoutes['POST /api/agent/run'], async (request, {
     maxBytes: getConfig().requestLimits.agentBytes,
   });
   await checkAgentRateLimit(user.id);
+  if (body.mode === 'research') {
+    const run = await getResearchService().start(user.id, researchStartOf(body));
+    return Response.json({ run }, { status: 201 });
+  }
   const { session, chatResult, result } = await runAnswerForUser(
-    answerRunInputOf({ kind: 'agent', value: body }, { ownerId: user.id, signal: request.signal }),
+    answerRunInputOf(
+      { kind: 'agent', value: { ...body, mode: body.mode } },
+      { ownerId: user.id, signal: request.signal },
+    ),
   );
   return Response.json({
     ...chatResult,

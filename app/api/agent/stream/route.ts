@@ -6,6 +6,7 @@ import { getConfig } from '@/lib/config';
 import { AppError } from '@/lib/errors';
 import { apiRoutes } from '@/lib/http/api-routes';
 import { readJson } from '@/lib/http/read-json';
+import { getResearchService, researchStartOf } from '@/lib/research/for-user';
 
 export const dynamic = 'force-dynamic';
 export const maxDuration = 600;
@@ -35,8 +36,15 @@ export const POST = withUser(apiRoutes['POST /api/agent/stream'], async (request
         }
       };
       try {
+        if (body.mode === 'research') {
+          send('research', { run: await getResearchService().start(user.id, researchStartOf(body)) });
+          return;
+        }
         const { session, chatResult, result } = await runAnswerForUser(
-          answerRunInputOf({ kind: 'agent', value: body }, { ownerId: user.id, signal: abort.signal }),
+          answerRunInputOf(
+            { kind: 'agent', value: { ...body, mode: body.mode } },
+            { ownerId: user.id, signal: abort.signal },
+          ),
           {
             onSession: (s) => send('session', s),
             onEvent: (e) => send(e.type === 'token' ? 'token' : 'trace', e),

@@ -1,0 +1,78 @@
+import { splitSentences } from '@/lib/agent/text';
+import { analyze } from '@/lib/retrieval/analyzer';
+import type { Section, SectionChunk } from './sections';
+
+/**
+ * Extractive summaries (no model): for each section, its most central sentences (TF-IDF weight against the
+ * document's other sections, length-normalised) in text order, then its most distinctive words. Written by hand:
+ * the npm summarisers we found (node-summary, node-sumy ports) are unmaintained or English-only sentence rankers,
+ * and this one must share the search analyser so that a summary matches the queries its section answers.
+ */
+
+export const SUMMARY_SENTENCES = 3;
+export const SUMMARY_KEY_TERMS = 10;
+export const SUMMARY_MAX_CHARS = 900;
+
+export interface WrittenSummary {
+  text: string;
+  source: 'model' | 'extractive';
+}
+
+const WORD = /[\p{L}][\p{L}\p{N}'’-]{2,}/gu;
+
+function sectionText(section: Section, chunks: readonly SectionChunk[]): string {
+  // Chunks overlap by a few tokens; a repeated sentence would only count twice, which the TF cap absorbs.
+  return chunks
+    .filter((c) => c.index >= section.chunkStart && c.index <= section.chunkEnd)
+    .map((c) => c.text)
+    .join('\n\n');
+}
+
+/** Summaries for `sections` of one document, in the same order. */
+export function extractiveSummaries(sections: readonly Section[], chunks: readonly SectionChunk[]): WrittenSummary[] {
+  const texts = sections.map((s) => sectionText(s, chunks));
+  const termSets = texts.map((t) => new Set(analyze(t)));
+  const df = new Map<string, number>();
+  for (const set of termSets) for (const term of set) df.set(term, (df.get(term) ?? 0) + 1);
+  const n = sections.length;
+  const idf = (term: string) => Math.log(1 + n / (df.get(term) ?? 1));
+  return texts.map((text, i) => ({ text: summarizeOne(text, sections[i]?.label ?? '', idf), source: 'extractive' }));
+}
+
+function summarizeOne(text: string, label: string, idf: (term: string) => number): string {
+  const tf = new Map<string, number>();
+  for (const term of analyze(text)) tf.set(term, (tf.get(term) ?? 0) + 1);
+  const weight = (term: string) => Math.log(1 + (tf.get(term) ?? 0)) * idf(term);
+  const sentences = splitSentences(text)
+    .map((s, position) => ({ ...s, position, clean: s.text.replace(/\s+/g, ' ').trim() }))
+    .filter((s) => s.clean.length >= 30 && s.clean.length <= 400);
+  const scored = sentences.map((s) => {
+    const terms = [...new Set(analyze(s.clean))];
+    const total = terms.reduce((sum, t) => sum + weight(t), 0);
+    return { ...s, score: terms.length === 0 ? 0 : total / Math.sqrt(terms.length + 4) };
+  });
+  const picked = [...scored]
+    .sort((a, b) => b.score - a.score || a.position - b.position)
+    .slice(0, SUMMARY_SENTENCES)
+    .sort((a, b) => a.position - b.position);
+  // Distinctive words, shown in their most frequent surface form.
+  const surface = new Map<string, Map<string, number>>();
+  for (const m of text.matchAll(WORD)) {
+    const word = m[0].toLowerCase();
+    const term = analyze(word)[0];
+    if (!term) continue;
+    const forms = surface.get(term) ?? new Map<string, number>();
+    forms.set(word, (forms.get(word) ?? 0) + 1);
+    surface.set(term, forms);
+  }
+  const keyTerms = [...tf.keys()]
+    .filter((t) => surface.has(t))
+    .sort((a, b) => weight(b) - weight(a) || a.localeCompare(b))
+    .slice(0, SUMMARY_KEY_TERMS)
+    .map((t) => [...(surface.get(t)?.entries() ?? [])].sort((a, b) => b[1] - a[1])[0]?.[0] ?? t);
+  const body = picked.map((s) => s.clean).join(' ');
+  const head = label ? `${label}: ` : '';
+  const terms = keyTerms.length > 0 ? ` Key terms: ${keyTerms.join(', ')}.` : '';
+  const room = SUMMARY_MAX_CHARS - head.length - terms.length;
+  return `${head}${body.length > room ? `${body.slice(0, Math.max(0, room - 1)).trimEnd()}…` : body}${terms}`;
+}
