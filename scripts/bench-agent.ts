@@ -76,28 +76,34 @@ async function main() {
         { index, catalog, embedder: null, models: mockModels(q) },
       );
     const lines = [
-      `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench-agent.ts\` (${RUNS} runs per row over ClapNQ questions, ${docs.length} passages; chunk index: ${engine}; Node ${process.version}, ${(await import('node:os')).cpus().length} cores). Overhead = total run time minus time inside model calls (the mock models answer instantly, so model time is the AI SDK's own cost).`,
+      `Measured ${new Date().toISOString().slice(0, 10)} with \`npx tsx scripts/bench-agent.ts\` (${RUNS} runs per row over ClapNQ questions, ${docs.length} passages; chunk index: ${engine}; Node ${process.version}, ${(await import('node:os')).cpus().length} cores). Overhead = total run time minus time inside model calls (the mock models answer instantly, so model time is the AI SDK's own cost). CPU = the process's user + system CPU time per run (what the run costs on a loaded machine, where wall time mostly measures waiting); validation = wall time in the validation gate.`,
       '',
-      '| configuration | overhead p50 | overhead p95 | total p50 | total p95 | target p95 ≤ 50 ms |',
-      '| --- | --- | --- | --- | --- | --- |',
+      '| configuration | overhead p50 | overhead p95 | total p50 | total p95 | target p95 ≤ 50 ms | CPU p50 / p95 | validation p50 / p95 |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ];
     for (const cfg of configs) {
       const overhead: number[] = [];
       const total: number[] = [];
+      const cpu: number[] = [];
+      const validation: number[] = [];
       for (let i = 0; i < RUNS; i++) {
+        const before = process.cpuUsage();
         const q = questions[i % questions.length] ?? '';
         const r = await runAgent(
           { question: q, ownerId: owner, mode: cfg.mode, style: 'concise' },
           { index, catalog, embedder: null, models: cfg.models(q) },
         );
+        const used = process.cpuUsage(before);
+        cpu.push((used.user + used.system) / 1000);
+        validation.push(r.timings.validationMs);
         total.push(r.timings.totalMs);
         overhead.push(r.timings.totalMs - r.timings.modelMs);
       }
-      overhead.sort((a, b) => a - b);
-      total.sort((a, b) => a - b);
+      for (const xs of [overhead, total, cpu, validation]) xs.sort((a, b) => a - b);
+      const pair = (xs: number[]) => `${percentile(xs, 0.5).toFixed(1)} / ${percentile(xs, 0.95).toFixed(1)} ms`;
       const p95 = percentile(overhead, 0.95);
       lines.push(
-        `| ${cfg.name} | ${percentile(overhead, 0.5).toFixed(1)} ms | ${p95.toFixed(1)} ms | ${percentile(total, 0.5).toFixed(1)} ms | ${percentile(total, 0.95).toFixed(1)} ms | ${p95 <= 50 ? 'met' : 'missed'} |`,
+        `| ${cfg.name} | ${percentile(overhead, 0.5).toFixed(1)} ms | ${p95.toFixed(1)} ms | ${percentile(total, 0.5).toFixed(1)} ms | ${percentile(total, 0.95).toFixed(1)} ms | ${p95 <= 50 ? 'met' : 'missed'} | ${pair(cpu)} | ${pair(validation)} |`,
       );
     }
     await index.close();

@@ -1,9 +1,11 @@
 // npm run eval:agent – extractive-mode evaluation of the agent on the own QA set over real documents, ClapNQ
-// (answerable/unanswerable) and BIPIA (planted instructions). `-- --only qa,clapnq,bipia` runs a subset.
+// (answerable/unanswerable) and BIPIA (planted instructions). `-- --only qa,clapnq,bipia` runs a subset;
+// `--modes agent` asks the own QA set in one mode only; EVAL_DEBUG=1 prints every QA answer with the gate's errors.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { CONFIDENCE_THRESHOLDS, fitThresholds } from '@/lib/agent/confidence';
 import { copiesPlantedText } from '@/lib/agent/injection';
 import type { AgentModels, QueryEmbedder } from '@/lib/agent/ports';
 import { runAgent } from '@/lib/agent/run-agent';
@@ -99,6 +101,7 @@ interface QaOutcome {
   ms: number;
   cost: Cost;
   confidence: AgentResult['confidence'];
+  confidenceScore: number;
   validated: boolean;
 }
 
@@ -136,8 +139,21 @@ async function evalOwnQa(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = E
       ms: r.timings.totalMs,
       cost,
       confidence: r.confidence,
+      confidenceScore: r.confidenceScore ?? 0,
       validated: r.validated,
     });
+    if (process.env.EVAL_DEBUG)
+      console.log(
+        JSON.stringify({
+          id: q.id,
+          ok: outcomes.at(-1)?.ok,
+          q: q.question,
+          a: r.answer.slice(0, 300),
+          cited,
+          conf: r.confidence,
+          gate: r.trace.flatMap((e) => (e.type === 'validation' ? e.errors.map((x) => x.message.slice(0, 160)) : [])),
+        }),
+      );
   }
   return { outcomes, docs: corpus.docs.length, chunks: corpus.chunks.length, failed: corpus.failed };
 }
@@ -220,6 +236,7 @@ function qaSection(runs: [string, QaRun][]): string[] {
       `| ${label} | ${of.map((x) => String(x.length)).join(' | ')} | ${of.map((x) => pct(x.filter((o) => o.ok).length, x.length)).join(' | ')} |`,
     );
   }
+  lines.push('', ...calibrationLines(runs));
   const [name, run] = runs[0] ?? ['agent', first];
   const failing = run.outcomes.filter((o) => !o.ok);
   lines.push(
@@ -240,6 +257,37 @@ function qaSection(runs: [string, QaRun][]): string[] {
     );
   }
   lines.push('', '</details>');
+  return lines;
+}
+
+/** The fitting half (even positions of the question file) and the held-out half (odd positions). */
+function halves<T>(items: readonly T[]): { fit: T[]; held: T[] } {
+  return { fit: items.filter((_, i) => i % 2 === 0), held: items.filter((_, i) => i % 2 === 1) };
+}
+
+/** Label -> answers and share correct on the held-out half, with the product's thresholds. */
+function reliability(outcomes: readonly QaOutcome[]) {
+  const held = halves(outcomes).held;
+  const of = (label: AgentResult['confidence']) => held.filter((o) => o.confidence === label);
+  const share = (xs: QaOutcome[]) => (xs.length === 0 ? 0 : (100 * xs.filter((o) => o.ok).length) / xs.length);
+  return { high: of('high'), medium: of('medium'), low: of('low'), share };
+}
+
+function calibrationLines(runs: [string, QaRun][]): string[] {
+  const lines = [
+    `Confidence calibration: the thresholds on the confidence score (lib/agent/confidence.ts, now high >= ${CONFIDENCE_THRESHOLDS.high}, medium >= ${CONFIDENCE_THRESHOLDS.medium}) are fitted on the even positions of the question file so that High is correct >= 90% and Medium >= 70% there; the reliability table is the held-out odd half.`,
+    '',
+    '| mode | thresholds fitted on the even half (high / medium) | label (held-out half) | answers | share correct |',
+    '| --- | --- | --- | --- | --- |',
+  ];
+  for (const [name, run] of runs) {
+    const fitted = fitThresholds(halves(run.outcomes).fit.map((o) => ({ score: o.confidenceScore, correct: o.ok })));
+    const r = reliability(run.outcomes);
+    for (const label of ['high', 'medium', 'low'] as const)
+      lines.push(
+        `| ${name} | ${fitted.high.toFixed(2)} / ${fitted.medium.toFixed(2)} | ${label} | ${r[label].length} | ${r[label].length === 0 ? 'n/a' : `${r.share(r[label]).toFixed(1)}%`} |`,
+      );
+  }
   return lines;
 }
 
@@ -529,6 +577,7 @@ async function main() {
       live: { type: 'boolean', default: false },
       limit: { type: 'string' },
       'no-record': { type: 'boolean', default: false },
+      modes: { type: 'string' },
     },
   });
   const only = new Set((values.only ?? 'qa,clapnq,bipia').split(',').map((x) => x.trim()));
@@ -537,6 +586,10 @@ async function main() {
   const ctx: EvalModels = live
     ? { models: live.models, embedder: live.queryEmbedder, embedChunks: live.embedChunks, meter: live.meter, limit }
     : { ...EXTRACTIVE, limit };
+  const modes = (values.modes ?? 'agent,quick')
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x): x is AgentMode => x === 'agent' || x === 'quick');
   const record = !values['no-record'];
   const tag = live ? 'live-' : '';
   const dir = mkdtempSync(path.join(tmpdir(), 'docuchat-eval-agent-'));
@@ -555,10 +608,8 @@ async function main() {
 
     if (only.has('qa')) {
       const t0 = performance.now();
-      const runs: [string, QaRun][] = [
-        ['agent', await evalOwnQa(index, 'agent', ctx)],
-        ['quick', await evalOwnQa(index, 'quick', ctx)],
-      ];
+      const runs: [string, QaRun][] = [];
+      for (const m of modes) runs.push([m, await evalOwnQa(index, m, ctx)]);
       const lines = [header, '', ...qaSection(runs)];
       if (live) {
         lines.push('', '| mode | cost per answer |', '| --- | --- |');
@@ -567,6 +618,28 @@ async function main() {
       lines.push('', `Section time ${((performance.now() - t0) / 1000).toFixed(1)} s.`);
       write('eval-qa', lines.join('\n'));
       const agent = qaRates(runs[0]?.[1].outcomes ?? []);
+      const rel = reliability(runs[0]?.[1].outcomes ?? []);
+      if (record && !Number.isFinite(limit)) {
+        const mode = live ? 'live_' : '';
+        // A label no answer got has no share correct: its count is recorded, its share only when there are answers.
+        const entries: Parameters<typeof recordFigures>[0] = {
+          [`confidence.${mode}high_answers`]: { value: rel.high.length, unit: 'answers (held-out half)', command },
+          [`confidence.${mode}medium_answers`]: { value: rel.medium.length, unit: 'answers (held-out half)', command },
+        };
+        if (rel.high.length > 0)
+          entries[`confidence.${mode}high_correct_pct`] = {
+            value: round1(rel.share(rel.high)),
+            unit: '% (held-out half)',
+            command,
+          };
+        if (rel.medium.length > 0)
+          entries[`confidence.${mode}medium_correct_pct`] = {
+            value: round1(rel.share(rel.medium)),
+            unit: '% (held-out half)',
+            command,
+          };
+        recordFigures(entries);
+      }
       if (record && !live && !Number.isFinite(limit)) {
         recordFigures({
           'qa.questions': { value: runs[0]?.[1].outcomes.length ?? 0, unit: 'questions', command },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AgentLimits } from './limits';
+import { cardinalWord, QUANTIFIER_WORDS, TENS_WORDS, UNIT_WORDS } from './number-words';
 import { keyTerms } from './text';
 
 /**
@@ -24,33 +25,15 @@ export interface PromptConstraints {
 
 export const DEFAULT_INSUFFICIENCY_PHRASE = 'Insufficient documentation';
 
-const NUMBER_WORDS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  a: 1,
-  an: 1,
-  single: 1,
-  both: 2,
-  couple: 2,
-  several: 3,
-};
-
 function toNumber(word: string | undefined): number | null {
   if (!word) return null;
   const w = word.toLowerCase();
   if (/^\d+$/.test(w)) return Number.parseInt(w, 10);
-  return NUMBER_WORDS[w] ?? null;
+  return cardinalWord(w) ?? QUANTIFIER_WORDS.get(w) ?? null;
 }
 
-const NUM = '(\\d+|one|two|three|four|five|six|seven|eight|nine|ten|a|an|single|both|several)';
+/** A count: digits, a cardinal word up to ninety, or a quantifier ("a", "both", "several"). */
+const NUM = `(\\d+|${[...UNIT_WORDS.keys(), ...TENS_WORDS.keys(), ...QUANTIFIER_WORDS.keys()].sort((a, b) => b.length - a.length).join('|')})`;
 
 /** Splits "a, b and c" / "a; b; c" / "'a', 'b'" into trimmed items (quotes removed). */
 export function splitList(raw: string): string[] {

@@ -1,5 +1,9 @@
 import { analyze } from '@/lib/retrieval/analyzer';
+import { subQuestions } from './answer-type';
+import { recordAnswerSignals } from './confidence';
 import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
+import { declineAnswer, questionWords, tableAnswerLine } from './extractive-answer';
+import { type Candidate, combinedSignals, selectEvidence } from './extractive-select';
 import { searchableQuestion } from './plan';
 import type { AgentState, OpenedChunk } from './state';
 import { keyTerms, type Sentence, splitSentences } from './text';
@@ -11,12 +15,6 @@ import { missingParts } from './validate';
  * verbatim and cited, sections filled from their own terms, exact quotes taken from the sources, and what is
  * missing stated with the insufficiency phrase. Never invents a word outside quotes, headings and the phrase.
  */
-
-interface Candidate {
-  opened: OpenedChunk;
-  sentence: Sentence;
-  terms: Set<string>;
-}
 
 const SQL_LINE =
   /^[ \t]*(?:SELECT|INSERT|UPDATE|DELETE|REINDEX|CREATE|ALTER|DROP|VACUUM|WITH|GRANT|REVOKE|TRUNCATE|ANALYZE|EXPLAIN)\b[^\n]*/gm;
@@ -187,13 +185,49 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
       lines.push('');
     }
   } else {
-    const picked = best(state, pool, questionTerms.length > 0 ? questionTerms : keyTerms(state.question), count, used);
-    addCovered(picked);
-    if (picked.length === 0) {
-      const fallback = pool.slice(0, 1);
-      for (const p of fallback) lines.push(quoteLine(p, bullet));
-    } else if (bullet) for (const p of picked) lines.push(quoteLine(p, true));
-    else lines.push(picked.map((p) => quoteLine(p, false)).join(' '));
+    const terms = questionTerms.length > 0 ? questionTerms : keyTerms(state.question);
+    // A compound question ("How many X …, and what is Y?") is answered part by part: each part's evidence may be
+    // in another document, and a part nothing answers is declined on its own line.
+    const parts = subQuestions(searchableQuestion(state.question), keyTerms);
+    const chosen = parts.map((part) =>
+      selectEvidence({
+        question: parts.length > 1 ? part : searchableQuestion(state.question),
+        terms: parts.length > 1 && keyTerms(part).length > 0 ? keyTerms(part) : terms,
+        pool,
+        opened: state.opened,
+        count: parts.length > 1 ? Math.max(1, Math.floor(count / parts.length)) : count,
+        bonus: (o) => dateBonus(state, o),
+      }),
+    );
+    const answering = chosen.filter((c) => !c.decline);
+    recordAnswerSignals(state, combinedSignals(chosen));
+    if (answering.length === 0 && !process.env.DOCUCHAT_NO_DECLINE) {
+      const missing = [...new Set(chosen.flatMap((c) => c.decline?.missing ?? []))];
+      return declineAnswer(state, phrase, missing, queries, chosen[0]?.signals.termCoverage ?? 0);
+    }
+    const quoted = new Set<string>();
+    for (const [i, c] of chosen.entries()) {
+      if (c.decline && !process.env.DOCUCHAT_NO_DECLINE) {
+        const words = questionWords(parts[i] ?? '', c.decline.missing);
+        lines.push(
+          `${phrase}: the passages found in your documents do not answer this part of the question${words.length > 0 ? `; they do not mention ${words.map((w) => `"${w}"`).join(', ')}` : ''}.`,
+        );
+        insufficiencies.push({
+          section: 'Answer',
+          missing: `No passage found answers "${parts[i] ?? ''}"`,
+          queriesTried: queries,
+        });
+        continue;
+      }
+      addCovered(c.picked);
+      const fresh = c.picked.filter((p) => !quoted.has(p.sentence.text));
+      for (const p of fresh) quoted.add(p.sentence.text);
+      if (c.table) {
+        lines.push(tableAnswerLine(c.table));
+        for (const t of parts.length > 1 ? keyTerms(parts[i] ?? '') : questionTerms) covered.add(t);
+      } else if (bullet) for (const p of fresh) lines.push(quoteLine(p, true));
+      else if (fresh.length > 0) lines.push(fresh.map((p) => quoteLine(p, false)).join(' '));
+    }
     const block = exactBlock(questionTerms);
     if (block) lines.push('', block);
   }

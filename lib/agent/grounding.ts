@@ -1,4 +1,5 @@
 import { analyze } from '@/lib/retrieval/analyzer';
+import { type AnswerSignals, confidenceLabel, confidenceScore } from './confidence';
 import { findVerbatim } from './gate/normalize';
 import { claimUnits, type Unit, withoutMarkers } from './gate/units';
 import type { AgentState, OpenedChunk } from './state';
@@ -183,10 +184,25 @@ export function computeConfidence(args: {
   insufficiencies: number;
   answer: string;
   injectionInContext: boolean;
+  signals?: AnswerSignals | null;
 }): Confidence {
+  if (args.signals) return confidenceLabel(computeConfidenceScore(args));
+  // A model-written answer: not yet calibrated (needs live runs); the gate, claim support and hedging decide.
   if (!args.validated || args.citations === 0 || args.support < 0.5) return 'low';
   const high =
     args.support >= 0.8 && args.insufficiencies === 0 && !UNCERTAIN.test(args.answer) && !admitsMissing(args.answer);
-  if (high && !args.injectionInContext) return 'high';
-  return 'medium';
+  return high && !args.injectionInContext ? 'high' : 'medium';
+}
+
+/** The 0-1 score behind the label (lib/agent/confidence.ts). */
+export function computeConfidenceScore(args: Parameters<typeof computeConfidence>[0]): number {
+  return confidenceScore({
+    signals: args.signals ?? null,
+    validated: args.validated,
+    citations: args.citations,
+    support: args.support,
+    insufficiencies: args.insufficiencies,
+    injectionInContext: args.injectionInContext,
+    hedged: UNCERTAIN.test(args.answer) || admitsMissing(args.answer),
+  });
 }

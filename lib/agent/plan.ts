@@ -8,6 +8,7 @@ import {
   unionSchemas,
 } from '@/lib/domain/typed-meta';
 import type { SearchFilters } from '@/lib/retrieval/types';
+import { subQuestions } from './answer-type';
 import type { PromptConstraints } from './constraints';
 import { metaFiltersFromQuestion } from './meta-plan';
 import { callStructured, parseLooseJson, type StructuredOutcome } from './model-call';
@@ -108,7 +109,8 @@ export function defaultPlan(
     if (subQueries.length >= constraints.minSearches && subQueries.length > 0) break;
     if (!subQueries.some((s) => s.toLowerCase().includes(section.toLowerCase()))) subQueries.push(section);
   }
-  if (subQueries.length === 0) subQueries.push(searchableQuestion(question));
+  // A compound question searches each of its questions (each may live in another document).
+  if (subQueries.length === 0) subQueries.push(...subQuestions(searchableQuestion(question), keyTerms).slice(0, 3));
   const terms = keyTerms(question);
   let variant = 0;
   while (subQueries.length < constraints.minSearches && variant < 3) {

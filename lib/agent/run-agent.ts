@@ -1,3 +1,4 @@
+import { answerSignals } from './confidence';
 import {
   analyzeConstraints,
   capConstraints,
@@ -9,7 +10,7 @@ import {
 import type { RunContext } from './context';
 import { createEventSink, type EventSink } from './events';
 import { deliverable, type GatedAnswer, notice } from './gate/deliver';
-import { buildInsufficiencies, computeConfidence, groundAnswer } from './grounding';
+import { buildInsufficiencies, computeConfidence, computeConfidenceScore, groundAnswer } from './grounding';
 import { type GuardVerdict, guardKnowledgeBase, guardQuestion } from './guard';
 import { resolveLimits } from './limits';
 import { type LoopOutcome, runLoop } from './loop';
@@ -261,14 +262,16 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
           ]
         : reported;
     const validated = outcome.validated && gated.kind === 'verified' && !gated.stopped;
-    const confidence: Confidence = computeConfidence({
+    const confidenceArgs = {
       validated,
       citations: grounded.citations.length,
       support: grounded.support,
       insufficiencies: insufficiencies.length,
       answer: grounded.answer,
       injectionInContext: state.safetyFlags.has('injection_in_context'),
-    });
+      signals: answerSignals(state),
+    };
+    const confidence: Confidence = computeConfidence(confidenceArgs);
     const note = outcome.aborted
       ? `stopped by the caller (${gated.kind})`
       : validated
@@ -283,6 +286,7 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
         insufficiencies,
         clarification: null,
         confidence,
+        confidenceScore: Math.round(computeConfidenceScore(confidenceArgs) * 1000) / 1000,
         safetyFlags,
         recommendedMode,
         validated,

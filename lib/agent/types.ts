@@ -124,6 +124,8 @@ export interface AgentResult {
   insufficiencies: Insufficiency[];
   clarification: Clarification | null;
   confidence: Confidence;
+  /** The 0-1 score the confidence label was cut from (lib/agent/confidence.ts). */
+  confidenceScore?: number;
   /** e.g. prompt_injection, injection_in_context, empty_knowledge_base, question_too_short, extractive_mode. */
   safetyFlags: string[];
   /** Citation markers the draft used that matched no opened source, removed from the answer. */

@@ -151,7 +151,10 @@ function gateInput(state: AgentState): GateInput {
 
 /** Technical terms of the answer that no opened source contains; the question's terms count only in admissions. */
 function ungroundedTermsOf(text: string, state: AgentState): string[] {
-  const opened = state.opened.map((o) => o.chunk.text).join('\n');
+  // A source's location labels (sheet, section heading) are named by its citation, so their terms are grounded.
+  const opened = state.opened
+    .map((o) => [o.chunk.text, o.chunk.sheet ?? '', o.chunk.headingPath ?? ''].join('\n'))
+    .join('\n');
   const phrase = state.constraints.insufficiencyPhrase;
   const missing = ungroundedTerms(text, opened);
   if (missing.length === 0) return missing;

@@ -29,6 +29,10 @@ describe('quoteIn', () => {
     ['\u2026 beta gamma', true],
     ['Alpha \u2026 Delta', true],
     ['Alpha \u2026 delta', false],
+    // Each elided part is searched after the previous one, never over it again.
+    ['Alpha \u2026 Alpha', false],
+    ['gamma. \u2026 gamma', false],
+    ['beta \u2026 zeta.', true],
   ])('case %#', (quote, ok) => {
     expect(quoteIn(text, quote)).toBe(ok);
   });
@@ -169,5 +173,23 @@ describe('checkAnswer', () => {
     expect(checkAnswer(long, input()).issues[0]?.message).toBe(
       `"Premium ${'word '.repeat(18)}wo…" cites no opened source: cite it as [n] right after it, or remove it.`,
     );
+  });
+});
+
+describe('location labels', () => {
+  const sheet = {
+    n: 3,
+    chunk: { text: 'Region | Sales\nNorth | 412', sheet: 'Results 31 03 2024', headingPath: null },
+  };
+  const opened = [...SOURCES, sheet];
+  it('a number in the cited source sheet name is grounded by citing it', () => {
+    expect(issues('North, Sales: 412 [3] (sheet Results 31 03 2024 [3]).', { opened })).toEqual([]);
+  });
+  it('but not when the answer cites another source', () => {
+    expect(issues('The limit holds until 31 03 2024 [1].', { opened })).toEqual([
+      ['UNGROUNDED_NUMBER', 0],
+      ['UNGROUNDED_NUMBER', 0],
+      ['UNGROUNDED_NUMBER', 0],
+    ]);
   });
 });

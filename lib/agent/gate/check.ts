@@ -1,6 +1,6 @@
 import { keyTerms } from '../text';
 import { clauses } from './admissions';
-import { findVerbatim, normalize } from './normalize';
+import { findVerbatim, indexOfNormalized, normalize, normalizedText } from './normalize';
 import { evidenceKeys, grounded, type NumberMention, numberMentions } from './numbers';
 import { claimUnits, type Unit, withoutMarkers } from './units';
 
@@ -28,12 +28,18 @@ export interface GateIssue {
 
 export interface GateSource {
   n: number;
-  chunk: { text: string };
+  /** `sheet` and `headingPath` are the source's location labels: the citation names them with the text. */
+  chunk: { text: string; sheet?: string | null; headingPath?: string | null };
   /**
    * false for a model's reading of a picture (visual_interpretation): it may ground numbers and claims, never a
    * quote, a block quote or a code line, which must be the document's own words.
    */
   verbatim?: boolean;
+}
+
+/** The location labels of a source (sheet name, section heading path): numbers in them are grounded by citing it. */
+function labelsOf(source: GateSource): string {
+  return [source.chunk.sheet, source.chunk.headingPath].filter((x): x is string => !!x && x.length > 0).join('\n');
 }
 
 export interface GateInput {
@@ -62,12 +68,13 @@ export function quoteIn(text: string, quote: string): boolean {
     .map((p) => p.trim())
     .filter((p) => p.length > 0);
   if (parts.length === 0) return false;
+  // The text is normalised once (cached per text); each part is searched after the previous one.
+  const hay = normalizedText(text);
   let from = 0;
   for (const [i, part] of parts.entries()) {
-    const rest = text.slice(from);
-    const at = findVerbatim(rest, part, i === 0);
-    if (!at) return false;
-    from += at.end;
+    const at = indexOfNormalized(hay, part, i === 0, from);
+    if (at === null) return false;
+    from = at;
   }
   return true;
 }
@@ -84,13 +91,20 @@ const short = (s: string) => (s.length > 100 ? `${s.slice(0, 100)}…` : s);
 /** Runs the gate over `answer`. Pure. */
 export function checkAnswer(answer: string, input: GateInput): GateReport {
   const byN = new Map(input.opened.map((o) => [o.n, o.chunk.text]));
+  const labelsByN = new Map(input.opened.map((o) => [o.n, labelsOf(o)]));
   const wordsByN = new Map(input.opened.filter((o) => o.verbatim !== false).map((o) => [o.n, o.chunk.text]));
   const phrase = input.insufficiencyPhrase ?? null;
   const units = claimUnits(answer);
   const issues: GateIssue[] = [];
   const verified: string[] = [];
   const questionKeys = evidenceKeys(input.question);
-  const allKeys = new Set([...questionKeys, ...input.opened.flatMap((o) => [...evidenceKeys(o.chunk.text)])]);
+  // Every opened chunk's keys are needed only for a heading's numbers: read them then, not on every check.
+  let allKeys: ReadonlySet<string>[] | null = null;
+  const everyKeys = () => {
+    allKeys ??= [questionKeys, ...input.opened.map((o) => evidenceKeys(o.chunk.text))];
+    return allKeys;
+  };
+  const groundedIn = (m: NumberMention, sets: readonly ReadonlySet<string>[]) => sets.some((k) => grounded(m, k));
 
   for (const [index, unit] of units.entries()) {
     const before = issues.length;
@@ -105,7 +119,7 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
     const wordTexts = cited.flatMap((n) => wordsByN.get(n) ?? []);
     if (unit.kind === 'heading') {
       for (const m of numberMentions(withoutMarkers(unit.text)))
-        if (!grounded(m, allKeys))
+        if (!groundedIn(m, everyKeys()))
           issues.push({
             code: 'UNGROUNDED_NUMBER',
             message: `The heading number "${m.raw}" is in no opened source.`,
@@ -153,10 +167,10 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
         continue;
       issues.push(quoteIssue(q.text, qCited));
     }
-    const keys = new Set(texts.flatMap((t) => [...evidenceKeys(t)]));
+    const keys = [...texts.map((t) => evidenceKeys(t)), ...cited.map((n) => evidenceKeys(labelsByN.get(n) ?? ''))];
     for (const m of numberMentions(withoutMarkers(unit.text))) {
       const at = unit.start + m.start;
-      if (grounded(m, keys)) continue;
+      if (groundedIn(m, keys)) continue;
       if (admitting(at) && grounded(m, questionKeys)) continue;
       issues.push(numberIssue(m, cited));
     }

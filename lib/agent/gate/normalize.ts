@@ -1,3 +1,5 @@
+import { memoByText } from './memo';
+
 /**
  * The gate's one normalisation, applied to both the draft and the evidence before any verbatim comparison:
  *
@@ -33,9 +35,9 @@ function foldCluster(cluster: string): string {
 export interface Normalized {
   text: string;
   /** map[i] = offset in the original text of the character cluster that produced text[i]. */
-  map: number[];
+  map: Int32Array;
   /** ends[i] = offset just past that cluster. */
-  ends: number[];
+  ends: Int32Array;
 }
 
 export function normalizeWithMap(input: string): Normalized {
@@ -61,12 +63,48 @@ export function normalizeWithMap(input: string): Normalized {
       ends.push(at + m[0].length);
     }
   }
-  return { text, map, ends };
+  return { text, map: Int32Array.from(map), ends: Int32Array.from(ends) };
 }
 
 /** The normalised form of `input` (see the module comment). */
 export function normalize(input: string): string {
   return normalizeWithMap(input).text;
+}
+
+/**
+ * `normalizeWithMap`, once per text: the opened chunks are searched for every quote of every check, so their
+ * normalised form is kept for the 300 most recently searched texts (the offset maps are typed arrays).
+ */
+export const normalizedText: (text: string) => Normalized = memoByText(normalizeWithMap, 300);
+
+/**
+ * Where `needle` (normalised here) first occurs in the normalised haystack at or after `from`; returns the offset
+ * just past the match in the normalised text, or null. `looseFirst` lets the first letter differ in case only.
+ */
+export function indexOfNormalized(hay: Normalized, needle: string, looseFirst: boolean, from = 0): number | null {
+  const found = locate(hay, normalize(needle), looseFirst, from);
+  return found === null ? null : found.at + found.length;
+}
+
+function locate(
+  hay: Normalized,
+  target: string,
+  looseFirst: boolean,
+  from: number,
+): { at: number; length: number } | null {
+  if (target.length === 0) return null;
+  const variants = new Set([target]);
+  if (looseFirst) {
+    const first = target.charAt(0);
+    variants.add(first.toLowerCase() + target.slice(1));
+    variants.add(first.toUpperCase() + target.slice(1));
+  }
+  let best = -1;
+  for (const v of variants) {
+    const at = hay.text.indexOf(v, from);
+    if (at >= 0 && (best < 0 || at < best)) best = at;
+  }
+  return best < 0 ? null : { at: best, length: target.length };
 }
 
 /**
@@ -78,21 +116,9 @@ export function findVerbatim(
   needle: string,
   looseFirst = false,
 ): { start: number; end: number } | null {
-  const target = normalize(needle);
-  if (target.length === 0) return null;
-  const hay = normalizeWithMap(haystack);
-  const variants = new Set([target]);
-  if (looseFirst) {
-    const first = target.charAt(0);
-    variants.add(first.toLowerCase() + target.slice(1));
-    variants.add(first.toUpperCase() + target.slice(1));
-  }
-  let best = -1;
-  for (const v of variants) {
-    const at = hay.text.indexOf(v);
-    if (at >= 0 && (best < 0 || at < best)) best = at;
-  }
-  if (best < 0) return null;
-  const start = hay.map[best] ?? 0;
-  return { start, end: hay.ends[best + target.length - 1] ?? start };
+  const hay = normalizedText(haystack);
+  const found = locate(hay, normalize(needle), looseFirst, 0);
+  if (!found) return null;
+  const start = hay.map[found.at] ?? 0;
+  return { start, end: hay.ends[found.at + found.length - 1] ?? start };
 }

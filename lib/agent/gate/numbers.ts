@@ -1,4 +1,5 @@
 import * as chrono from 'chrono-node';
+import { memoByText } from './memo';
 import { spelledNumbers } from './spelled';
 
 /**
@@ -222,12 +223,8 @@ export function numberMentions(text: string): NumberMention[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
-const cache = new Map<string, Set<string>>();
-
-/** The value keys a piece of evidence grounds (dates also ground their year and month). Cached per text. */
-export function evidenceKeys(text: string): Set<string> {
-  const hit = cache.get(text);
-  if (hit) return hit;
+/** The value keys a piece of evidence grounds (dates also ground their year and month). */
+function keysOf(text: string): Set<string> {
   const keys = new Set<string>();
   for (const m of numberMentions(text)) {
     for (const k of m.keys) {
@@ -241,10 +238,15 @@ export function evidenceKeys(text: string): Set<string> {
       if (ym) keys.add(valueKey(Number(ym[1])));
     }
   }
-  if (cache.size > 500) cache.clear();
-  cache.set(text, keys);
   return keys;
 }
+
+/**
+ * `keysOf`, parsed once per text: a chunk is parsed (chrono-node and the number passes) on its first check and
+ * reused by every later check, draft and run while it stays among the 2,000 most recently used texts.
+ * The returned set is shared: do not modify it.
+ */
+export const evidenceKeys: (text: string) => ReadonlySet<string> = memoByText(keysOf, 2000);
 
 /** Whether one mention is grounded by the given evidence keys. */
 export function grounded(mention: NumberMention, keys: ReadonlySet<string>): boolean {

@@ -5,48 +5,7 @@
  * A lone "one" (or "a") is not a number here: as a pronoun or article it is far more common than as a count.
  */
 
-const UNITS = new Map<string, number>(
-  Object.entries({
-    zero: 0,
-    one: 1,
-    two: 2,
-    three: 3,
-    four: 4,
-    five: 5,
-    six: 6,
-    seven: 7,
-    eight: 8,
-    nine: 9,
-    ten: 10,
-    eleven: 11,
-    twelve: 12,
-    thirteen: 13,
-    fourteen: 14,
-    fifteen: 15,
-    sixteen: 16,
-    seventeen: 17,
-    eighteen: 18,
-    nineteen: 19,
-  }),
-);
-const TENS = new Map<string, number>(
-  Object.entries({
-    twenty: 20,
-    thirty: 30,
-    forty: 40,
-    fifty: 50,
-    sixty: 60,
-    seventy: 70,
-    eighty: 80,
-    ninety: 90,
-  }),
-);
-const SCALES = new Map<string, number>([
-  ['thousand', 1e3],
-  ['million', 1e6],
-  ['billion', 1e9],
-  ['trillion', 1e12],
-]);
+import { SCALE_WORDS, TENS_WORDS, UNIT_WORDS } from '../number-words';
 
 export interface SpelledNumber {
   value: number;
@@ -61,7 +20,7 @@ interface Word {
 }
 
 function small(w: string): number | undefined {
-  return UNITS.get(w) ?? TENS.get(w);
+  return UNIT_WORDS.get(w) ?? TENS_WORDS.get(w);
 }
 
 /** Parses one run of number words; returns the value and how many words it used (0 when none). */
@@ -73,7 +32,7 @@ function parseRun(words: readonly Word[], from: number): { value: number; used: 
   for (; i < words.length; i++) {
     const w = words[i]?.w ?? '';
     const next = words[i + 1]?.w ?? '';
-    if (w === 'a' && !any && (next === 'hundred' || next === 'dozen' || SCALES.has(next))) {
+    if (w === 'a' && !any && (next === 'hundred' || next === 'dozen' || SCALE_WORDS.has(next))) {
       current = 1;
       any = true;
       continue;
@@ -96,7 +55,7 @@ function parseRun(words: readonly Word[], from: number): { value: number; used: 
       current *= 12;
       continue;
     }
-    const scale = SCALES.get(w);
+    const scale = SCALE_WORDS.get(w);
     if (scale !== undefined && any) {
       total += current * scale;
       current = 0;
@@ -111,7 +70,7 @@ function parseRun(words: readonly Word[], from: number): { value: number; used: 
     let digits = '';
     let j = i + 1;
     for (; j < words.length; j++) {
-      const d = UNITS.get(words[j]?.w ?? '');
+      const d = UNIT_WORDS.get(words[j]?.w ?? '');
       if (d === undefined || d > 9) break;
       digits += String(d);
     }

@@ -87,7 +87,15 @@ export function createFollowReferenceTool(ctx: ToolContext): AgentTool {
       let hits: SearchHit[] = [];
       let scope = 'all documents';
       try {
-        if (ref.type === 'section') {
+        const named = ref.inDocument ? await ctx.catalog.findDocumentsByName(ctx.ownerId, ref.inDocument, 3) : [];
+        if (ref.type === 'section' && named.length > 0) {
+          // "Section 4.2 of the Integration Guide": the section, in the named document.
+          hits = await scopedSearch(
+            `section ${ref.target} ${context}`,
+            named.map((d) => d.documentId),
+          );
+          scope = named.map((d) => `"${d.filename}"`).join(', ');
+        } else if (ref.type === 'section') {
           hits = await scopedSearch(`section ${ref.target} ${context}`, [entry.hit.documentId]);
           scope = `"${entry.hit.filename}"`;
         } else {

@@ -8,7 +8,17 @@ export interface DetectedReference {
   /** "4.2" for a section, "Deployment Guide" for a document, the URL for external. */
   target: string;
   original: string;
+  /** For a section of another document ("Section 4.2 of the Integration Guide"): that document's name. */
+  inDocument?: string;
 }
+
+const DOCUMENT_NAME =
+  '(?:[A-Z][\\w-]*\\s){0,5}(?:Guide|Manual|Handbook|Policy|Specification|Runbook|Standard|Agreement|Reference|Playbook|Procedure|Handbuch|Richtlinie)';
+/** "Section 4.2 of the Integration Guide", "Abschnitt 3 des Betriebshandbuchs" style: a section in a named document. */
+const SECTION_OF_DOCUMENT = new RegExp(
+  `\\b(?:section|sec\\.|chapter|clause|appendix|annex|part|§)\\s*([0-9]+(?:\\.[0-9]+)*|[A-Z]\\b)\\s+(?:of|in)\\s+(?:the\\s+)?(${DOCUMENT_NAME})\\b`,
+  'gi',
+);
 
 const PATTERNS: { type: DetectedReference['type']; re: RegExp }[] = [
   {
@@ -39,6 +49,14 @@ export function detectReferences(text: string): DetectedReference[] {
       seen.add(key);
       found.push({ ref: { type, target, original: m[0].trim() }, at: m.index ?? 0 });
     }
+  }
+  // A section named together with its document is followed in that document.
+  for (const m of text.matchAll(SECTION_OF_DOCUMENT)) {
+    const target = (m[1] ?? '').trim();
+    const doc = (m[2] ?? '').trim();
+    const same = found.find((f) => f.ref.type === 'section' && f.ref.target.toLowerCase() === target.toLowerCase());
+    if (same) same.ref = { ...same.ref, inDocument: doc };
+    else found.push({ ref: { type: 'section', target, original: m[0].trim(), inDocument: doc }, at: m.index ?? 0 });
   }
   return found.sort((a, b) => a.at - b.at).map((f) => f.ref);
 }

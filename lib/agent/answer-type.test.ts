@@ -1,0 +1,114 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { analyze } from '@/lib/retrieval/analyzer';
+import {
+  detectAnswerType,
+  holdsAnswerType,
+  numberNearTerms,
+  specificWords,
+  subQuestions,
+  withoutInterrogatives,
+} from './answer-type';
+
+describe('detectAnswerType', () => {
+  it.each([
+    ['How many employees does the company have?', 'quantity'],
+    ['How much did PetCare sell in the first half of 2023?', 'quantity'],
+    ['What was the total revenue reported in the 10-K?', 'quantity'],
+    ['What is the price of oranges?', 'quantity'],
+    ['Combien de logements le projet permet-il d’ajouter?', 'quantity'],
+    ['When was this edition published?', 'date'],
+    ['In which year did the team win the cup?', 'date'],
+    ['On what date must comments be received?', 'date'],
+    ['Who is the chief executive officer?', 'entity'],
+    ['Which company published the advertisement?', 'entity'],
+    ['Is the backup encrypted?', 'yesno'],
+    ['What is a hausdorff space?', 'definition'],
+    ['What does churn mean in this report?', 'definition'],
+    ['How do I submit comments on the directive?', 'procedure'],
+    ['What do the unallocated items mainly consist of?', 'other'],
+  ])('%s → %s', (q, type) => {
+    expect(detectAnswerType(q)).toBe(type);
+  });
+
+  it('a "when" inside a procedure question does not make it a date question', () => {
+    expect(detectAnswerType('What should a trustee do when the handbook conflicts with local rules?')).not.toBe('date');
+  });
+
+  it('never throws and always returns a known type (property)', () => {
+    const types = new Set(['quantity', 'date', 'entity', 'yesno', 'definition', 'procedure', 'other']);
+    fc.assert(fc.property(fc.string({ maxLength: 200 }), (q) => types.has(detectAnswerType(q))));
+  });
+});
+
+describe('holdsAnswerType', () => {
+  it('a quantity answer needs a number the question does not already hold', () => {
+    const q = 'What was the total revenue in 2022?';
+    expect(holdsAnswerType('Total revenue was 4,512 million in 2022.', 'quantity', q)).toBe(true);
+    expect(holdsAnswerType('Annual report for the fiscal year 2022', 'quantity', q)).toBe(false);
+    expect(holdsAnswerType('Revenue grew strongly across all regions.', 'quantity', q)).toBe(false);
+  });
+
+  it('a date answer needs a date or a time', () => {
+    expect(holdsAnswerType('Comments are due by September 21, 2020.', 'date', 'When are comments due?')).toBe(true);
+    expect(holdsAnswerType('The window is 02:00-04:00 UTC.', 'date', 'When is the window?')).toBe(true);
+    expect(holdsAnswerType('Comments are welcome.', 'date', 'When are comments due?')).toBe(false);
+  });
+
+  it('a name answer needs a name the question does not hold', () => {
+    const q = 'Who chairs the Board?';
+    expect(holdsAnswerType('The meeting is chaired by Wendy Gudalewicz.', 'entity', q)).toBe(true);
+    expect(holdsAnswerType('the chair of the board is elected yearly.', 'entity', q)).toBe(false);
+  });
+
+  it('open types accept any passage', () => {
+    expect(holdsAnswerType('anything', 'procedure', 'How do I do it?')).toBe(true);
+  });
+});
+
+describe('question terms', () => {
+  it('drops interrogative phrases', () => {
+    expect(withoutInterrogatives('How many votes did she get?').toLowerCase()).not.toContain('many');
+  });
+  it('finds names, numbers and codes', () => {
+    expect(specificWords('What were Zone NA sales in 2023 for SNB22-3?')).toEqual(
+      expect.arrayContaining(['Zone', 'NA', '2023', 'SNB22-3']),
+    );
+    expect(specificWords('What were the sales?')).toEqual([]);
+  });
+});
+
+describe('numberNearTerms', () => {
+  it('finds the number said next to what the question counts', () => {
+    const terms = new Set(analyze('employees'));
+    const q = 'How many employees were there in 2023?';
+    expect(numberNearTerms('In 2023 the firm had 1,245 employees on staff.', terms, q, analyze)).toBe(true);
+    expect(
+      numberNearTerms(
+        'Employees are our most important asset and we invest heavily in their training and their careers every year; revenue was 9,000.',
+        terms,
+        q,
+        analyze,
+      ),
+    ).toBe(false);
+  });
+});
+
+describe('subQuestions', () => {
+  const terms = (t: string) => t.split(/\W+/).filter((w) => w.length > 3);
+  it('splits where a conjunction opens a new question', () => {
+    expect(
+      subQuestions('How many boats does Harbor Club own, and what is the mooring fee at Pier Nine?', terms),
+    ).toEqual(['How many boats does Harbor Club own', 'what is the mooring fee at Pier Nine?']);
+    expect(subQuestions('What is the mooring fee; who collects payments at Pier Nine?', terms)).toEqual([
+      'What is the mooring fee',
+      'who collects payments at Pier Nine?',
+    ]);
+  });
+  it('keeps one question whole: "and" between nouns, or a part without content words', () => {
+    expect(subQuestions('What is the difference between moorings and berths at Pier Nine?', terms)).toHaveLength(1);
+    expect(subQuestions('When was the harbor wall built and why?', terms)).toHaveLength(1);
+    expect(subQuestions('Who designed the harbor wall and was praised by the council?', terms)).toHaveLength(1);
+    expect(subQuestions('Where was the harbor wall designed and when was it finished?', terms)).toHaveLength(1);
+  });
+});

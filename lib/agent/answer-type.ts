@@ -1,0 +1,155 @@
+/**
+ * What kind of answer a question asks for, and whether a passage holds an answer of that kind. Used by extractive
+ * mode to prefer evidence that can answer (a "how many" question needs a number, a "when" question a date) and to
+ * decline when no opened passage holds one. The cues are the grammar of questions (interrogatives and the nouns
+ * that name a measurement), in English plus the common French and German interrogatives; a question matching
+ * none is 'other' and every passage qualifies.
+ */
+
+import { NUMBER_WORD_ALTERNATION } from './number-words';
+
+export type AnswerType = 'quantity' | 'date' | 'entity' | 'yesno' | 'definition' | 'procedure' | 'other';
+
+const QUANTITY =
+  /\b(?:how\s+(?:many|much|large|long|big|high|far|old|often|heavy|wide|tall|deep|fast)|number\s+of|what\s+(?:percentage|share|proportion|amount|number|price|rate)|combien|wie\s+(?:viele?|hoch|lang|gro(?:ß|ss))|cu[aá]nto)\b/i;
+/** A "what was the X" question whose X names a measured amount. */
+const MEASURE_NOUN =
+  /\b(?:total|amount|number|count|price|cost|fee|rate|percentage|percent|share|revenue|sales|sold|profit|income|expenses?|loss|margin|growth|value|size|length|weight|strength|density|hardness|content|capacity|speed|temperature|pressure|duration|salary|budget|turnover|dividend|earnings|population|votes|ballots|age|height|volume|score|ratio|costs|figure|impairment|depreciation|amortization|tax|debt|assets|liabilities)\b/i;
+const DATE =
+  /(?:^\s*when\b|\b(?:what\s+(?:year|date|day|month|time)|which\s+(?:year|date|day|month)|in\s+what\s+year|on\s+what\s+date|quand|en\s+quelle\s+ann[ée]e|wann|in\s+welchem\s+jahr)\b)/i;
+const ENTITY =
+  /^\s*(?:who|whom|whose|qui|wer)\b|\b(?:which|what)\s+(?:company|companies|organi[sz]ation|agency|person|people|firm|bank|authority|body|court|author|team|country|city|university|department)\b|\bwho\b/i;
+const YESNO = /^\s*(?:is|are|was|were|does|do|did|can|could|should|has|have|had|will|would|must|may)\b/i;
+const DEFINITION =
+  /^\s*(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?[\p{L}\p{N}-]+(?:\s+[\p{L}\p{N}-]+)?\s*\??\s*$|define\b)|\bdefinition\s+of\b|\bwhat\s+does\s+.+\s+mean\b|\bhow\s+(?:does|do)\s+.+\s+define\b|\bqu['’]est-ce\s+qu/iu;
+const PROCEDURE =
+  /^\s*(?:how\s+(?:do|can|should|does|to|is|are|must|may)\b|what\s+(?:are\s+the\s+)?steps\b)|\b(?:steps?\s+(?:to|for)|procedure|process\s+for|comment\b|wie\s+(?:kann|muss|soll))/i;
+
+/** The kind of answer the question asks for. */
+export function detectAnswerType(question: string): AnswerType {
+  const q = question.replace(/\s+/g, ' ').trim();
+  if (DATE.test(q)) return 'date';
+  if (QUANTITY.test(q)) return 'quantity';
+  if (ENTITY.test(q)) return 'entity';
+  if (/^\s*(?:what|which|quel(?:le)?s?|was|welche[rsn]?)\b/i.test(q) && MEASURE_NOUN.test(q)) return 'quantity';
+  if (DEFINITION.test(q)) return 'definition';
+  if (PROCEDURE.test(q)) return 'procedure';
+  if (YESNO.test(q)) return 'yesno';
+  return 'other';
+}
+
+const MONTHS =
+  /\b(?:jan(?:uary|vier)?|feb(?:ruary)?|f[ée]vrier|m[aä]r(?:ch|s|z)?|apr(?:il)?|avril|may|mai|june?|juin|juni|july?|juillet|juli|aug(?:ust)?|ao[uû]t|sep(?:t(?:ember)?)?|septembre|oct(?:ober)?|octobre|okt(?:ober)?|nov(?:ember)?|novembre|dec(?:ember)?|d[ée]cembre|dez(?:ember)?)\b/i;
+const NUMERIC_DATE = /\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b/;
+const TIME =
+  /\b\d{1,2}[:h.]\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:noon|midnight|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i;
+const YEAR = /\b(?:1[6-9]|20)\d{2}\b/;
+
+/** Number tokens of a text ("12,553", "-140", "1.99", "45%"), normalised without thousands separators. */
+export function numbersIn(text: string): string[] {
+  return [...text.matchAll(/(?<![\p{L}\d])-?\d+(?:[.,]\d+)*(?![\p{L}\d])/gu)].map((m) =>
+    m[0].replace(/^-/, '').replace(/,(?=\d{3}\b)/g, ''),
+  );
+}
+
+const NUMBER_WORDS = new RegExp(`\\b(?:${NUMBER_WORD_ALTERNATION})\\b`, 'i');
+
+/**
+ * Whether `text` holds an answer of `type` beyond what the question already says: a number the question does not
+ * contain, a date, a name; the open types (definition, procedure, yes/no, other) always qualify.
+ */
+export function holdsAnswerType(text: string, type: AnswerType, question: string): boolean {
+  switch (type) {
+    case 'quantity': {
+      const asked = new Set(numbersIn(question));
+      return numbersIn(text).some((n) => !asked.has(n)) || NUMBER_WORDS.test(text);
+    }
+    case 'date':
+      return MONTHS.test(text) || NUMERIC_DATE.test(text) || YEAR.test(text) || TIME.test(text);
+    case 'entity': {
+      const asked = new Set((question.match(/\p{Lu}[\p{L}'-]+/gu) ?? []).map((w) => w.toLowerCase()));
+      const names = (text.match(/(?<=[\p{L}\p{N},;:(] +|\n)\p{Lu}[\p{L}'-]+/gu) ?? []).filter(
+        (w) => !asked.has(w.toLowerCase()),
+      );
+      return names.length > 0 || /\b(?:Mr|Ms|Mrs|Dr|Inc|Ltd|LLC|GmbH|SA|AG|Corp)\b\.?/.test(text);
+    }
+    default:
+      return true;
+  }
+}
+
+/** Whether the type asks for a specific value a passage must contain (the others accept any on-topic passage). */
+export function typeIsStrict(type: AnswerType): boolean {
+  return type === 'quantity' || type === 'date' || type === 'entity';
+}
+
+/** Interrogative phrases: they shape the question and name no topic ("how many", "wie viel", "combien de"). */
+const INTERROGATIVE =
+  /\b(?:how\s+(?:many|much|large|long|big|high|far|old|often|heavy|wide|tall|deep|fast)|in\s+what|on\s+what|what\s+kind\s+of|combien(?:\s+d[e'’])?|quel(?:le)?s?|wie\s+(?:viele?|hoch|lang|gro(?:ß|ss))|wann|quand|comment|qui|wer|was|welche[rsn]?)\b/gi;
+
+/** The question with its interrogative phrases removed (what is left names the topic). */
+export function withoutInterrogatives(question: string): string {
+  return question.replace(INTERROGATIVE, ' ');
+}
+
+/**
+ * Words of the question that name something specific: proper nouns (capitalised after the first word), numbers
+ * and codes, and quoted words. Evidence that misses one of them is about something else.
+ */
+export function specificWords(question: string): string[] {
+  const out: string[] = [];
+  const words = question.match(/[\p{L}\p{N}][\p{L}\p{N}_'’.-]*/gu) ?? [];
+  words.forEach((w, i) => {
+    const word = w.replace(/[.'’]+$/, '');
+    if (/\d/.test(word) || (i > 0 && /^\p{Lu}/u.test(word))) out.push(word);
+  });
+  for (const m of question.matchAll(/["“]([^"”]{2,80})["”]/g)) out.push(...(m[1] ?? '').split(/\s+/));
+  return [...new Set(out)];
+}
+
+/**
+ * Whether a number (not one the question names) stands within `window` words of one of the asked terms: the
+ * number a quantity question wants is said next to what it counts.
+ */
+export function numberNearTerms(
+  text: string,
+  terms: ReadonlySet<string>,
+  question: string,
+  analyzeWord: (w: string) => string[],
+  window = 8,
+): boolean {
+  const asked = new Set(numbersIn(question));
+  const words = text.split(/\s+/).filter(Boolean);
+  const hits: number[] = [];
+  const numbers: number[] = [];
+  words.forEach((w, i) => {
+    const n = numbersIn(w);
+    if (n.some((x) => !asked.has(x))) numbers.push(i);
+    if (analyzeWord(w).some((t) => terms.has(t))) hits.push(i);
+  });
+  return numbers.some((i) => hits.some((j) => i !== j && Math.abs(i - j) <= window));
+}
+
+/**
+ * A conjunction that opens a new question: ", and what …", "; how many …", " and who …". Only question words open
+ * one: after "and", an auxiliary usually continues the same clause ("… who led the research and was criticized").
+ */
+const ANAPHOR = /\b(?:it|its|they|them|their|he|him|his|she|her|this|these|those)\b/i;
+const NEXT_QUESTION =
+  /(?:\s*[,;]\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+)(?=(?:what|which|who|whom|whose|when|where|why|how)\b)/gi;
+
+/**
+ * The questions a compound question asks ("How many X …, and what is the price of Y?"): split where a conjunction
+ * opens a new interrogative clause, each part kept only when it has two or more content words; a question whose
+ * later part refers back with a pronoun stays whole. One question returns itself alone. Each part is answered (or
+ * declined) on its own, so a question spanning two documents gets an answer per document.
+ */
+export function subQuestions(question: string, terms: (text: string) => string[]): string[] {
+  const parts = question
+    .split(NEXT_QUESTION)
+    .map((p) => p.trim().replace(/[,;]+$/, ''))
+    .filter((p) => terms(withoutInterrogatives(p)).length >= 2);
+  // A later part that refers back ("… and when did it …") depends on the first: the question stays whole.
+  if (parts.slice(1).some((p) => ANAPHOR.test(p))) return [question];
+  return parts.length >= 2 ? parts : [question];
+}

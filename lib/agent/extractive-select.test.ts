@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { makeChunk, makeDocument } from '../../test/support/agent/fixtures';
+import { stateWith } from '../../test/support/agent/state';
+import { extractiveAnswer } from './extractive';
+import { holds, looksLikeHeading } from './extractive-select';
+import { validateDraft } from './validate';
+
+function chunkOf(filename: string, text: string, title: string | null = null) {
+  const doc = makeDocument({ filename, title });
+  return makeChunk(doc, 0, text);
+}
+
+const TENK = chunkOf(
+  '10k.html',
+  'ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934\nGalaxy Gaming, Inc.\nIndicate by check mark whether the registrant is a shell company. Yes No',
+  'Galaxy Gaming 10-K',
+);
+
+describe('extractive evidence selection', () => {
+  it('a how-many question is answered by the sentence with a number, not the summary without one', () => {
+    const c = chunkOf(
+      'staff.md',
+      'Our workforce is central to our strategy and culture. The company had 1,245 employees at the end of 2023. Employees are offered training.',
+    );
+    const state = stateWith({ question: 'How many employees did the company have at the end of 2023?', opened: [c] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('1,245 employees');
+    expect(ex.answer).not.toContain('central to our strategy');
+  });
+
+  it('declines with no citation and names the missing words when the passage lacks the asked attribute', () => {
+    const state = stateWith({ question: 'What was the total revenue reported in the 10-K?', opened: [TENK] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).not.toMatch(/\[\d+\]/);
+    expect(ex.answer).toContain('Insufficient documentation');
+    expect(ex.answer).toMatch(/"revenue"/i);
+    expect(ex.insufficiencies.length).toBeGreaterThan(0);
+    expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+  });
+
+  it('uses a demanded insufficiency phrase when declining', () => {
+    const state = stateWith({
+      question:
+        'What was the total revenue reported in the 10-K? If it is not documented, say "Not documented in the files".',
+      opened: [TENK],
+    });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer.startsWith('Not documented in the files')).toBe(true);
+  });
+
+  it('never quotes the same text twice', () => {
+    const text = 'The backup window is 02:00-04:00 UTC every night.';
+    const state = stateWith({
+      question: 'When is the backup window?',
+      opened: [chunkOf('a.md', text), chunkOf('b.md', text)],
+    });
+    const ex = extractiveAnswer(state, 'detailed');
+    expect(ex.answer.split('02:00-04:00').length - 1).toBe(1);
+  });
+
+  it('recognises titles and headings', () => {
+    const state = stateWith({ question: 'x', opened: [TENK] });
+    const o = state.opened[0];
+    if (!o) throw new Error('opened');
+    expect(looksLikeHeading('Galaxy Gaming 10-K', o)).toBe(true);
+    expect(looksLikeHeading('Quarterly Results Overview', o)).toBe(true);
+    expect(looksLikeHeading('The company had 1,245 employees at the end of 2023.', o)).toBe(false);
+  });
+
+  it('recognises page furniture: table-of-contents lines, line-number runs, upper-case letterheads', () => {
+    const state = stateWith({ question: 'x', opened: [TENK] });
+    const o = state.opened[0];
+    if (!o) throw new Error('opened');
+    expect(looksLikeHeading('Results of the member survey ......................... 14', o)).toBe(true);
+    expect(looksLikeHeading('1 2 3 4 5 6 7 8 9 10 Official transcript of the hearing', o)).toBe(true);
+    expect(looksLikeHeading('RIVERTON WATER BOARD Regular Meeting MINUTES 12 Elm Street, Riverton', o)).toBe(true);
+    expect(looksLikeHeading('The hearing was adjourned at 4:15 p.m. by the chair, Ms Ortega.', o)).toBe(false);
+  });
+
+  it('prefers the sentence that says the asked attribute over one that repeats the entity name', () => {
+    const c = chunkOf(
+      'riverton-minutes.md',
+      'The Riverton Water Board met in the Riverton council chamber with every Riverton Water Board member present. ' +
+        'The Riverton Water Board thanked the Riverton residents for attending the Riverton Water Board session. ' +
+        'Residents who wish to speak must hand a green request slip to the clerk before the session opens.',
+    );
+    const state = stateWith({ question: 'How do residents speak at the Riverton Water Board?', opened: [c] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('green request slip');
+  });
+
+  it('names a sheet whose name holds numbers, and the answer passes the gate', () => {
+    const doc = makeDocument({ filename: 'regions.xlsx', title: 'Regions' });
+    const c = makeChunk(doc, 0, 'Region | Units sold | Returns\nNorthwest | 4410 | 37\nSouthwest | 3920 | 51', {
+      sheet: 'Totals 31 03 2024',
+    });
+    const state = stateWith({ question: 'How many units did the Southwest region sell?', opened: [c] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('3920');
+    expect(ex.answer).toContain('sheet Totals 31 03 2024');
+    expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+  });
+
+  it('words of one family match (one stem a prefix of the other, at least four letters)', () => {
+    expect(holds(new Set(['argument']), 'argu')).toBe(true);
+    expect(holds(new Set(['regist']), 'registr')).toBe(true);
+    expect(holds(new Set(['cat']), 'cattl')).toBe(false);
+    expect(holds(new Set(['port']), 'sport')).toBe(false);
+  });
+
+  it('answers when the passage says the asked attribute in another form of the word', () => {
+    const c = chunkOf(
+      'hearing.md',
+      'The hearing on the Delmont zoning appeal took place in the county annex. Counsel for the appellant, Ms Ibarra, presented the argument for the Delmont appeal.',
+    );
+    const state = stateWith({ question: 'Who argued the Delmont zoning appeal?', opened: [c] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('Ms Ibarra');
+  });
+
+  it('answers a compound question part by part, each from its own document', () => {
+    const boats = chunkOf('fleet.md', 'Harbor Club owns 14 sailing boats, moored at the east basin.');
+    const fees = chunkOf('fees.md', 'The mooring fee at Pier Nine is 35 dollars per night, payable at the office.');
+    const state = stateWith({
+      question: 'How many sailing boats does Harbor Club own, and what is the mooring fee at Pier Nine?',
+      opened: [boats, fees],
+    });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('14 sailing boats');
+    expect(ex.answer).toContain('35 dollars');
+    expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+  });
+
+  it('declines only the part nothing answers', () => {
+    const boats = chunkOf('fleet.md', 'Harbor Club owns 14 sailing boats, moored at the east basin.');
+    const state = stateWith({
+      question: 'How many sailing boats does Harbor Club own, and what is the mooring fee at Pier Nine?',
+      opened: [boats],
+    });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('14 sailing boats');
+    expect(ex.answer).toMatch(/do not mention .*"fee"/);
+    expect(ex.insufficiencies.length).toBeGreaterThan(0);
+    expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+  });
+});
