@@ -11,11 +11,11 @@ import cliProgress from 'cli-progress';
 import { getConfig } from '@/lib/config';
 import { ensureBucketNamed } from '@/lib/db/buckets';
 import { countUnfinishedDocuments, findDocument, listDocumentOutcomes } from '@/lib/db/documents';
-import { claimNextJob } from '@/lib/db/jobs';
+import { claimNextJob, heartbeatJob } from '@/lib/db/jobs';
 import { disconnectDb, ensureDbReady } from '@/lib/db/lifecycle';
 import { findUserIdByEmail } from '@/lib/db/users';
 import { registerUpload } from '@/lib/ingest/intake';
-import { recoverStaleJobs, runJob, type WorkerDeps } from '@/lib/ingest/jobs';
+import { HEARTBEAT_STALE_MS, recoverStaleJobs, runJob, type WorkerDeps } from '@/lib/ingest/jobs';
 import { createIngestProfile, PROFILE_STAGES } from '@/lib/ingest/profile';
 import { saveUploadStream } from '@/lib/ingest/storage';
 import { getChunkIndex, resolveDocumentEmbedder } from '@/lib/services';
@@ -140,27 +140,43 @@ async function main(): Promise<number> {
   let chunks = 0;
   let done = 0;
   const workerId = `cli-${process.pid}`;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (!stopping.value) {
-        // a bulk CLI run uses all its slots, still in fair owner order when other users' jobs wait too
-        const id = await claimNextJob(workerId, { ownerCap: config.ingest.ownerConcurrency, overCapAllowed: true });
-        if (!id) return;
-        const jobStarted = performance.now();
+  const lane = async () => {
+    while (!stopping.value) {
+      // a bulk CLI run uses all its slots, still in fair owner order when other users' jobs wait too
+      const id = await claimNextJob(workerId, { ownerCap: config.ingest.ownerConcurrency, overCapAllowed: true });
+      if (!id) return;
+      const jobStarted = performance.now();
+      // the heartbeat keeps other workers (the server, another CLI) from taking a long job over
+      const heartbeat = setInterval(() => void heartbeatJob(id).catch(() => {}), HEARTBEAT_STALE_MS / 4);
+      try {
         await runJob(deps, id, () => stopping.value);
-        const row = await findDocument({ ownerId: userId, id });
-        pages += row?.pageCount ?? 0;
-        chunks += row?.chunkCount ?? 0;
-        perFile.push({ id: row?.filename ?? id, ms: performance.now() - jobStarted, pages: row?.pageCount ?? 0 });
-        done++;
-        const seconds = Math.max(0.001, (Date.now() - started) / 1000);
-        jobBar.increment(1, {
-          rate: `${(done / seconds).toFixed(1)} files/s, ${(pages / seconds).toFixed(1)} pages/s`,
-          detail: '',
-        });
+      } finally {
+        clearInterval(heartbeat);
       }
-    }),
-  );
+      const row = await findDocument({ ownerId: userId, id });
+      pages += row?.pageCount ?? 0;
+      chunks += row?.chunkCount ?? 0;
+      perFile.push({ id: row?.filename ?? id, ms: performance.now() - jobStarted, pages: row?.pageCount ?? 0 });
+      done++;
+      const seconds = Math.max(0.001, (Date.now() - started) / 1000);
+      jobBar.increment(1, {
+        rate: `${(done / seconds).toFixed(1)} files/s, ${(pages / seconds).toFixed(1)} pages/s`,
+        detail: '',
+      });
+    }
+  };
+  while (!stopping.value) {
+    await Promise.all(Array.from({ length: concurrency }, lane));
+    // Jobs a killed run left PROCESSING (or another worker still runs) are not claimable yet: wait until they
+    // finish or their heartbeat goes stale (HEARTBEAT_STALE_MS) and they are queued again, then take them.
+    const unfinished = stopping.value ? 0 : await countUnfinishedDocuments({ ownerId: userId });
+    if (unfinished === 0) break;
+    jobBar.update({
+      detail: `waiting for ${unfinished} file(s) an interrupted run left (up to ${HEARTBEAT_STALE_MS / 1000} s)`,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await recoverStaleJobs();
+  }
   bars.stop();
 
   // 3. summary
