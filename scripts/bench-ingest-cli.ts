@@ -2,7 +2,8 @@
  * End-to-end ingestion throughput through `npm run ingest` (store → parse → chunk → database → keyword/vector
  * index, keyword-only: no embedder), each set in a fresh DATA_DIR with its own SQLite database, as child processes:
  *
- *   1. the PDFs of the documents corpus (../shared/data/documents), OCR on as shipped;
+ *   1. the PDFs of the documents corpus (../shared/data/documents), OCR on as shipped (`corpus`), and again with
+ *      OCR off (`corpus-text`, OCR_MAX_PAGES=0: text layers only);
  *   2. generated text PDFs (--pages, 50 pages per file);
  *   3. a bulk run (--bulk-pages) that is killed with SIGKILL part-way (--kill-at, share of the expected time),
  *      then started again: it must finish with every page and chunk exactly once (database and index).
@@ -10,7 +11,8 @@
  * Shared machines make wall clock unreliable, so each set also reports pages per CPU-second of the ingest process
  * (main thread and parse workers) times the lanes: the rate two idle cores would sustain. Figures record both.
  *
- *   npm run bench:ingest-cli -- [--pages 10000] [--bulk-pages 20000] [--concurrency 2] [--kill-at 0.4] [--no-record]
+ *   npm run bench:ingest-cli -- [--pages 10000] [--bulk-pages 20000] [--concurrency 2] [--kill-at 0.4]
+ *     [--sets corpus,corpus-text,generated,bulk] [--kill-after-s 60 (bulk without generated)] [--no-record]
  */
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -34,6 +36,8 @@ const BULK_PAGES = Number(arg('bulk-pages', '20000'));
 const CONCURRENCY = Number(arg('concurrency', '2'));
 const KILL_AT = Number(arg('kill-at', '0.4'));
 const RECORD = !process.argv.includes('--no-record');
+const SETS = new Set(arg('sets', 'corpus,corpus-text,generated,bulk').split(','));
+const KILL_AFTER_S = Number(arg('kill-after-s', '60'));
 const EMAIL = 'bench@example.com';
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
@@ -202,7 +206,7 @@ async function main(): Promise<void> {
   const figures: Parameters<typeof recordFigures>[0] = {};
   const command = 'npm run bench:ingest-cli';
   try {
-    // 1. the corpus PDFs
+    // 1. the corpus PDFs, OCR on (as shipped) and off (text layers only)
     const corpusDir = path.join(root, 'corpus-pdf');
     mkdirSync(corpusDir);
     const walk = (dir: string): string[] =>
@@ -211,45 +215,62 @@ async function main(): Promise<void> {
       );
     const pdfs = walk(CORPUS).filter((f) => f.toLowerCase().endsWith('.pdf'));
     for (const f of pdfs) copyFileSync(f, path.join(corpusDir, path.basename(f)));
-    console.log(`corpus: ${pdfs.length} PDFs`);
-    const corpus = await ingest(corpusDir, freshEnv(root, 'corpus'), 'run.json');
-    if (!corpus) throw new Error('corpus run was interrupted');
-    rows.push(row(`documents corpus, ${pdfs.length} PDFs (OCR on)`, corpus));
-    figures['ingest.corpus_pdf_pages_per_s'] = { value: round(rates(corpus).wall), unit: 'pages/s (wall)', command };
-    figures['ingest.corpus_pdf_pages_per_cpu_s_x2'] = {
-      value: round(rates(corpus).idleCores),
-      unit: 'pages/s on 2 idle cores (pages per CPU-second x 2)',
-      command,
-    };
+    for (const [set, ocr, suffix] of [
+      ['corpus', true, ''],
+      ['corpus-text', false, '_text_layer'],
+    ] as const) {
+      if (!SETS.has(set)) continue;
+      console.log(`corpus: ${pdfs.length} PDFs, OCR ${ocr ? 'on' : 'off'}`);
+      const target = freshEnv(root, set);
+      if (!ocr) target.env.OCR_MAX_PAGES = '0';
+      const corpus = await ingest(corpusDir, target, 'run.json');
+      if (!corpus) throw new Error('corpus run was interrupted');
+      rows.push(row(`documents corpus, ${pdfs.length} PDFs (OCR ${ocr ? 'on' : 'off'})`, corpus));
+      figures[`ingest.corpus_pdf${suffix}_pages_per_s`] = {
+        value: round(rates(corpus).wall),
+        unit: 'pages/s (wall)',
+        command,
+      };
+      figures[`ingest.corpus_pdf${suffix}_pages_per_cpu_s_x2`] = {
+        value: round(rates(corpus).idleCores),
+        unit: 'pages/s on 2 idle cores (pages per CPU-second x 2)',
+        command,
+      };
+    }
 
     // 2. generated text PDFs
-    const genDir = path.join(root, 'generated');
-    mkdirSync(genDir);
-    writeGeneratedPdfs(genDir, PAGES, 50);
-    console.log(`generated: ${PAGES} pages`);
-    const generated = await ingest(genDir, freshEnv(root, 'generated'), 'run.json');
-    if (!generated) throw new Error('generated run was interrupted');
-    rows.push(row(`generated text PDFs, ${PAGES} pages`, generated));
-    rmSync(genDir, { recursive: true, force: true });
-    figures['ingest.generated_pdf_pages_per_s'] = {
-      value: round(rates(generated).wall),
-      unit: 'pages/s (wall)',
-      command,
-    };
-    figures['ingest.generated_pdf_pages_per_cpu_s_x2'] = {
-      value: round(rates(generated).idleCores),
-      unit: 'pages/s on 2 idle cores (pages per CPU-second x 2)',
-      command,
-    };
+    let generatedWallRate: number | null = null;
+    if (SETS.has('generated')) {
+      const genDir = path.join(root, 'generated');
+      mkdirSync(genDir);
+      writeGeneratedPdfs(genDir, PAGES, 50);
+      console.log(`generated: ${PAGES} pages`);
+      const generated = await ingest(genDir, freshEnv(root, 'generated'), 'run.json');
+      if (!generated) throw new Error('generated run was interrupted');
+      rows.push(row(`generated text PDFs, ${PAGES} pages`, generated));
+      rmSync(genDir, { recursive: true, force: true });
+      figures['ingest.generated_pdf_pages_per_s'] = {
+        value: round(rates(generated).wall),
+        unit: 'pages/s (wall)',
+        command,
+      };
+      figures['ingest.generated_pdf_pages_per_cpu_s_x2'] = {
+        value: round(rates(generated).idleCores),
+        unit: 'pages/s on 2 idle cores (pages per CPU-second x 2)',
+        command,
+      };
+      generatedWallRate = rates(generated).wall;
+    }
 
     // 3. bulk, killed part-way and resumed
-    if (BULK_PAGES > 0) {
+    if (SETS.has('bulk') && BULK_PAGES > 0) {
       const bulkDir = path.join(root, 'bulk');
       mkdirSync(bulkDir);
       const files = writeGeneratedPdfs(bulkDir, BULK_PAGES, 50);
       const target = freshEnv(root, 'bulk');
-      const expectedMs = (BULK_PAGES / rates(generated).wall) * 1000;
-      const killAfter = Math.round(expectedMs * KILL_AT);
+      const killAfter = generatedWallRate
+        ? Math.round((BULK_PAGES / generatedWallRate) * 1000 * KILL_AT)
+        : KILL_AFTER_S * 1000;
       console.log(`bulk: ${BULK_PAGES} pages; SIGKILL after ${(killAfter / 1000).toFixed(0)} s, then resume`);
       const started = performance.now();
       const first = await ingest(bulkDir, target, 'first.json', killAfter);
