@@ -17,6 +17,7 @@ import { findUserIdByEmail } from '@/lib/db/users';
 import { registerUpload } from '@/lib/ingest/intake';
 import { HEARTBEAT_STALE_MS, recoverStaleJobs, runJob, type WorkerDeps } from '@/lib/ingest/jobs';
 import { createIngestProfile, PROFILE_STAGES } from '@/lib/ingest/profile';
+import { countParseWorkersStarted } from '@/lib/ingest/sandbox';
 import { saveUploadStream } from '@/lib/ingest/storage';
 import { getChunkIndex, resolveDocumentEmbedder } from '@/lib/services';
 import { migrateFirst } from './migrate-first';
@@ -203,6 +204,7 @@ async function main(): Promise<number> {
     console.log(
       `CPU: ${cpuSeconds.toFixed(1)} s (main thread and parse workers), ${(pages / cpuSeconds).toFixed(1)} pages per CPU-second`,
     );
+    console.log(`Parse workers started: ${countParseWorkersStarted()}`);
     console.log('Stage times, summed over jobs (parallel jobs overlap):');
     for (const stage of PROFILE_STAGES) {
       console.log(
@@ -223,6 +225,7 @@ async function main(): Promise<number> {
       cpuSeconds,
       concurrency,
       stagesMs: profile,
+      parseWorkersStarted: countParseWorkersStarted(),
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       stopped: stopping.value,
     };
