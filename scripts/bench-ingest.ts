@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { parseAndChunkFile, shutdownParseWorkers } from '@/lib/ingest/sandbox';
+import { pageLines, writeGeneratedPdfs } from '@/test/support/ingest/generated-pdfs';
 import { buildTextPdf } from '@/test/support/ingest/minimal-pdf';
 
 function arg(name: string, fallback: string): string {
@@ -20,28 +21,6 @@ const TOTAL_PAGES = Number(arg('pages', '10000'));
 const PAGES_PER_FILE = Number(arg('pages-per-file', '50'));
 const CONCURRENCY = Number(arg('concurrency', String(Math.max(1, os.availableParallelism()))));
 const CORPUS = arg('corpus', path.resolve(import.meta.dirname, '../../shared/data/documents'));
-
-const WORDS = (
-  'contract invoice payment schedule delivery warranty clause party agreement termination notice period liability ' +
-  'insurance premium policy coverage claim amount currency tax rate annual report revenue margin quarter growth ' +
-  'customer supplier product service manual install configure network server storage backup security access'
-).split(' ');
-
-/** Deterministic page text: ~45 lines of sentence-like prose with numbers, ~3 KB per page. */
-function pageLines(fileIndex: number, pageIndex: number): string[] {
-  let x = (fileIndex * 7919 + pageIndex * 104729 + 1) >>> 0;
-  const next = (n: number) => {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    return (x >>> 8) % n;
-  };
-  return Array.from({ length: 45 }, (_, line) => {
-    const words = Array.from({ length: 9 + next(4) }, () => WORDS[next(WORDS.length)] ?? 'x');
-    const sentence = `${words.join(' ')} ${next(10_000)}.`;
-    return line % 9 === 0
-      ? `Section ${pageIndex + 1}.${line / 9 + 1} ${sentence}`
-      : sentence.replace(/^./, (c) => c.toUpperCase());
-  });
-}
 
 function listFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -135,20 +114,8 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'docuchat-bench-pdf-'));
   try {
     const fileCount = Math.ceil(TOTAL_PAGES / PAGES_PER_FILE);
-    const generated: string[] = [];
     const t0 = performance.now();
-    for (let f = 0; f < fileCount; f++) {
-      const pages = Math.min(PAGES_PER_FILE, TOTAL_PAGES - f * PAGES_PER_FILE);
-      const file = path.join(dir, `generated-${String(f).padStart(4, '0')}.pdf`);
-      writeFileSync(
-        file,
-        buildTextPdf(
-          Array.from({ length: pages }, (_, p) => pageLines(f, p)),
-          { title: `Generated ${f}` },
-        ),
-      );
-      generated.push(file);
-    }
+    const generated = writeGeneratedPdfs(dir, TOTAL_PAGES, PAGES_PER_FILE);
     console.log(
       `generated ${TOTAL_PAGES} pages in ${fileCount} PDFs in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );

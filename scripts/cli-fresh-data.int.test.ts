@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -57,6 +58,37 @@ describe('the CLIs on a fresh data folder', () => {
       expect(result.output).toMatch(/No user with the email nobody@example\.test/);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('npm run ingest after a kill -9 takes over the jobs the killed run left PROCESSING (nothing left unfinished)', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docuchat-fresh-'));
+    const corpus = fs.mkdtempSync(path.join(os.tmpdir(), 'docuchat-corpus-'));
+    fs.writeFileSync(path.join(corpus, 'a.txt'), 'Invoices are paid within thirty days of delivery.');
+    fs.writeFileSync(path.join(corpus, 'b.txt'), 'The warehouse closes for inventory in the last week of June.');
+    try {
+      expect(cli('user.ts', ['create', 'killed@example.test', '--password', 'a-long-password-1'], dataDir).code).toBe(
+        0,
+      );
+      expect(cli('ingest.ts', [corpus, '--user', 'killed@example.test'], dataDir).code).toBe(0);
+      // What a run killed mid-job leaves: a claimed job whose heartbeat stopped moments ago (not yet stale).
+      const db = new Database(path.join(dataDir, 'docuchat.db'));
+      const heartbeat = new Date(Date.now() - 5_000).toISOString().replace('Z', '+00:00');
+      db.prepare(
+        "UPDATE Document SET status = 'PROCESSING', lockedBy = 'cli-killed', lockedAt = ?, chunkCount = NULL WHERE filename = 'b.txt'",
+      ).run(heartbeat);
+      db.close();
+      const resumed = cli('ingest.ts', [corpus, '--user', 'killed@example.test'], dataDir);
+      expect(resumed.code, resumed.output).toBe(0);
+      expect(resumed.output).not.toMatch(/Not finished/);
+      expect(resumed.output).toMatch(/Indexed: 2 files/);
+      const check = new Database(path.join(dataDir, 'docuchat.db'), { readonly: true });
+      const rows = check.prepare('SELECT status FROM Document ORDER BY filename').all() as { status: string }[];
+      check.close();
+      expect(rows.map((r) => r.status)).toEqual(['INDEXED', 'INDEXED']);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(corpus, { recursive: true, force: true });
     }
   });
 });

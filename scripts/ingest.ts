@@ -1,7 +1,9 @@
-// npm run ingest -- <folder> --user <email> [--bucket <name>] [--concurrency N]
+// npm run ingest -- <folder> --user <email> [--bucket <name>] [--concurrency N] [--profile] [--json <file>]
 // Bulk ingestion for large corpora: walks a folder tree, stores each file, skips content this user already has
 // (sha256), and runs the same pipeline as the server with N parallel jobs. Interrupt it any time (Ctrl-C) and
 // run it again to continue: finished files are skipped, unfinished ones resume.
+// --profile prints where the processing time went (parse, chunk, database, index) and the slowest files;
+// --json writes the run's numbers (pages, chunks, wall and CPU seconds, stage times, peak RSS) to a file.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,16 +11,19 @@ import cliProgress from 'cli-progress';
 import { getConfig } from '@/lib/config';
 import { ensureBucketNamed } from '@/lib/db/buckets';
 import { countUnfinishedDocuments, findDocument, listDocumentOutcomes } from '@/lib/db/documents';
-import { claimNextJob } from '@/lib/db/jobs';
+import { claimNextJob, heartbeatJob } from '@/lib/db/jobs';
 import { disconnectDb, ensureDbReady } from '@/lib/db/lifecycle';
 import { findUserIdByEmail } from '@/lib/db/users';
 import { registerUpload } from '@/lib/ingest/intake';
-import { recoverStaleJobs, runJob, type WorkerDeps } from '@/lib/ingest/jobs';
+import { HEARTBEAT_STALE_MS, recoverStaleJobs, runJob, type WorkerDeps } from '@/lib/ingest/jobs';
+import { createIngestProfile, PROFILE_STAGES } from '@/lib/ingest/profile';
+import { countParseWorkersStarted } from '@/lib/ingest/sandbox';
 import { saveUploadStream } from '@/lib/ingest/storage';
 import { getChunkIndex, resolveDocumentEmbedder } from '@/lib/services';
 import { migrateFirst } from './migrate-first';
 
-const usage = 'usage: npm run ingest -- <folder> --user <email> [--bucket <name>] [--concurrency N]';
+const usage =
+  'usage: npm run ingest -- <folder> --user <email> [--bucket <name>] [--concurrency N] [--profile] [--json <file>]';
 
 function* walk(dir: string): Generator<string> {
   const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
@@ -33,7 +38,13 @@ function* walk(dir: string): Generator<string> {
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { user: { type: 'string' }, bucket: { type: 'string' }, concurrency: { type: 'string' } },
+    options: {
+      user: { type: 'string' },
+      bucket: { type: 'string' },
+      concurrency: { type: 'string' },
+      profile: { type: 'boolean' },
+      json: { type: 'string' },
+    },
   });
   const folder = positionals[0];
   if (!folder || !values.user) {
@@ -109,8 +120,11 @@ async function main(): Promise<number> {
   // 2. process every pending job of this user (new ones and those an interrupted run left)
   await recoverStaleJobs();
   const index = await getChunkIndex();
+  const profile = createIngestProfile();
+  const perFile: { id: string; ms: number; pages: number }[] = [];
   const deps: WorkerDeps = {
     index,
+    profile,
     concurrency,
     limits: {
       parseTimeoutMs: config.ingest.parseTimeoutMs,
@@ -122,27 +136,48 @@ async function main(): Promise<number> {
   const pending = await countUnfinishedDocuments({ ownerId: userId });
   const jobBar = bars.create(pending, 0, { phase: 'process', rate: '', detail: '' });
   const started = Date.now();
+  const cpuStart = process.cpuUsage();
   let pages = 0;
+  let chunks = 0;
   let done = 0;
   const workerId = `cli-${process.pid}`;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (!stopping.value) {
-        // a bulk CLI run uses all its slots, still in fair owner order when other users' jobs wait too
-        const id = await claimNextJob(workerId, { ownerCap: config.ingest.ownerConcurrency, overCapAllowed: true });
-        if (!id) return;
+  const lane = async () => {
+    while (!stopping.value) {
+      // a bulk CLI run uses all its slots, still in fair owner order when other users' jobs wait too
+      const id = await claimNextJob(workerId, { ownerCap: config.ingest.ownerConcurrency, overCapAllowed: true });
+      if (!id) return;
+      const jobStarted = performance.now();
+      // the heartbeat keeps other workers (the server, another CLI) from taking a long job over
+      const heartbeat = setInterval(() => void heartbeatJob(id).catch(() => {}), HEARTBEAT_STALE_MS / 4);
+      try {
         await runJob(deps, id, () => stopping.value);
-        const row = await findDocument({ ownerId: userId, id });
-        pages += row?.pageCount ?? 0;
-        done++;
-        const seconds = Math.max(0.001, (Date.now() - started) / 1000);
-        jobBar.increment(1, {
-          rate: `${(done / seconds).toFixed(1)} files/s, ${(pages / seconds).toFixed(1)} pages/s`,
-          detail: '',
-        });
+      } finally {
+        clearInterval(heartbeat);
       }
-    }),
-  );
+      const row = await findDocument({ ownerId: userId, id });
+      pages += row?.pageCount ?? 0;
+      chunks += row?.chunkCount ?? 0;
+      perFile.push({ id: row?.filename ?? id, ms: performance.now() - jobStarted, pages: row?.pageCount ?? 0 });
+      done++;
+      const seconds = Math.max(0.001, (Date.now() - started) / 1000);
+      jobBar.increment(1, {
+        rate: `${(done / seconds).toFixed(1)} files/s, ${(pages / seconds).toFixed(1)} pages/s`,
+        detail: '',
+      });
+    }
+  };
+  while (!stopping.value) {
+    await Promise.all(Array.from({ length: concurrency }, lane));
+    // Jobs a killed run left PROCESSING (or another worker still runs) are not claimable yet: wait until they
+    // finish or their heartbeat goes stale (HEARTBEAT_STALE_MS) and they are queued again, then take them.
+    const unfinished = stopping.value ? 0 : await countUnfinishedDocuments({ ownerId: userId });
+    if (unfinished === 0) break;
+    jobBar.update({
+      detail: `waiting for ${unfinished} file(s) an interrupted run left (up to ${HEARTBEAT_STALE_MS / 1000} s)`,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await recoverStaleJobs();
+  }
   bars.stop();
 
   // 3. summary
@@ -161,7 +196,41 @@ async function main(): Promise<number> {
   }
   if (unfinished.length) console.log(`Not finished (run again to continue): ${unfinished.length}`);
   const seconds = (Date.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   console.log(`Processing took ${seconds.toFixed(1)} s (${(pages / Math.max(seconds, 0.001)).toFixed(1)} pages/s).`);
+  if (values.profile) {
+    const total = PROFILE_STAGES.reduce((sum, stage) => sum + profile[stage], 0) || 1;
+    console.log(
+      `CPU: ${cpuSeconds.toFixed(1)} s (main thread and parse workers), ${(pages / cpuSeconds).toFixed(1)} pages per CPU-second`,
+    );
+    console.log(`Parse workers started: ${countParseWorkersStarted()}`);
+    console.log('Stage times, summed over jobs (parallel jobs overlap):');
+    for (const stage of PROFILE_STAGES) {
+      console.log(
+        `  ${stage.padEnd(8)} ${(profile[stage] / 1000).toFixed(1).padStart(8)} s  ${((100 * profile[stage]) / total).toFixed(0).padStart(3)} %`,
+      );
+    }
+    console.log('Slowest files:');
+    for (const f of [...perFile].sort((a, b) => b.ms - a.ms).slice(0, 8)) {
+      console.log(`  ${(f.ms / 1000).toFixed(1).padStart(6)} s  ${String(f.pages).padStart(5)} pages  ${f.id}`);
+    }
+  }
+  if (values.json) {
+    const summary = {
+      files: done,
+      pages,
+      chunks,
+      wallSeconds: seconds,
+      cpuSeconds,
+      concurrency,
+      stagesMs: profile,
+      parseWorkersStarted: countParseWorkersStarted(),
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+      stopped: stopping.value,
+    };
+    fs.writeFileSync(values.json, `${JSON.stringify(summary, null, 2)}\n`);
+  }
   await index.close();
   return stopping.value ? 130 : 0;
 }

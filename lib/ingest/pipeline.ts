@@ -11,6 +11,7 @@ import { IngestError } from '@/lib/ingest/errors';
 import { extractTypedValues } from '@/lib/ingest/extract-typed-meta';
 import { extractTypedValuesWithModel } from '@/lib/ingest/extract-typed-meta-model';
 import type { OcrOptions } from '@/lib/ingest/ocr';
+import { type IngestProfile, timed } from '@/lib/ingest/profile';
 import { parseAndChunkFile } from '@/lib/ingest/sandbox';
 import { storedFilePath } from '@/lib/ingest/storage';
 import type { IngestChunk } from '@/lib/ingest/types';
@@ -38,6 +39,8 @@ export interface PipelineDeps {
   resolveMetaModel?: () => Promise<{ model: LanguageModel; timeoutMs: number } | null>;
   /** The model that writes section summaries (LLM_SUMMARY_MODEL) when one answers; absent or null = extractive. */
   resolveSummaryModel?: () => Promise<{ model: LanguageModel; timeoutMs: number } | null>;
+  /** When given, each stage's wall time is added to it (lib/ingest/profile.ts). */
+  profile?: IngestProfile;
 }
 
 export type StageName = 'parsing' | 'chunking' | 'embedding' | 'indexing';
@@ -69,8 +72,8 @@ export async function processDocument(
   documentId: string,
   deps: PipelineDeps,
 ): Promise<{ pageCount: number; chunkCount: number }> {
-  const { index } = deps;
-  const doc = await loadJobDocument(documentId);
+  const { index, profile } = deps;
+  const doc = await timed(profile, 'db', () => loadJobDocument(documentId));
   if (!doc) throw new JobStopped();
   const controller = new AbortController();
   let lastWrite = 0;
@@ -82,10 +85,10 @@ export async function processDocument(
     lastWrite = now;
     const [from, to] = STAGE_SPAN[stage];
     const overall = from + (to - from) * Math.min(1, Math.max(0, fraction));
-    await recordJobProgress({ documentId, stage, progress: overall });
+    await timed(profile, 'db', () => recordJobProgress({ documentId, stage, progress: overall }));
     if (deps.shouldStop && now - stopChecked > 400) {
       stopChecked = now;
-      if (await deps.shouldStop()) {
+      if (await timed(profile, 'db', deps.shouldStop)) {
         controller.abort();
         throw new JobStopped();
       }
@@ -93,7 +96,9 @@ export async function processDocument(
   };
 
   await progress('parsing', 0, true);
-  const depth = await documentDepth({ ownerId: doc.ownerId, id: doc.id, limit: MAX_CHILD_DEPTH });
+  const depth = await timed(profile, 'db', () =>
+    documentDepth({ ownerId: doc.ownerId, id: doc.id, limit: MAX_CHILD_DEPTH }),
+  );
   const parsed = await parseAndChunkFile({
     path: storedFilePath(doc.storedName),
     filename: doc.filename,
@@ -106,22 +111,37 @@ export async function processDocument(
       void progress(p.stage, p.fraction).catch(() => controller.abort());
     },
   });
-  if (deps.shouldStop && (await deps.shouldStop())) throw new JobStopped();
+  if (profile && parsed.ok) {
+    profile.parse += parsed.timings.parseMs;
+    profile.chunk += parsed.timings.chunkMs;
+    profile.sandbox += Math.max(0, parsed.timings.totalMs - parsed.timings.parseMs - parsed.timings.chunkMs);
+  }
+  if (deps.shouldStop && (await timed(profile, 'db', deps.shouldStop))) throw new JobStopped();
   if (!parsed.ok) throw new IngestError(parsed.code ?? 'malformed', parsed.reason);
   const { document, chunks } = parsed;
   if (chunks.length === 0) throw new IngestError('no-text', 'no extractable text (scanned?)');
 
   await progress('chunking', 1, true);
-  await replaceDocumentPagesAndChunks({ documentId: doc.id, ownerId: doc.ownerId, pages: document.units, chunks });
+  await timed(profile, 'db', () =>
+    replaceDocumentPagesAndChunks({ documentId: doc.id, ownerId: doc.ownerId, pages: document.units, chunks }),
+  );
 
-  await extractTypedMeta(doc.ownerId, doc.id, chunks, deps.resolveMetaModel, controller.signal);
-  await writeSectionSummaries(doc.ownerId, doc.id, chunks, deps.resolveSummaryModel, controller.signal);
-  await replaceVisualPages({ ownerId: doc.ownerId, documentId: doc.id, pages: document.visualPages ?? [] });
+  await timed(profile, 'db', () =>
+    extractTypedMeta(doc.ownerId, doc.id, chunks, deps.resolveMetaModel, controller.signal),
+  );
+  // Section summaries (a model's time counts here too when LLM_SUMMARY_MODEL answers) and visual page flags.
+  await timed(profile, 'db', () =>
+    writeSectionSummaries(doc.ownerId, doc.id, chunks, deps.resolveSummaryModel, controller.signal),
+  );
+  await timed(profile, 'db', () =>
+    replaceVisualPages({ ownerId: doc.ownerId, documentId: doc.id, pages: document.visualPages ?? [] }),
+  );
 
   const metadata = readMetadata(doc.metadata);
   const title = metadata.title ?? document.title ?? null;
-  if (!metadata.title && document.title) {
-    await saveExtractedTitle({ documentId: doc.id, title: document.title, metadata });
+  const extractedTitle = document.title;
+  if (!metadata.title && extractedTitle) {
+    await timed(profile, 'db', () => saveExtractedTitle({ documentId: doc.id, title: extractedTitle, metadata }));
   }
   const attributes: ChunkDocumentAttributes = {
     bucketId: doc.bucketId,
@@ -142,7 +162,10 @@ export async function processDocument(
       vectors = [];
       for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
         const batch = chunks.slice(i, i + EMBED_BATCH);
-        const out = await deps.embedder.embedDocuments(batch.map(embeddingText), controller.signal);
+        const embedder = deps.embedder;
+        const out = await timed(profile, 'embed', () =>
+          embedder.embedDocuments(batch.map(embeddingText), controller.signal),
+        );
         vectors.push(...out);
         await progress('embedding', (i + batch.length) / chunks.length);
       }
@@ -156,9 +179,9 @@ export async function processDocument(
   }
   await progress('embedding', 1, true);
 
-  const rows = await listChunkIds({ ownerId: doc.ownerId, documentId: doc.id });
+  const rows = await timed(profile, 'db', () => listChunkIds({ ownerId: doc.ownerId, documentId: doc.id }));
   const idByIndex = new Map(rows.map((r) => [r.index, r.id]));
-  await index.deleteDocument(doc.ownerId, doc.id);
+  await timed(profile, 'index', () => index.deleteDocument(doc.ownerId, doc.id));
   for (let i = 0; i < chunks.length; i += INDEX_BATCH) {
     const batch: IndexedChunk[] = chunks.slice(i, i + INDEX_BATCH).map((c, j) => ({
       ...attributes,
@@ -181,7 +204,7 @@ export async function processDocument(
       // Per chunk: a document can switch language (an English abstract in a German thesis).
       language: detectLanguage(c.text),
     }));
-    await index.upsert(batch);
+    await timed(profile, 'index', () => index.upsert(batch));
     await progress('indexing', (i + batch.length) / chunks.length);
   }
 
@@ -191,13 +214,15 @@ export async function processDocument(
     : { created: [], warnings: [] };
 
   // The document may have been deleted while we indexed: then nothing of it may stay searchable.
-  const finished = await markJobIndexed({
-    documentId: doc.id,
-    pageCount: document.pageCount,
-    chunkCount: chunks.length,
-    embeddingModel,
-    warnings: [...document.warnings, ...children.warnings],
-  });
+  const finished = await timed(profile, 'db', () =>
+    markJobIndexed({
+      documentId: doc.id,
+      pageCount: document.pageCount,
+      chunkCount: chunks.length,
+      embeddingModel,
+      warnings: [...document.warnings, ...children.warnings],
+    }),
+  );
   if (!finished) {
     await index.deleteDocument(doc.ownerId, doc.id);
     throw new JobStopped();

@@ -74,6 +74,12 @@ interface PooledWorker {
 
 const idleWorkers = new Map<string, PooledWorker[]>();
 let nextJobId = 1;
+let workersStarted = 0;
+
+/** Parse workers started by this process so far (diagnostics: the ingest CLI's --profile prints it). */
+export function countParseWorkersStarted(): number {
+  return workersStarted;
+}
 
 /**
  * Finds parse-worker.mjs: an explicit path, else beside this module (plain Node, tsx, vitest), else under
@@ -95,6 +101,7 @@ export function resolveWorkerPath(explicit?: string): string {
 
 function spawnWorker(workerPath: string, limits: Required<SandboxLimits>, key: string): PooledWorker {
   // The worker is started from a one-line module so bundlers do not try to resolve or rewrite the entry file.
+  workersStarted++;
   const bootstrap = `import(${JSON.stringify(pathToFileURL(workerPath).href)});`;
   const worker = new Worker(bootstrap, {
     eval: true,
@@ -121,7 +128,10 @@ function spawnWorker(workerPath: string, limits: Required<SandboxLimits>, key: s
 function acquire(workerPath: string, limits: Required<SandboxLimits>): PooledWorker {
   const key = `${workerPath}|${limits.maxMemoryMb}|${limits.maxYoungGenerationSizeMb}|${limits.stackSizeMb}`;
   const pool = idleWorkers.get(key);
-  const pooled = pool?.pop();
+  // The oldest idle worker first: under steady load every pooled worker is used in turn, so none sits idle past
+  // IDLE_TTL_MS at the bottom of the pool, expires, and is replaced by a new spare that again goes unused (a
+  // worker start costs 1-3 CPU-seconds: tsx, its loader thread and the parsers).
+  const pooled = pool?.shift();
   if (pooled) {
     if (pooled.idleTimer) clearTimeout(pooled.idleTimer);
     pooled.idleTimer = null;

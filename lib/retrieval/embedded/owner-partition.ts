@@ -186,6 +186,10 @@ export class OwnerPartition {
   deleteDocument(documentId: string): Promise<void> {
     return this.writes.run(() =>
       this.locked(async () => {
+        // Nothing to delete (the usual case: the ingest pipeline clears a document before its first upsert):
+        // skip the table commit and the fsyncs. The table can only hold chunks the committed keyword state
+        // lacks while a crashed write's intent file is present, so the shortcut is taken only without one.
+        if (this.store.chunkIdsOfDocument(documentId).length === 0 && !(await readIntent(this.keywordDir))) return;
         await writeIntent(this.keywordDir, { chunkIds: [], documentIds: [documentId] });
         await this.table.deleteDocument(documentId);
         await this.commitKeyword([], this.store.chunkIdsOfDocument(documentId));

@@ -1,0 +1,311 @@
+/**
+ * End-to-end ingestion throughput through `npm run ingest` (store → parse → chunk → database → keyword/vector
+ * index, keyword-only: no embedder), each set in a fresh DATA_DIR with its own SQLite database, as child processes:
+ *
+ *   1. the PDFs of the documents corpus (../shared/data/documents), OCR on as shipped (`corpus`), and again with
+ *      OCR off (`corpus-text`, OCR_MAX_PAGES=0: text layers only);
+ *   2. generated text PDFs (--pages, 50 pages per file);
+ *   3. a bulk run (--bulk-pages) that is killed with SIGKILL part-way (--kill-at, share of the expected time),
+ *      then started again: it must finish with every page and chunk exactly once (database and index).
+ *
+ * Shared machines make wall clock unreliable, so each set also reports pages per CPU-second of the ingest process
+ * (main thread and parse workers) times the lanes: the rate two idle cores would sustain. Figures record both.
+ *
+ *   npm run bench:ingest-cli -- [--pages 10000] [--bulk-pages 20000] [--concurrency 2] [--kill-at 0.4]
+ *     [--sets corpus,corpus-text,generated,bulk] [--kill-after-s 60 (bulk without generated)] [--no-record]
+ */
+
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { z } from 'zod';
+import { writeGeneratedPdfs } from '@/test/support/ingest/generated-pdfs';
+import { recordFigures } from './figures';
+
+function arg(name: string, fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
+}
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CORPUS = arg('corpus', path.resolve(ROOT, '../../shared/data/documents'));
+const PAGES = Number(arg('pages', '10000'));
+const BULK_PAGES = Number(arg('bulk-pages', '20000'));
+const CONCURRENCY = Number(arg('concurrency', '2'));
+const KILL_AT = Number(arg('kill-at', '0.4'));
+const RECORD = !process.argv.includes('--no-record');
+const SETS = new Set(arg('sets', 'corpus,corpus-text,generated,bulk').split(','));
+const KILL_AFTER_S = Number(arg('kill-after-s', '60'));
+const EMAIL = 'bench@example.com';
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+
+const summarySchema = z.object({
+  files: z.number(),
+  pages: z.number(),
+  chunks: z.number(),
+  wallSeconds: z.number(),
+  cpuSeconds: z.number(),
+  concurrency: z.number(),
+  stagesMs: z.record(z.string(), z.number()),
+  peakRssMb: z.number(),
+  stopped: z.boolean(),
+});
+type Summary = z.infer<typeof summarySchema>;
+
+interface Env {
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+function freshEnv(root: string, name: string): Env {
+  const dataDir = path.join(root, `data-${name}`);
+  mkdirSync(dataDir, { recursive: true });
+  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, 'app.db')}` };
+  const made = spawnSync(TSX, ['scripts/user.ts', 'create', EMAIL, '--password', 'bench-password'], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+  });
+  if (made.status !== 0) throw new Error(`user create failed: ${made.stderr}`);
+  return { dataDir, env };
+}
+
+/** Runs the ingest CLI; resolves with its summary, or null when it was killed. */
+function ingest(folder: string, target: Env, jsonName: string, killAfterMs?: number): Promise<Summary | null> {
+  const json = path.join(target.dataDir, jsonName);
+  const child = spawn(
+    'nice',
+    [
+      '-n',
+      '5',
+      TSX,
+      'scripts/ingest.ts',
+      folder,
+      '--user',
+      EMAIL,
+      '--concurrency',
+      String(CONCURRENCY),
+      '--profile',
+      '--json',
+      json,
+    ],
+    { cwd: ROOT, env: target.env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  // tsx runs the script in a node process of its own: the kill goes to the whole process tree.
+  const timer = killAfterMs === undefined ? undefined : setTimeout(() => killTree(child.pid ?? 0), killAfterMs);
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (signal || code === 137 || (killAfterMs !== undefined && !existsSync(json))) return resolve(null);
+      if (code !== 0) return reject(new Error(`ingest exited with ${code}:\n${output.slice(-2000)}`));
+      const profile = output.slice(output.indexOf('Processing took'));
+      console.log(profile.trim().replace(/^/gm, '    '));
+      resolve(summarySchema.parse(JSON.parse(readFileSync(json, 'utf8'))));
+    });
+    child.on('error', reject);
+  });
+}
+
+/** SIGKILL to a process and all its descendants (nice → tsx → node running the script, plus its workers). */
+function killTree(pid: number): void {
+  const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean)
+    .map(Number);
+  for (const child of children) killTree(child);
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+interface Rates {
+  wall: number;
+  idleCores: number;
+}
+
+function rates(s: Summary): Rates {
+  const lanes = Math.min(s.concurrency, os.availableParallelism());
+  return { wall: s.pages / s.wallSeconds, idleCores: (s.pages / s.cpuSeconds) * lanes };
+}
+
+function row(label: string, s: Summary): string {
+  const r = rates(s);
+  const stage = (k: string) => ((s.stagesMs[k] ?? 0) / 1000).toFixed(1);
+  return (
+    `| ${label} | ${s.files} | ${s.pages} | ${s.chunks} | ${s.wallSeconds.toFixed(1)} | ${r.wall.toFixed(0)} | ` +
+    `${s.cpuSeconds.toFixed(1)} | ${r.idleCores.toFixed(0)} | ${stage('parse')} / ${stage('chunk')} / ${stage('sandbox')} / ` +
+    `${stage('db')} / ${stage('index')} | ${s.peakRssMb.toFixed(0)} |`
+  );
+}
+
+/** Counts in the database and in the search index after the bulk run: nothing lost, nothing twice. */
+async function verify(target: Env, expectedPages: number, expectedFiles: number): Promise<string[]> {
+  const db = new Database(path.join(target.dataDir, 'app.db'), { readonly: true });
+  try {
+    const owner = db.prepare('SELECT id FROM user WHERE email = ?').get(EMAIL) as { id: string };
+    const docs = db
+      .prepare(
+        "SELECT COUNT(*) AS n, SUM(pageCount) AS pages, SUM(chunkCount) AS chunks FROM Document WHERE ownerId = ? AND status = 'INDEXED'",
+      )
+      .get(owner.id) as { n: number; pages: number; chunks: number };
+    const other = db
+      .prepare("SELECT COUNT(*) AS n FROM Document WHERE ownerId = ? AND status != 'INDEXED'")
+      .get(owner.id) as { n: number };
+    const chunkRows = db.prepare('SELECT COUNT(*) AS n FROM Chunk WHERE ownerId = ?').get(owner.id) as { n: number };
+    const duplicateChunks = db
+      .prepare(
+        'SELECT COUNT(*) AS n FROM (SELECT documentId, "index" FROM Chunk WHERE ownerId = ? GROUP BY documentId, "index" HAVING COUNT(*) > 1)',
+      )
+      .get(owner.id) as { n: number };
+    const pageRows = db.prepare('SELECT COUNT(*) AS n FROM DocumentPage WHERE ownerId = ?').get(owner.id) as {
+      n: number;
+    };
+    const { createEmbeddedChunkIndex } = await import('@/lib/retrieval/embedded-chunk-index');
+    const index = await createEmbeddedChunkIndex({ dir: path.join(target.dataDir, 'index', 'embedded') });
+    const indexed = await index.countChunks(owner.id);
+    await index.close();
+    const problems: string[] = [];
+    if (docs.n !== expectedFiles) problems.push(`indexed documents ${docs.n}, expected ${expectedFiles}`);
+    if (other.n !== 0) problems.push(`${other.n} documents not INDEXED`);
+    if (docs.pages !== expectedPages) problems.push(`pages ${docs.pages}, expected ${expectedPages}`);
+    if (pageRows.n !== expectedPages) problems.push(`page rows ${pageRows.n}, expected ${expectedPages}`);
+    if (chunkRows.n !== docs.chunks) problems.push(`chunk rows ${chunkRows.n}, documents say ${docs.chunks}`);
+    if (duplicateChunks.n !== 0) problems.push(`${duplicateChunks.n} duplicated chunk positions`);
+    if (indexed !== chunkRows.n) problems.push(`index holds ${indexed} chunks, database ${chunkRows.n}`);
+    console.log(
+      `    after resume: ${docs.n} documents, ${docs.pages} pages (${pageRows.n} page rows), ${chunkRows.n} chunk rows, ${indexed} chunks in the index, ${duplicateChunks.n} duplicates`,
+    );
+    return problems;
+  } finally {
+    db.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+  console.log(
+    `node ${process.version}, ${os.availableParallelism()} cores, concurrency ${CONCURRENCY}, load ${load()}`,
+  );
+  const root = mkdtempSync(path.join(os.tmpdir(), 'docuchat-bench-cli-'));
+  const rows: string[] = [];
+  const figures: Parameters<typeof recordFigures>[0] = {};
+  const command = 'npm run bench:ingest-cli';
+  try {
+    // 1. the corpus PDFs, OCR on (as shipped) and off (text layers only)
+    const corpusDir = path.join(root, 'corpus-pdf');
+    mkdirSync(corpusDir);
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
+      );
+    const pdfs = walk(CORPUS).filter((f) => f.toLowerCase().endsWith('.pdf'));
+    for (const f of pdfs) copyFileSync(f, path.join(corpusDir, path.basename(f)));
+    for (const [set, ocr, suffix] of [
+      ['corpus', true, ''],
+      ['corpus-text', false, '_text_layer'],
+    ] as const) {
+      if (!SETS.has(set)) continue;
+      console.log(`corpus: ${pdfs.length} PDFs, OCR ${ocr ? 'on' : 'off'}`);
+      const target = freshEnv(root, set);
+      if (!ocr) target.env.OCR_MAX_PAGES = '0';
+      const corpus = await ingest(corpusDir, target, 'run.json');
+      if (!corpus) throw new Error('corpus run was interrupted');
+      rows.push(row(`documents corpus, ${pdfs.length} PDFs (OCR ${ocr ? 'on' : 'off'})`, corpus));
+      figures[`ingest.corpus_pdf${suffix}_pages_per_s`] = {
+        value: round(rates(corpus).wall),
+        unit: 'pages/s (wall)',
+        command,
+      };
+      figures[`ingest.corpus_pdf${suffix}_pages_per_cpu_s_x2`] = {
+        value: round(rates(corpus).idleCores),
+        unit: 'pages/s on 2 idle cores (pages per CPU-second x 2)',
+        command,
+      };
+    }
+
+    // 2. generated text PDFs
+    let generatedWallRate: number | null = null;
+    if (SETS.has('generated')) {
+      const genDir = path.join(root, 'generated');
+      mkdirSync(genDir);
+      writeGeneratedPdfs(genDir, PAGES, 50);
+      console.log(`generated: ${PAGES} pages`);
+      const generated = await ingest(genDir, freshEnv(root, 'generated'), 'run.json');
+      if (!generated) throw new Error('generated run was interrupted');
+      rows.push(row(`generated text PDFs, ${PAGES} pages`, generated));
+      rmSync(genDir, { recursive: true, force: true });
+      figures['ingest.generated_pdf_pages_per_s'] = {
+        value: round(rates(generated).wall),
+        unit: 'pages/s (wall)',
+        command,
+      };
+      figures['ingest.generated_pdf_pages_per_cpu_s_x2'] = {
+        value: round(rates(generated).idleCores),
+        unit: 'pages/s on 2 idle cores (pages per CPU-second x 2)',
+        command,
+      };
+      generatedWallRate = rates(generated).wall;
+    }
+
+    // 3. bulk, killed part-way and resumed
+    if (SETS.has('bulk') && BULK_PAGES > 0) {
+      const bulkDir = path.join(root, 'bulk');
+      mkdirSync(bulkDir);
+      const files = writeGeneratedPdfs(bulkDir, BULK_PAGES, 50);
+      const target = freshEnv(root, 'bulk');
+      const killAfter = generatedWallRate
+        ? Math.round((BULK_PAGES / generatedWallRate) * 1000 * KILL_AT)
+        : KILL_AFTER_S * 1000;
+      console.log(`bulk: ${BULK_PAGES} pages; SIGKILL after ${(killAfter / 1000).toFixed(0)} s, then resume`);
+      const started = performance.now();
+      const first = await ingest(bulkDir, target, 'first.json', killAfter);
+      if (first) console.log('    (the first run finished before the kill)');
+      const firstSeconds = (performance.now() - started) / 1000;
+      const second = await ingest(bulkDir, target, 'second.json');
+      if (!second) throw new Error('resumed bulk run was interrupted');
+      const totalSeconds = (performance.now() - started) / 1000;
+      const problems = await verify(target, BULK_PAGES, files.length);
+      console.log(
+        `    killed after ${firstSeconds.toFixed(0)} s; the resumed run processed ${second.pages} pages in ${second.wallSeconds.toFixed(0)} s; ${problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'nothing lost or duplicated'}`,
+      );
+      rows.push(row(`bulk ${BULK_PAGES} pages, resumed part (after SIGKILL)`, second));
+      figures['ingest.bulk_pages_per_s'] = {
+        value: round(BULK_PAGES / totalSeconds),
+        unit: `pages/s (wall, ${BULK_PAGES} pages incl. SIGKILL + resume)`,
+        command,
+      };
+      figures['ingest.bulk_peak_rss_mb'] = { value: round(second.peakRssMb), unit: 'MB', command };
+      figures['ingest.bulk_resume_problems'] = { value: problems.length, unit: 'count', command };
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  console.log(`\nload average at the end: ${load()}`);
+  console.log(
+    '\n| set | files | pages | chunks | wall s | pages/s (wall) | CPU s | pages/s on 2 idle cores | parse / chunk / sandbox / db / index s (summed over jobs) | peak RSS MB |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of rows) console.log(r);
+  if (RECORD) recordFigures(figures);
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+await main();
