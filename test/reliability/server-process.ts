@@ -27,9 +27,26 @@ export interface ServerProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-/** Builds the app into `distDir` unless a build is already there. */
+/** Newest modification time (ms) of the files a build is made from. */
+function newestSourceMtime(): number {
+  let newest = 0;
+  const visit = (p: string) => {
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    if (!st) return;
+    if (st.isDirectory()) {
+      for (const name of fs.readdirSync(p))
+        if (name !== 'generated' && !name.startsWith('.')) visit(path.join(p, name));
+    } else newest = Math.max(newest, st.mtimeMs);
+  };
+  for (const entry of ['app', 'lib', 'components', 'next.config.ts', 'package-lock.json', 'prisma/schema.base.prisma'])
+    visit(path.join(ROOT, entry));
+  return newest;
+}
+
+/** Builds the app into `distDir` unless a build is there that is newer than every source file (a stale one is rebuilt). */
 export function ensureBuild(distDir: string, force = false): void {
-  if (!force && fs.existsSync(path.join(ROOT, distDir, 'BUILD_ID'))) return;
+  const buildId = fs.statSync(path.join(ROOT, distDir, 'BUILD_ID'), { throwIfNoEntry: false });
+  if (!force && buildId && buildId.mtimeMs >= newestSourceMtime()) return;
   console.log(`[server] building into ${distDir} (next build)…`);
   const r = spawnSync('npx', ['next', 'build'], {
     cwd: ROOT,
