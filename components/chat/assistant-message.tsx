@@ -1,7 +1,7 @@
 'use client';
 
 import clsx from 'clsx';
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { displayTitle } from '@/components/documents/display-title';
 import { AlertIcon, FileIcon, Spinner } from '@/components/icons';
 import { SafeMarkdown } from '@/components/markdown/safe-markdown';
@@ -80,9 +80,11 @@ function SourceList({ citations, onCite }: { citations: AgentCitation[]; onCite:
 
 /**
  * One assistant turn: its live trace, the drafts as they stream (rejected ones struck through), then the final
- * grounded answer with clickable [n], sources, gaps, notes, confidence and a Share button.
+ * grounded answer with clickable [n], sources, gaps, notes, confidence and a Share button. Memoised: while a new
+ * answer streams, the earlier ones (same message object, same props) are not rendered again, so their markdown is
+ * not parsed again on every streamed part.
  */
-export function AssistantMessage({
+export const AssistantMessage = memo(function AssistantMessage({
   message,
   running,
   stoppedLocally,
@@ -236,4 +238,4 @@ export function AssistantMessage({
       ) : null}
     </article>
   );
-}
+});
