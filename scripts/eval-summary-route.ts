@@ -89,7 +89,7 @@ async function main() {
       await index.upsert(chunks);
       const t = performance.now();
       const sections = buildSections(out.chunks);
-      const written = extractiveSummaries(sections, out.chunks);
+      const written = await extractiveSummaries(sections, out.chunks);
       summaryMs += performance.now() - t;
       sectionCount += sections.length;
       sectionsByDoc.set(doc, sections);

@@ -22,7 +22,7 @@ export async function modelSummaries(args: {
   chunks: readonly SectionChunk[];
   signal?: AbortSignal;
 }): Promise<{ summaries: WrittenSummary[]; failed: number }> {
-  const fallback = extractiveSummaries(args.sections, args.chunks);
+  const fallback = await extractiveSummaries(args.sections, args.chunks);
   const out: WrittenSummary[] = [];
   let failed = 0;
   for (const [i, section] of args.sections.entries()) {

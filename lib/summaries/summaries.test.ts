@@ -94,10 +94,10 @@ describe('sections', () => {
 });
 
 describe('extractive summaries', () => {
-  it("name each section's distinctive words and stay within the size bound", () => {
+  it("name each section's distinctive words and stay within the size bound", async () => {
     const chunks = pages(4);
     const sections = buildSections(chunks);
-    const summaries = extractiveSummaries(sections, chunks);
+    const summaries = await extractiveSummaries(sections, chunks);
     expect(summaries).toHaveLength(sections.length);
     for (const s of summaries) {
       expect(s.source).toBe('extractive');
@@ -121,7 +121,7 @@ describe('model summaries', () => {
     expect(ok.summaries.every((s) => s.source === 'model' && s.text.includes('prime the pump'))).toBe(true);
     const bad = await modelSummaries({ model: failingModel(), timeoutMs: 1000, sections, chunks });
     expect(bad.failed).toBe(sections.length);
-    expect(bad.summaries).toEqual(extractiveSummaries(sections, chunks));
+    expect(bad.summaries).toEqual(await extractiveSummaries(sections, chunks));
   });
 });
 

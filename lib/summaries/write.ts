@@ -21,7 +21,7 @@ export async function summarizeDocument(args: {
   if (sections.length === 0) return [];
   const written = args.model
     ? (await modelSummaries({ ...args.model, sections, chunks: args.chunks, signal: args.signal })).summaries
-    : extractiveSummaries(sections, args.chunks);
+    : await extractiveSummaries(sections, args.chunks);
   return sections.map((s, i) => ({
     ...s,
     text: written[i]?.text ?? s.label,
