@@ -88,6 +88,15 @@ const envSchema = z.object({
     .trim()
     .regex(/^[a-z]{3}(_[a-z]+)?(\+[a-z]{3}(_[a-z]+)?)*$/, 'language codes joined by "+", e.g. eng+fra')
     .default('eng'),
+  /**
+   * Languages tried one at a time on a page that OCR read with low confidence in OCR_LANGUAGES (a page in another
+   * script); codes without an installed @tesseract.js-data package are skipped; "" turns the fallback off.
+   */
+  OCR_FALLBACK_LANGUAGES: z
+    .string()
+    .trim()
+    .regex(/^([a-z]{3}(_[a-z]+)?(\+[a-z]{3}(_[a-z]+)?)*)?$/, 'language codes joined by "+", e.g. chi_sim+fra')
+    .default('chi_sim'),
   /** Most scanned pages OCR reads per document; 0 turns OCR off. */
   OCR_MAX_PAGES: intFrom(40, 0),
 
@@ -158,7 +167,7 @@ export interface AppConfig {
     ownerConcurrency: number;
     parseTimeoutMs: number;
     parseMaxMemoryMb: number;
-    ocr: { enabled: boolean; languages: string[]; maxPages: number };
+    ocr: { enabled: boolean; languages: string[]; fallbackLanguages: string[]; maxPages: number };
   };
   /** Per-user storage: bytes of stored files and number of documents (uploads past either are refused). */
   quota: { maxBytes: number; maxDocuments: number };
@@ -262,7 +271,12 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
       ownerConcurrency: e.INGEST_OWNER_CONCURRENCY,
       parseTimeoutMs: e.PARSE_TIMEOUT_MS,
       parseMaxMemoryMb: e.PARSE_MAX_MEMORY_MB,
-      ocr: { enabled: e.OCR_MAX_PAGES > 0, languages: e.OCR_LANGUAGES.split('+'), maxPages: e.OCR_MAX_PAGES },
+      ocr: {
+        enabled: e.OCR_MAX_PAGES > 0,
+        languages: e.OCR_LANGUAGES.split('+'),
+        fallbackLanguages: e.OCR_FALLBACK_LANGUAGES ? e.OCR_FALLBACK_LANGUAGES.split('+') : [],
+        maxPages: e.OCR_MAX_PAGES,
+      },
     },
     quota: { maxBytes: e.QUOTA_MAX_BYTES, maxDocuments: e.QUOTA_MAX_DOCUMENTS },
     requestLimits: {

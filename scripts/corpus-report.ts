@@ -12,6 +12,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { getConfig } from '@/lib/config';
 import { type ParseAndChunkFileResult, parseAndChunkFile, shutdownParseWorkers } from '@/lib/ingest/sandbox';
 import { recordFigures } from './figures';
 
@@ -59,6 +60,8 @@ async function run(file: string, filename: string): Promise<Row> {
     path: file,
     filename,
     limits: { timeoutMs: 120_000, maxMemoryMb: 1024 },
+    // OCR as the app runs it (languages, fallback languages, page cap from the environment)
+    ocr: getConfig().ingest.ocr,
   });
   const ms = Math.round(performance.now() - t0);
   if (!result.ok) return { file: filename, ms, ok: false, code: result.code, reason: result.reason };

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
-import { installedLanguageFolder, ocrWorkerSettings, recognizeImage, shutdownOcr } from './ocr';
+import { installedLanguageFolder, joinCjk, ocrWorkerSettings, recognizeImage, shutdownOcr } from './ocr';
 import { textLayerUsable } from './parsers/pdf';
 
 afterAll(async () => {
@@ -57,5 +57,16 @@ describe('textLayerUsable', () => {
     expect(textLayerUsable('  3  ')).toBe(false);
     expect(textLayerUsable(`${'\uFFFD'.repeat(40)}abc`)).toBe(false);
     expect(textLayerUsable(`${'\uE000\uE001\uE002'.repeat(20)}a real sentence here`)).toBe(false);
+  });
+});
+
+describe('joinCjk', () => {
+  it('removes the spaces Tesseract puts between Han and kana characters, and only those', () => {
+    expect(joinCjk('行政 处 罚 决定 书')).toBe('行政处罚决定书');
+    expect(joinCjk('当 事 人 ， 法 定')).toBe('当事人，法定');
+    expect(joinCjk('ひら がな と カタ カナ')).toBe('ひらがなとカタカナ');
+    expect(joinCjk('[2019]13 号 Hello world')).toBe('[2019]13 号 Hello world');
+    expect(joinCjk('한국 어 문장')).toBe('한국 어 문장');
+    expect(joinCjk('plain English text')).toBe('plain English text');
   });
 });

@@ -29,6 +29,12 @@ export interface OcrOptions {
   dpi?: number;
   /** Pages whose mean word confidence (0..100) is below this are reported and not indexed (default 45). */
   minConfidence?: number;
+  /**
+   * Languages tried one at a time on a page whose words came out under `minConfidence` with `languages` (a page in
+   * another script reads as low-confidence noise): the most confident reading is kept. Codes whose data package
+   * is not installed are skipped (default: none).
+   */
+  fallbackLanguages?: string[];
 }
 
 export const DEFAULT_OCR_OPTIONS: Required<OcrOptions> = {
@@ -39,6 +45,7 @@ export const DEFAULT_OCR_OPTIONS: Required<OcrOptions> = {
   maxPixels: 6_000_000,
   dpi: 200,
   minConfidence: 45,
+  fallbackLanguages: [],
 };
 
 export function resolveOcrOptions(options: OcrOptions | undefined): Required<OcrOptions> {
@@ -171,13 +178,41 @@ function cleanOcrText(text: string): string {
     .trim();
 }
 
+// Han, kana and CJK punctuation (fullwidth forms included); Hangul is left alone (Korean writes spaces).
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u303f\\uff00-\\uffef';
+const CJK_GAP = new RegExp(`(?<=[${CJK}])[ \\t]+(?=[${CJK}])`, 'gu');
+
+/** Tesseract separates every Chinese or Japanese word (often every character) with a space the page does not have. */
+export function joinCjk(text: string): string {
+  return text.replace(CJK_GAP, '');
+}
+
 /** Recognises one image (PNG, JPEG, TIFF, WebP, BMP or GIF bytes) with the given languages. */
 export async function recognizeImage(image: Uint8Array, languages: readonly string[]): Promise<OcrResult> {
   const worker = await workerFor(languages);
   const { data } = await worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));
   const text = cleanOcrText(data.text ?? '');
   const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
-  return { text, confidence: words > 0 ? Math.round(data.confidence ?? 0) : 0, words };
+  return { text: joinCjk(text), confidence: words > 0 ? Math.round(data.confidence ?? 0) : 0, words };
+}
+
+/**
+ * Recognises one image with the configured languages and, when its words come out under the confidence threshold,
+ * with each installed fallback language too; the most confident reading wins (ties keep the first).
+ */
+export async function recognizeWithFallback(
+  image: Uint8Array,
+  ocr: Pick<Required<OcrOptions>, 'languages' | 'fallbackLanguages' | 'minConfidence'>,
+): Promise<OcrResult> {
+  let best = await recognizeImage(image, ocr.languages);
+  if (best.words === 0 || best.confidence >= ocr.minConfidence) return best;
+  for (const code of ocr.fallbackLanguages) {
+    if (ocr.languages.includes(code) || !installedLanguageFolder(code)) continue;
+    const other = await recognizeImage(image, [code]);
+    if (other.words > 0 && other.confidence > best.confidence) best = other;
+    if (best.confidence >= ocr.minConfidence) break;
+  }
+  return best;
 }
 
 /** A short warning for a page or image whose OCR confidence is under the threshold (its text is not indexed). */

@@ -6,7 +6,7 @@
 
 import { imageSize } from 'image-size';
 import { IngestError } from '../errors';
-import { lowConfidenceWarning, type OcrOptions, recognizeImage, resolveOcrOptions } from '../ocr';
+import { lowConfidenceWarning, type OcrOptions, recognizeWithFallback, resolveOcrOptions } from '../ocr';
 import type { ParsedDocument } from '../types';
 
 /** Images declaring more pixels than this are refused outright (a 40 MP photo is fine; a 1-gigapixel bomb is not). */
@@ -45,7 +45,7 @@ export async function parseImage(bytes: Uint8Array, options: { ocr?: OcrOptions 
   } catch (error) {
     throw new IngestError('malformed', `malformed image: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const result = await recognizeImage(input, ocr.languages);
+  const result = await recognizeWithFallback(input, ocr);
   if (result.words === 0) throw new IngestError('no-text', 'no extractable text (OCR found no words in the image)');
   if (result.confidence < ocr.minConfidence) {
     throw new IngestError(

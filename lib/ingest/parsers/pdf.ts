@@ -8,7 +8,7 @@
 import { createIsomorphicCanvasFactory, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { flagVisualPages } from '@/lib/visual/flag-pages';
 import { IngestError } from '../errors';
-import { lowConfidenceWarning, type OcrOptions, recognizeImage, resolveOcrOptions } from '../ocr';
+import { lowConfidenceWarning, type OcrOptions, recognizeWithFallback, resolveOcrOptions } from '../ocr';
 import type { ParsedDocument, ParsedUnit, ProgressCallback } from '../types';
 import { layoutPage, type PageLayout } from './pdf-layout';
 import { buildSheetUnit } from './sheet-unit';
@@ -140,7 +140,7 @@ async function ocrScannedPages(
     }
     try {
       const image = await renderPage(doc, page, ocr.dpi, ocr.maxPixels);
-      const result = await recognizeImage(image, ocr.languages);
+      const result = await recognizeWithFallback(image, ocr);
       if (result.words > 0 && result.confidence < ocr.minConfidence) {
         const warning = lowConfidenceWarning(`page ${page}`, result, ocr.minConfidence);
         lowConfidence.push(warning);
