@@ -359,7 +359,11 @@ describe('research runs across a restart', () => {
     expect(final.status).toBe('done');
     expect(calls.length).toBeGreaterThanOrEqual(run.tasks.length - 1);
     expect(calls).not.toContain(run.tasks[0]?.query);
-    expect(final.report?.sections[0]?.text).toBe('Kept answer.');
+    // The kept task's answer is the section, unless the quality check's one remediation pass re-ran exactly that
+    // (weakest: no citation) section afterwards, which the report then says.
+    const remediated = final.report?.quality.remediatedTaskId === run.tasks[0]?.id;
+    if (remediated) expect(final.tasks[0]?.remediated).toBe(true);
+    else expect(final.report?.sections[0]?.text).toBe('Kept answer.');
   });
 
   it('a fresh run in this process is not taken for a dead one', async () => {

@@ -3,7 +3,7 @@ import { subQuestions } from './answer-type';
 import { recordAnswerSignals } from './confidence';
 import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
 import { declineAnswer, questionWords, tableAnswerLine } from './extractive-answer';
-import { type Candidate, combinedSignals, selectEvidence } from './extractive-select';
+import { type Candidate, combinedSignals, looksLikeHeading, selectEvidence } from './extractive-select';
 import { searchableQuestion } from './plan';
 import type { AgentState, OpenedChunk } from './state';
 import { keyTerms, type Sentence, splitSentences } from './text';
@@ -143,6 +143,34 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
       insufficiencies: [{ section: 'Answer', missing: 'No relevant passage was found', queriesTried: queries }],
       coverage: 0,
     };
+  }
+
+  // The question's conditions on typed fields became filters (plan.ts): every opened document passed them, so the
+  // answer is the list of those documents, each with its passage that best shows the filtered fields.
+  const meta = state.plan.filters.meta ?? [];
+  if (meta.length > 0 && c.requiredSections.length === 0) {
+    const fieldTerms = meta.flatMap((f) => analyze(f.field.replace(/_/g, ' ')));
+    const seen = new Set<string>();
+    for (const o of state.opened) {
+      if (seen.has(o.chunk.documentId) || seen.size >= count + 2) continue;
+      const own = pool.filter((p) => p.opened.chunk.documentId === o.chunk.documentId);
+      const ranked = own
+        .map((p) => ({
+          p,
+          s:
+            coverage(fieldTerms, p.terms) +
+            (/\d/.test(p.sentence.text) ? 0.5 : 0) -
+            (looksLikeHeading(p.sentence.text, p.opened) ? 1 : 0) -
+            p.sentence.start * 0.000001,
+        }))
+        .sort((a, b) => b.s - a.s);
+      const top = ranked[0]?.p;
+      if (!top) continue;
+      seen.add(o.chunk.documentId);
+      lines.push(quoteLine(top, true));
+    }
+    if (lines.length > 0)
+      return { answer: lines.join('\n'), insufficiencies: [], coverage: coverage(questionTerms, new Set(fieldTerms)) };
   }
 
   let sqlDone = false;
