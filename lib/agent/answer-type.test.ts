@@ -7,6 +7,7 @@ import {
   numberNearTerms,
   specificWords,
   subQuestions,
+  typeNounTerms,
   withoutInterrogatives,
 } from './answer-type';
 
@@ -110,5 +111,21 @@ describe('subQuestions', () => {
     expect(subQuestions('When was the harbor wall built and why?', terms)).toHaveLength(1);
     expect(subQuestions('Who designed the harbor wall and was praised by the council?', terms)).toHaveLength(1);
     expect(subQuestions('Where was the harbor wall designed and when was it finished?', terms)).toHaveLength(1);
+  });
+});
+
+describe('type nouns', () => {
+  it('a weekday, also in the plural, answers a date question', () => {
+    expect(
+      holdsAnswerType('We deploy on Tuesdays after the smoke tests pass.', 'date', 'On which day do we deploy?'),
+    ).toBe(true);
+    expect(holdsAnswerType('We deploy after the smoke tests pass.', 'date', 'On which day do we deploy?')).toBe(false);
+  });
+
+  it('name only the asked type, never a topic word', () => {
+    const date = typeNounTerms('date');
+    for (const w of ['day', 'year', 'month', 'date']) expect(date.has(analyze(w)[0] ?? '')).toBe(true);
+    for (const w of ['deploy', 'revenue', 'total']) expect(date.has(analyze(w)[0] ?? '')).toBe(false);
+    expect(typeNounTerms('procedure').size).toBe(0);
   });
 });

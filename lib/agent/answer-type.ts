@@ -6,6 +6,7 @@
  * none is 'other' and every passage qualifies.
  */
 
+import { analyze } from '@/lib/retrieval/analyzer';
 import { NUMBER_WORD_ALTERNATION } from './number-words';
 
 export type AnswerType = 'quantity' | 'date' | 'entity' | 'yesno' | 'definition' | 'procedure' | 'other';
@@ -42,7 +43,7 @@ const MONTHS =
   /\b(?:jan(?:uary|vier)?|feb(?:ruary)?|f[ée]vrier|m[aä]r(?:ch|s|z)?|apr(?:il)?|avril|may|mai|june?|juin|juni|july?|juillet|juli|aug(?:ust)?|ao[uû]t|sep(?:t(?:ember)?)?|septembre|oct(?:ober)?|octobre|okt(?:ober)?|nov(?:ember)?|novembre|dec(?:ember)?|d[ée]cembre|dez(?:ember)?)\b/i;
 const NUMERIC_DATE = /\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b/;
 const TIME =
-  /\b\d{1,2}[:h.]\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:noon|midnight|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i;
+  /\b\d{1,2}[:h.]\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:noon|midnight|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?)\b/i;
 const YEAR = /\b(?:1[6-9]|20)\d{2}\b/;
 
 /** Number tokens of a text ("12,553", "-140", "1.99", "45%"), normalised without thousands separators. */
@@ -76,6 +77,17 @@ export function holdsAnswerType(text: string, type: AnswerType, question: string
     default:
       return true;
   }
+}
+
+const TYPE_NOUNS: Partial<Record<AnswerType, string>> = {
+  date: 'day days date dates year years month months week weeks weekday weekdays time times hour hours',
+  quantity: 'number numbers amount amounts count quantity',
+  entity: 'name names person people',
+};
+
+/** The analysed words that only name an answer type ("day", "year", "number", "name"). */
+export function typeNounTerms(type: AnswerType): Set<string> {
+  return new Set(analyze(TYPE_NOUNS[type] ?? ''));
 }
 
 /** Whether the type asks for a specific value a passage must contain (the others accept any on-topic passage). */

@@ -7,6 +7,7 @@ import {
   numbersIn,
   specificWords,
   typeIsStrict,
+  typeNounTerms,
   withoutInterrogatives,
 } from './answer-type';
 import type { AnswerSignals } from './confidence';
@@ -219,10 +220,13 @@ export function selectEvidence(args: {
   const missing = terms.filter((t) => !chosenTerms.has(t));
   const specificMissing = terms.filter((t) => specific.has(t) && !chosenTerms.has(t));
   // The asked attribute: the topic terms that are not names (an on-topic passage lacking it does not answer).
-  const attributes = terms.filter((t) => !specific.has(t));
   const chosenText = chosen.map((o) => o.chunk.text).join('\n');
   const numbersMissing = askedNumbers(question).filter((n) => !numbersIn(chosenText).includes(n));
   const typed = useTable ? true : picked.some((p) => holdsAnswerType(p.sentence.text, answerType, question));
+  // A word that only names the asked type ("which day", "what year", "the number of") is answered by a value of
+  // that type ("on Tuesdays", "in 2019"), not by the word itself.
+  const typeNouns = typed ? typeNounTerms(answerType) : new Set<string>();
+  const attributes = terms.filter((t) => !specific.has(t) && !typeNouns.has(t));
   const headingOnly =
     !useTable && picked.length > 0 && scored.filter((x) => picked.includes(x.c)).every((x) => x.heading);
   const second = scored.find((x) => top && x.c.opened.chunk.documentId !== top.c.opened.chunk.documentId);
@@ -251,15 +255,16 @@ export function selectEvidence(args: {
     numbersMissing.length > 0 ||
     !questionParts(question).some((part) => {
       const partTerms = terms.filter((t) => part.has(t));
-      const partAttributes = partTerms.filter((t) => !specific.has(t));
+      const partAttributes = partTerms.filter((t) => !specific.has(t) && !typeNouns.has(t));
+      // A table answer is the cell where the asked row meets the asked column: the question's other words are the
+      // relation between them ("how many cups have the Leafs won"), which a table never spells out.
       const attr =
-        partAttributes.length === 0
+        partAttributes.length === 0 || (useTable && table)
           ? 1
           : partAttributes.filter((t) => holds(pickedTerms, t)).length / partAttributes.length;
+      const topical = partTerms.filter((t) => !typeNouns.has(t));
       const cov =
-        partTerms.length === terms.length
-          ? sentenceCoverage
-          : weighted(partTerms, (t) => holds(pickedTerms, t), weight);
+        topical.length === terms.length ? sentenceCoverage : weighted(topical, (t) => holds(pickedTerms, t), weight);
       return attr > DECLINE_ATTRIBUTE && cov >= DECLINE_COVERAGE;
     });
   const signals: AnswerSignals = {
