@@ -1,13 +1,11 @@
-import { type FakeOllama, type FakeRequest, type FakeScript, startFakeOllama } from '../test/support/llm/fake-ollama';
+import { type FakeOllama, startFakeOllama } from '../test/support/llm/fake-ollama';
 import { ask, lastAnswer, openTrace, uploadDocument } from './chat-helpers';
+import { FAKE_PORT, fakeRequests, fakeUp, script } from './fake-llm-control';
 import { expect, test } from './fixtures';
 
 // These specs run in the `chromium-llm` project, whose app server talks to the fake model (playwright.config.ts
 // starts test/support/llm/fake-ollama-server.ts on FAKE_OLLAMA_PORT, default 11999). The fake server is started here,
 // in this process, unless one answers.
-
-const FAKE_PORT = Number(process.env.FAKE_OLLAMA_PORT ?? 11999);
-const FAKE = `http://127.0.0.1:${FAKE_PORT}`;
 
 const POLICY = `# Refund policy
 
@@ -18,25 +16,6 @@ Refunds are paid to the original payment method within 5 business days after the
 
 Standard shipping takes 4 to 6 business days. Express shipping takes 1 to 2 business days and costs 12 euros.
 `;
-
-async function fakeUp(): Promise<boolean> {
-  try {
-    const res = await fetch(`${FAKE}/__health`);
-    return res.ok;
-  } catch {
-    return false;
-  }
-}
-
-async function script(body: FakeScript): Promise<void> {
-  const res = await fetch(`${FAKE}/__script`, { method: 'POST', body: JSON.stringify(body) });
-  expect(res.ok).toBe(true);
-}
-
-async function fakeRequests(): Promise<FakeRequest[]> {
-  const res = await fetch(`${FAKE}/__requests`);
-  return ((await res.json()) as { requests: FakeRequest[] }).requests;
-}
 
 const PLAN = {
   intent: 'qa',

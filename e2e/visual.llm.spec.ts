@@ -1,35 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type FakeOllama, type FakeRequest, type FakeScript, startFakeOllama } from '../test/support/llm/fake-ollama';
+import { type FakeOllama, startFakeOllama } from '../test/support/llm/fake-ollama';
 import { ask, lastAnswer, openTrace } from './chat-helpers';
+import { FAKE_PORT, fakeRequests, fakeUp, script } from './fake-llm-control';
 import { expect, test } from './fixtures';
 
 // Runs in the `chromium-llm` project, whose server has LLM_VISION_MODEL=fake-vl (playwright.config.ts): the agent
 // reads a PDF page flagged at ingest as a picture with visual_interpretation, and the fake Ollama answers the
 // vision call with a fixed description naming the image size it received.
 
-const FAKE_PORT = Number(process.env.FAKE_OLLAMA_PORT ?? 11999);
-const FAKE = `http://127.0.0.1:${FAKE_PORT}`;
 // The shared corpus sits beside the repository (../shared/data/documents).
 const FIGURE_PDF = path.resolve(process.cwd(), '../shared/data/documents/pdfplumber/figure_structure.pdf');
-
-async function fakeUp(): Promise<boolean> {
-  try {
-    return (await fetch(`${FAKE}/__health`)).ok;
-  } catch {
-    return false;
-  }
-}
-
-async function script(body: FakeScript): Promise<void> {
-  const res = await fetch(`${FAKE}/__script`, { method: 'POST', body: JSON.stringify(body) });
-  expect(res.ok).toBe(true);
-}
-
-async function fakeRequests(): Promise<FakeRequest[]> {
-  const res = await fetch(`${FAKE}/__requests`);
-  return ((await res.json()) as { requests: FakeRequest[] }).requests;
-}
 
 const PLAN = {
   intent: 'qa',

@@ -229,13 +229,13 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
     );
     const answering = chosen.filter((c) => !c.decline);
     recordAnswerSignals(state, combinedSignals(chosen));
-    if (answering.length === 0 && !process.env.DOCUCHAT_NO_DECLINE) {
+    if (answering.length === 0) {
       const missing = [...new Set(chosen.flatMap((c) => c.decline?.missing ?? []))];
       return declineAnswer(state, phrase, missing, queries, chosen[0]?.signals.termCoverage ?? 0);
     }
     const quoted = new Set<string>();
     for (const [i, c] of chosen.entries()) {
-      if (c.decline && !process.env.DOCUCHAT_NO_DECLINE) {
+      if (c.decline) {
         const words = questionWords(parts[i] ?? '', c.decline.missing);
         lines.push(
           `${phrase}: the passages found in your documents do not answer this part of the question${words.length > 0 ? `; they do not mention ${words.map((w) => `"${w}"`).join(', ')}` : ''}.`,
