@@ -9,6 +9,7 @@ import { clapnqCorpus, loadClapnq, openEvalIndex } from '@/test/support/agent/co
 import { NO_MODELS } from '@/test/support/agent/fixtures';
 import { createMemoryCatalog } from '@/test/support/agent/memory-catalog';
 import { scriptedModel } from '@/test/support/agent/mock-models';
+import { NO_CONSTRAINTS, qaPlan, searchStep } from '@/test/support/agent/script-steps';
 import { recordSection } from './agent-report';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -17,25 +18,9 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 function mockModels(question: string): AgentModels {
   const model = scriptedModel({
     json: [
-      {
-        minSearches: 0,
-        requiredTopics: [],
-        minOpenCitations: 0,
-        exactQuotes: [],
-        conflictRule: 'none',
-        requiredSections: [],
-        insufficiencyPhrase: '',
-      },
-      {
-        intent: 'qa',
-        buckets: [],
-        dateFrom: '',
-        dateTo: '',
-        subQueries: [question],
-        outputFormat: 'natural_language',
-        steps: ['search_docs', 'open_citation', 'answer'],
-      },
-      { action: 'tool_call', calls: [{ tool: 'search_docs', query: question }] },
+      NO_CONSTRAINTS,
+      qaPlan([question], ['search_docs', 'open_citation', 'answer']),
+      searchStep(question),
       {
         action: 'tool_call',
         calls: [

@@ -2,30 +2,16 @@ import type { LanguageModel } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { buildFixture, OWNER } from '../../test/support/agent/fixtures';
 import { failingModel, hangingModel, scriptedModel } from '../../test/support/agent/mock-models';
+import { NO_CONSTRAINTS, qaPlan } from '../../test/support/agent/script-steps';
 import type { AgentEvent } from './events';
 import type { AgentLimits } from './limits';
 import { runAgent } from './run-agent';
 import type { AgentResult, RunAgentInput } from './types';
 
 /** The constraint pass and the plan, as a well-behaved model answers them. */
-const CONSTRAINTS_NONE = {
-  minSearches: 0,
-  requiredTopics: [],
-  minOpenCitations: 0,
-  exactQuotes: [],
-  conflictRule: 'none',
-  requiredSections: [],
-  insufficiencyPhrase: '',
-};
-const PLAN = (subQueries: string[]) => ({
-  intent: 'qa',
-  buckets: [],
-  dateFrom: '',
-  dateTo: '',
-  subQueries,
-  outputFormat: 'natural_language',
-  steps: ['Search with search_docs', 'Open the best hits with open_citation', 'Answer with citations'],
-});
+const CONSTRAINTS_NONE = NO_CONSTRAINTS;
+const PLAN = (subQueries: string[]) =>
+  qaPlan(subQueries, ['Search with search_docs', 'Open the best hits with open_citation', 'Answer with citations']);
 
 const search = (...queries: string[]) => ({
   action: 'tool_call',

@@ -2,33 +2,21 @@ import { describe, expect, it } from 'vitest';
 import type { VisionPort } from '@/lib/visual/port';
 import { buildFixture, OWNER } from '../../test/support/agent/fixtures';
 import { scriptedModel } from '../../test/support/agent/mock-models';
+import { FINAL_STEP, NO_CONSTRAINTS, qaPlan, searchStep, toolStep } from '../../test/support/agent/script-steps';
 import type { AgentEvent } from './events';
 import { runAgent } from './run-agent';
 import type { AgentResult } from './types';
 
 /** A whole run with a (fake) vision model: read a page as a picture, cite it, never quote it. */
 
-const CONSTRAINTS_NONE = {
-  minSearches: 0,
-  requiredTopics: [],
-  minOpenCitations: 0,
-  exactQuotes: [],
-  conflictRule: 'none',
-  requiredSections: [],
-  insufficiencyPhrase: '',
-};
-const PLAN = {
-  intent: 'qa',
-  buckets: [],
-  dateFrom: '',
-  dateTo: '',
-  subQueries: ['reindex orders'],
-  outputFormat: 'natural_language',
-  steps: ['Search with search_docs', 'Read the page image with visual_interpretation', 'Answer with citations'],
-};
-const SEARCH = { action: 'tool_call', calls: [{ tool: 'search_docs', query: 'reindex orders' }] };
-const LOOK = { action: 'tool_call', calls: [{ tool: 'visual_interpretation', handle: 'r1' }] };
-const FINAL = { action: 'final', reason: 'enough' };
+const CONSTRAINTS_NONE = NO_CONSTRAINTS;
+const PLAN = qaPlan(
+  ['reindex orders'],
+  ['Search with search_docs', 'Read the page image with visual_interpretation', 'Answer with citations'],
+);
+const SEARCH = searchStep('reindex orders');
+const LOOK = toolStep('visual_interpretation', 'r1');
+const FINAL = FINAL_STEP;
 const READING = 'The bar chart shows reindex time rising from 4 to 9 minutes over the year.';
 
 async function run(vision: VisionPort | null, texts: string[]): Promise<{ result: AgentResult; events: AgentEvent[] }> {

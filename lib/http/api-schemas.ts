@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { API_KEY_SCOPES } from '@/lib/db/api-keys';
+import { citationFieldsSchema } from '@/lib/domain/citation';
 import { documentMetadataSchema } from '@/lib/domain/document';
 import { errorTypes } from '@/lib/errors';
 
@@ -165,24 +166,11 @@ export const shareSchema = z
   })
   .meta({ id: 'Share' });
 
-export const citationSchema = z
-  .object({
+export const citationSchema = citationFieldsSchema
+  .extend({
     n: z.number().int().describe('The [n] marker in the answer'),
     documentId: z.uuid(),
     chunkId: z.uuid().describe('Open it with GET /api/chunks/{id}'),
-    filename: z.string(),
-    title: z.string().nullable(),
-    page: z.number().int().nullable(),
-    sheet: z.string().nullable(),
-    headingPath: z.string().nullable(),
-    chunkIndex: z.number().int(),
-    snippet: z.string(),
-    quote: z.string(),
-    quoteStart: z.number().int(),
-    quoteEnd: z.number().int(),
-    charStart: z.number().int(),
-    charEnd: z.number().int(),
-    score: z.number(),
   })
   .meta({ id: 'Citation' });
 

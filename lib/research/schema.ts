@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { traceEventSchema } from '@/lib/agent/events';
 import { searchFiltersSchema } from '@/lib/chat/request';
+import { citationFieldsSchema } from '@/lib/domain/citation';
 
 /**
  * The research run's persisted shape and its API bodies. A run goes clarifying → planning → awaiting_approval →
@@ -42,24 +43,7 @@ export const clarifyingQuestionSchema = z.object({
 export type ClarifyingQuestion = z.infer<typeof clarifyingQuestionSchema>;
 
 /** A citation as a section keeps it (the agent's citation, numbered within its task's answer). */
-export const researchCitationSchema = z.object({
-  n: z.number().int(),
-  documentId: z.string(),
-  chunkId: z.string(),
-  filename: z.string(),
-  title: z.string().nullable(),
-  page: z.number().int().nullable(),
-  sheet: z.string().nullable(),
-  headingPath: z.string().nullable(),
-  chunkIndex: z.number().int(),
-  snippet: z.string(),
-  quote: z.string(),
-  quoteStart: z.number().int(),
-  quoteEnd: z.number().int(),
-  charStart: z.number().int(),
-  charEnd: z.number().int(),
-  score: z.number(),
-});
+export const researchCitationSchema = citationFieldsSchema;
 export type ResearchCitation = z.infer<typeof researchCitationSchema>;
 
 export const taskStatusSchema = z.enum(['pending', 'running', 'done', 'failed', 'skipped']);

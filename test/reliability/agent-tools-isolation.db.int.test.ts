@@ -12,6 +12,7 @@ import { createPrismaCatalog } from '@/lib/db/catalog';
 import { getDb } from '@/lib/db/client';
 import { createTestUser } from '@/test/factories';
 import { scriptedModel } from '@/test/support/agent/mock-models';
+import { NO_CONSTRAINTS, qaPlan } from '@/test/support/agent/script-steps';
 import { createHarness, type Harness, ingest } from './ingest-harness';
 
 /**
@@ -191,24 +192,8 @@ describe("the agent's tools under B's session, given A's ids", () => {
   });
 
   it("a scripted model that feeds A's ids to every tool gets nothing of A's, in events, answer or prompts", async () => {
-    const CONSTRAINTS_NONE = {
-      minSearches: 0,
-      requiredTopics: [],
-      minOpenCitations: 0,
-      exactQuotes: [],
-      conflictRule: 'none',
-      requiredSections: [],
-      insufficiencyPhrase: '',
-    };
-    const PLAN = {
-      intent: 'qa',
-      buckets: [],
-      dateFrom: '',
-      dateTo: '',
-      subQueries: ['treasury code'],
-      outputFormat: 'natural_language',
-      steps: ['search', 'open', 'answer'],
-    };
+    const CONSTRAINTS_NONE = NO_CONSTRAINTS;
+    const PLAN = qaPlan(['treasury code'], ['search', 'open', 'answer']);
     const chunk = aChunks[0] ?? '';
     const json = [
       CONSTRAINTS_NONE,

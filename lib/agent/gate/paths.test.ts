@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildFixture, OWNER } from '../../../test/support/agent/fixtures';
 import { hangingModel, scriptedModel } from '../../../test/support/agent/mock-models';
+import { FINAL_STEP, NO_CONSTRAINTS, qaPlan, searchStep, toolStep } from '../../../test/support/agent/script-steps';
 import { stateWith } from '../../../test/support/agent/state';
 import type { AgentEvent } from '../events';
 import type { AgentLimits } from '../limits';
@@ -10,27 +11,11 @@ import { trustIssues } from '../validate';
 
 /** No path delivers text the gate did not pass: fallback, reprompt exhaustion, abort, timeout, quick mode. */
 
-const NONE = {
-  minSearches: 0,
-  requiredTopics: [],
-  minOpenCitations: 0,
-  exactQuotes: [],
-  conflictRule: 'none',
-  requiredSections: [],
-  insufficiencyPhrase: '',
-};
-const PLAN = {
-  intent: 'qa',
-  buckets: [],
-  dateFrom: '',
-  dateTo: '',
-  subQueries: ['api rate limits'],
-  outputFormat: 'natural_language',
-  steps: ['Search', 'Open', 'Answer'],
-};
-const SEARCH = { action: 'tool_call', calls: [{ tool: 'search_docs', query: 'api rate limits' }] };
-const OPEN = { action: 'tool_call', calls: [{ tool: 'open_citation', handle: 'r1' }] };
-const FINAL = { action: 'final', reason: 'enough' };
+const NONE = NO_CONSTRAINTS;
+const PLAN = qaPlan(['api rate limits']);
+const SEARCH = searchStep('api rate limits');
+const OPEN = toolStep('open_citation', 'r1');
+const FINAL = FINAL_STEP;
 const QUESTION = 'What are the API rate limits per token?';
 const INVENTED =
   'The public API allows 900 requests per minute per token [1]. Premium tokens are never throttled and "retry at once" [1].';

@@ -6,6 +6,7 @@ import { makeChunk, makeDocument, NO_MODELS } from './fixtures';
 import { createMemoryCatalog } from './memory-catalog';
 import { createMemoryChunkIndex } from './memory-chunk-index';
 import { scriptedModel } from './mock-models';
+import { FINAL_STEP, NO_CONSTRAINTS, qaPlan } from './script-steps';
 
 /**
  * The trust gate's adversarial set: scripted-model drafts that the gate must block, and true drafts it must
@@ -501,7 +502,7 @@ export const GATE_CASES: GateCase[] = [
 ];
 
 let owners = 0;
-const TAGS = ['kestrawn', 'bolvique', 'trennish', 'marplode'];
+const TAGS = ['kestrawn', 'bolvique', 'trennish', 'marplode'] as const;
 
 export interface GateRun {
   result: AgentResult;
@@ -533,28 +534,11 @@ export async function runGateCase(c: GateCase): Promise<GateRun> {
     { action: 'tool_call', calls: [{ tool: 'search_docs', query: TAGS[i] }] },
     { action: 'tool_call', calls: [{ tool: 'open_citation', handle: `r${i + 1}` }] },
   ]);
-  const none = {
-    minSearches: 0,
-    requiredTopics: [],
-    minOpenCitations: 0,
-    exactQuotes: [],
-    conflictRule: 'none',
-    requiredSections: [],
-    insufficiencyPhrase: '',
-  };
-  const plan = {
-    intent: 'qa',
-    buckets: [],
-    dateFrom: '',
-    dateTo: '',
-    subQueries: [TAGS[0]],
-    outputFormat: 'natural_language',
-    steps: ['Search', 'Open', 'Answer'],
-  };
+  const plan = qaPlan([TAGS[0]]);
   const model =
     c.mode === 'extractive'
       ? null
-      : scriptedModel({ json: [none, plan, ...steps, { action: 'final', reason: 'enough' }], texts: [c.draft] });
+      : scriptedModel({ json: [NO_CONSTRAINTS, plan, ...steps, FINAL_STEP], texts: [c.draft] });
   const events: AgentEvent[] = [];
   const result = await runAgent(
     { question: c.question, ownerId, mode: c.mode === 'quick' ? 'quick' : 'agent', style: 'concise' },

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { NO_CONSTRAINTS } from '../agent/script-steps';
 
 /**
  * A deterministic Ollama-compatible HTTP server (loopback only, node built-ins only) for every test that talks to a
@@ -243,15 +244,7 @@ function planFromQuestion(messages: ChatMessage[]): Record<string, unknown> {
   };
 }
 
-const NOTHING_REQUIRED = {
-  minSearches: 0,
-  requiredTopics: [],
-  minOpenCitations: 0,
-  exactQuotes: [],
-  conflictRule: 'none',
-  requiredSections: [],
-  insufficiencyPhrase: '',
-};
+const NOTHING_REQUIRED = NO_CONSTRAINTS;
 
 /** FNV-1a 32-bit. */
 function hash(text: string): number {
