@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { getDocumentProxy } from 'unpdf';
 import { layoutPage } from '@/lib/ingest/parsers/pdf-layout';
+import { PDFJS_OPTIONS } from '@/lib/ingest/parsers/pdfjs-options';
 import { recordFigures } from './figures';
 
 const { values } = parseArgs({
@@ -45,7 +46,7 @@ for (const file of listPdfs(values.root)) {
   let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
   const t0 = performance.now();
   try {
-    doc = await getDocumentProxy(new Uint8Array(readFileSync(file)), { verbosity: 0, isEvalSupported: false });
+    doc = await getDocumentProxy(new Uint8Array(readFileSync(file)), PDFJS_OPTIONS);
   } catch {
     continue; // encrypted, empty or broken: the corpus report covers these
   }

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { getDocumentProxy } from 'unpdf';
+import { PDFJS_OPTIONS } from '@/lib/ingest/parsers/pdfjs-options';
 import { flagVisualPages } from '@/lib/visual/flag-pages';
 import { recordFigures } from './figures';
 
@@ -28,7 +29,7 @@ async function main() {
   for (const file of pdfs(DATA).sort()) {
     let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
     try {
-      doc = await getDocumentProxy(new Uint8Array(readFileSync(file)), { verbosity: 0, isEvalSupported: false });
+      doc = await getDocumentProxy(new Uint8Array(readFileSync(file)), PDFJS_OPTIONS);
     } catch {
       continue; // encrypted or broken: ingest refuses these before flagging
     }

@@ -111,14 +111,28 @@ for (const row of rows) {
 const indexed = rows.filter((r) => r.ok).length;
 const byCode = new Map<string, number>();
 for (const row of rows) if (!row.ok) byCode.set(row.code ?? '?', (byCode.get(row.code ?? '?') ?? 0) + 1);
+/** The files the issue counts as able to index: every file but the password-protected, empty and malformed ones. */
+const indexable = rows.filter(
+  (r) => r.ok || !['password-protected', 'empty', 'malformed'].includes(r.code ?? ''),
+).length;
 console.log(
-  `\n${indexed} of ${rows.length} files indexed in ${((performance.now() - started) / 1000).toFixed(1)} s; refused: ${[...byCode].map(([c, n]) => `${c} ${n}`).join(', ')}`,
+  `\n${indexed} of ${rows.length} files indexed (${indexed} of the ${indexable} that are not password-protected, empty or malformed) in ${((performance.now() - started) / 1000).toFixed(1)} s; refused: ${[...byCode].map(([c, n]) => `${c} ${n}`).join(', ')}`,
 );
 if (values.json) writeFileSync(values.json, JSON.stringify(rows, null, 2));
 if (!values['no-record']) {
   recordFigures({
     'ingest.corpus_files_indexed': { value: indexed, unit: 'files', command: 'npm run corpus:report' },
     'ingest.corpus_files_total': { value: rows.length, unit: 'files', command: 'npm run corpus:report' },
+    'ingest.corpus_files_indexable': {
+      value: indexable,
+      unit: 'files (all but the password-protected, empty and malformed ones)',
+      command: 'npm run corpus:report',
+    },
+    'ingest.corpus_files_no_text': {
+      value: byCode.get('no-text') ?? 0,
+      unit: 'files (image-only pages in which OCR found no words above its confidence threshold)',
+      command: 'npm run corpus:report',
+    },
   });
 }
 process.exit(0);

@@ -87,13 +87,15 @@ const PHRASES: Record<string, string> = {
   'pdfplumber/issue-987-test.pdf': 'BigSmall TextText',
   'pdfplumber/la-precinct-bulletin-2014-p1.pdf': 'JUDGE-SUPERIOR COURT',
   'pdfplumber/line-char-render-example.pdf': 'second line third line',
-  'pdfplumber/malformed-from-issue-932.pdf': '2021 3 31',
+  // A scanned page whose text layer is only the date digits: OCR (Chinese fallback) reads the page.
+  'pdfplumber/malformed-from-issue-932.pdf': '重庆万州经济技术开发',
   'pdfplumber/mcid_example.pdf': 'Figure 1: Chart',
   'pdfplumber/nics-background-checks-2015-11-rotated.pdf': 'State / Territory | Permit | Handgun | Long Gun',
   'pdfplumber/nics-background-checks-2015-11.pdf': 'State / Territory | Permit | Handgun | Long Gun',
   'pdfplumber/pdf_structure.pdf': 'Excepteur sint occaecat cupidatat',
   'pdfplumber/pdffill-demo.pdf': 'Tool for Basic Shapes',
-  'pdfplumber/pr-136-example.pdf': 'Add:128 X Rd.,Hangzhou,China',
+  // Needs the predefined CJK CMaps (GBK-EUC-H) that pdfjs-options.ts makes readable.
+  'pdfplumber/pr-136-example.pdf': '浙江菲达环保科技股份有限公司',
   'pdfplumber/pr-138-example.pdf': 'Only loans are based',
   'pdfplumber/pr-88-example.pdf': 'Defense Advanced Research Projects',
   'pdfplumber/scotus-transcript-p1.pdf': 'The above-entitled matter came',
@@ -215,6 +217,9 @@ const PHRASES: Record<string, string> = {
 /** Files whose text comes from OCR (every chunk carries an OCR confidence). */
 const OCR_FILES = [
   'pdfplumber/issue-203-decimalize.pdf',
+  'pdfplumber/malformed-from-issue-932.pdf',
+  // One word of text layer beside an inline image: the page counts as a scan and is read by OCR (the word included).
+  'pypdf_sample_files/008-reportlab-inline-image/inline-image.pdf',
   'unstructured/pdf/loremipsum-flat.pdf',
   'unstructured/pdf/table-multi-row-column-cells.pdf',
   'unstructured/img/DA-1p.jpg',

@@ -1,3 +1,4 @@
+import '@/lib/ingest/parsers/array-buffer-transfer';
 import { getResolvedPDFJS } from 'unpdf';
 import type { VisualPageFlag } from '@/lib/ingest/types';
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { getDocumentProxy } from 'unpdf';
 import { renderPage } from '@/lib/ingest/parsers/pdf';
+import { PDFJS_OPTIONS } from '@/lib/ingest/parsers/pdfjs-options';
 
 /**
  * The picture the vision model reads: a PDF page rendered with pdf.js + @napi-rs/canvas (the renderer OCR uses),
@@ -24,11 +25,7 @@ async function pngSize(png: Uint8Array): Promise<{ width: number; height: number
 
 /** Renders 1-based `page` of the PDF at `path`; throws RangeError for a page outside the document. */
 export async function renderPdfPage(path: string, page: number, maxPx: number): Promise<PageImage> {
-  const doc = await getDocumentProxy(new Uint8Array(await readFile(path)), {
-    verbosity: 0,
-    isEvalSupported: false,
-    stopAtErrors: false,
-  });
+  const doc = await getDocumentProxy(new Uint8Array(await readFile(path)), PDFJS_OPTIONS);
   try {
     if (!Number.isInteger(page) || page < 1 || page > doc.numPages)
       throw new RangeError(`page ${page} is outside 1–${doc.numPages}`);

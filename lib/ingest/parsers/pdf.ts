@@ -11,6 +11,7 @@ import { IngestError } from '../errors';
 import { lowConfidenceWarning, type OcrOptions, recognizeWithFallback, resolveOcrOptions } from '../ocr';
 import type { ParsedDocument, ParsedUnit, ProgressCallback } from '../types';
 import { layoutPage, type PageLayout } from './pdf-layout';
+import { PDFJS_OPTIONS } from './pdfjs-options';
 import { buildSheetUnit } from './sheet-unit';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -260,7 +261,7 @@ export async function parsePdf(
 ): Promise<ParsedDocument> {
   let doc: PdfDocument;
   try {
-    doc = await getDocumentProxy(bytes, { verbosity: 0, isEvalSupported: false, stopAtErrors: false });
+    doc = await getDocumentProxy(bytes, PDFJS_OPTIONS);
   } catch (error) {
     const name = errorName(error);
     if (name === 'PasswordException')
