@@ -6,7 +6,7 @@ import { getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { scriptedModel } from '../../test/support/agent/mock-models';
 import { buildTextPdf } from '../../test/support/ingest/minimal-pdf';
-import { classifyPage, flagVisualPages, LITTLE_TEXT_CHARS, MIN_VECTOR_PATHS } from './flag-pages';
+import { classifyPage, flagVisualPages, LITTLE_TEXT_CHARS, MIN_SHAPED_SEGMENTS, shapedSegments } from './flag-pages';
 import { interpretImage } from './interpret';
 import { createVisionPort } from './port';
 import { renderPdfPage, scaleImage } from './render';
@@ -16,13 +16,28 @@ const FIGURE_PDF = path.join(DOCS, 'pdfplumber/figure_structure.pdf');
 const PHOTO = path.join(DOCS, 'unstructured/img/english-and-korean.png');
 
 describe('page flags', () => {
-  it('flags figures (images or many paths) and little text, and leaves plain text pages alone', () => {
-    expect(classifyPage({ imageCount: 0, pathCount: 3, textChars: 2400 })).toBeNull();
-    expect(classifyPage({ imageCount: 1, pathCount: 0, textChars: 2400 })).toBe('figures');
-    expect(classifyPage({ imageCount: 0, pathCount: MIN_VECTOR_PATHS, textChars: 2400 })).toBe('figures');
-    expect(classifyPage({ imageCount: 0, pathCount: 0, textChars: LITTLE_TEXT_CHARS - 1 })).toBe('little_text');
-    expect(classifyPage({ imageCount: 2, pathCount: 0, textChars: 40 })).toBe('figures,little_text');
-    expect(classifyPage({ imageCount: 0, pathCount: 0, textChars: 0 })).toBeNull();
+  it('flags figures (images or drawn shapes) and little text, and leaves plain text and ruled tables alone', () => {
+    const page = (c: Partial<Parameters<typeof classifyPage>[0]>) =>
+      classifyPage({ imageCount: 0, pathCount: 0, shapedSegments: 0, textChars: 2400, ...c });
+    expect(page({ pathCount: 3 })).toBeNull();
+    expect(page({ pathCount: 440 })).toBeNull(); // a ruled table: hundreds of boxes, no shapes
+    expect(page({ imageCount: 1 })).toBe('figures');
+    expect(page({ pathCount: 1, shapedSegments: MIN_SHAPED_SEGMENTS })).toBe('figures');
+    expect(page({ pathCount: 4, shapedSegments: MIN_SHAPED_SEGMENTS - 1 })).toBeNull();
+    expect(page({ textChars: LITTLE_TEXT_CHARS - 1 })).toBe('little_text');
+    expect(page({ imageCount: 2, textChars: 40 })).toBe('figures,little_text');
+    expect(page({ textChars: 0 })).toBeNull();
+  });
+
+  it('counts curves and slanted lines of a path, not axis-aligned rules and boxes', () => {
+    const box = [0, 10, 10, 1, 100, 10, 1, 100, 50, 1, 10, 50, 4];
+    expect(shapedSegments([28, [new Float32Array(box)], null])).toBe(0);
+    const polyline = [0, 0, 0, 1, 10, 5, 1, 20, 3, 1, 30, 9, 1, 30, 20];
+    expect(shapedSegments([23, [new Float32Array(polyline)], null])).toBe(3);
+    const curves = [0, 0, 0, 2, 1, 1, 2, 2, 3, 3, 3, 1, 1, 4, 4, 4];
+    expect(shapedSegments([23, [curves], null])).toBe(2);
+    expect(shapedSegments(null)).toBe(0);
+    expect(shapedSegments([23, 'garbage'])).toBe(0);
   });
 
   it('a text-only PDF has no flagged page', async () => {
