@@ -3,13 +3,14 @@
  *
  *   npx tsx scripts/bench-retrieval.ts                 # SciFact quality + q/s + other engines + scale 10k, 100k
  *   npx tsx scripts/bench-retrieval.ts --scale 10000,100000,1000000
- *   npx tsx scripts/bench-retrieval.ts --quality-only  # SciFact sections only
+ *   npx tsx scripts/bench-retrieval.ts --quality-only  # SciFact + NFCorpus quality and q/s only
  *   npx tsx scripts/bench-retrieval.ts --scale-only --scale 100000
  *   npx tsx scripts/bench-retrieval.ts --tune          # BM25F grid on the SciFact *train* split
  *   npx tsx scripts/bench-retrieval.ts --budget-only --budget-owners 10 --budget-size 100000 --budget-mb 200
  *                                                      # memory budget: owners queried in turn, LRU unloading
  *
- * Data: /work/shared/data/beir-scifact (override with SCIFACT_DIR). Results are written up in
+ * Data: /work/shared/data/beir-scifact (override with SCIFACT_DIR) and the vendored BEIR NFCorpus in
+ * bench-data/beir-nfcorpus (override with NFCORPUS_DIR). Results are written up in
  * docs/benchmarks-retrieval.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -19,6 +20,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import MiniSearch from 'minisearch';
 import { analyze, analyzeForIndex, analyzeQuery } from '@/lib/retrieval/analyzer';
 import { Bm25Index, type Bm25Params, DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-index';
@@ -27,6 +29,9 @@ import type { IndexedChunk, SearchMode, SearchRequest } from '@/lib/retrieval/ty
 import { recordFigures } from './figures';
 
 const SCIFACT_DIR = process.env.SCIFACT_DIR ?? '/work/shared/data/beir-scifact';
+const NFCORPUS_DIR =
+  process.env.NFCORPUS_DIR ??
+  path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bench-data', 'beir-nfcorpus');
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(name);
 const option = (name: string) => {
@@ -42,28 +47,35 @@ interface CorpusDoc {
   text: string;
 }
 
-function readJsonl(file: string): Record<string, unknown>[] {
-  return readFileSync(file, 'utf8')
+/** A BEIR file, plain or gzipped (`corpus.jsonl` or `corpus.jsonl.gz`). */
+function readBeirFile(dir: string, name: string): string {
+  const plain = path.join(dir, name);
+  if (existsSync(plain)) return readFileSync(plain, 'utf8');
+  return gunzipSync(readFileSync(`${plain}.gz`)).toString('utf8');
+}
+
+function readJsonl(text: string): Record<string, unknown>[] {
+  return text
     .split('\n')
     .filter((line) => line.trim().length > 0)
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-function loadCorpus(): CorpusDoc[] {
-  return readJsonl(path.join(SCIFACT_DIR, 'corpus.jsonl')).map((row) => ({
+function loadCorpus(dir = SCIFACT_DIR): CorpusDoc[] {
+  return readJsonl(readBeirFile(dir, 'corpus.jsonl')).map((row) => ({
     id: String(row._id),
     title: String(row.title ?? ''),
     text: String(row.text ?? ''),
   }));
 }
 
-function loadQueries(): Map<string, string> {
-  return new Map(readJsonl(path.join(SCIFACT_DIR, 'queries.jsonl')).map((row) => [String(row._id), String(row.text)]));
+function loadQueries(dir = SCIFACT_DIR): Map<string, string> {
+  return new Map(readJsonl(readBeirFile(dir, 'queries.jsonl')).map((row) => [String(row._id), String(row.text)]));
 }
 
-function loadQrels(split: 'test' | 'train'): Map<string, Map<string, number>> {
+function loadQrels(split: 'test' | 'train', dir = SCIFACT_DIR): Map<string, Map<string, number>> {
   const qrels = new Map<string, Map<string, number>>();
-  const lines = readFileSync(path.join(SCIFACT_DIR, 'qrels', `${split}.tsv`), 'utf8')
+  const lines = readBeirFile(dir, path.join('qrels', `${split}.tsv`))
     .trim()
     .split('\n')
     .slice(1);
@@ -162,42 +174,26 @@ interface JudgedSet {
   qrels: Map<string, Map<string, number>>;
 }
 
-const SQUAD_FILE = process.env.SQUAD_FILE ?? '/work/shared/data/squad2-dev-sample500/queries.json';
-const CLAPNQ_FILE = process.env.CLAPNQ_FILE ?? '/work/shared/data/clapnq/clapnq_dev_flat.jsonl';
+/**
+ * Anserini's published BM25 figures on NFCorpus test (BEIR v1.0.0 regressions, trec_eval -c): castorini/anserini
+ * docs/regressions/regressions-beir-v1.0.0-nfcorpus.flat.md and ...nfcorpus.multifield.md. Constants, not measured.
+ */
+const ANSERINI_NFCORPUS = {
+  flat: { ndcg10: 0.3218, recall100: 0.2457 },
+  multifield: { ndcg10: 0.3254, recall100: 0.25 },
+} as const;
 
 /**
- * The second judged set (no second BEIR set is reachable from this machine): the 411 distinct paragraphs of the
- * SQuAD 2.0 dev sample and the 600 ClapNQ dev passages (title as context) as one corpus of 1,011 passages; queries
- * are the 500 SQuAD questions (relevant: the paragraph they were written on, answerable or not) and the 300
- * answerable ClapNQ questions (relevant: their gold passage). One relevant passage per query.
+ * The second BEIR set: NFCorpus test (3,633 PubMed abstracts, 323 lay queries from NutritionFacts.org, graded
+ * judgements 1-2), vendored in bench-data/beir-nfcorpus (source, licence and checksums in its README).
  */
-function loadSecondSet(): JudgedSet {
-  const corpus: CorpusDoc[] = [];
-  const queries = new Map<string, string>();
-  const qrels = new Map<string, Map<string, number>>();
-  const squad = JSON.parse(readFileSync(SQUAD_FILE, 'utf8')) as {
-    queries: { id: string; context: string; question: string }[];
+function loadNfcorpusSet(): JudgedSet {
+  return {
+    name: 'BEIR NFCorpus test (3,633 abstracts, 323 queries)',
+    corpus: loadCorpus(NFCORPUS_DIR),
+    queries: loadQueries(NFCORPUS_DIR),
+    qrels: loadQrels('test', NFCORPUS_DIR),
   };
-  const paragraphIds = new Map<string, string>();
-  for (const item of squad.queries) {
-    let id = paragraphIds.get(item.context);
-    if (!id) {
-      id = `squad-p${paragraphIds.size}`;
-      paragraphIds.set(item.context, id);
-      corpus.push({ id, title: '', text: item.context });
-    }
-    queries.set(`squad-${item.id}`, item.question);
-    qrels.set(`squad-${item.id}`, new Map([[id, 1]]));
-  }
-  for (const row of readJsonl(CLAPNQ_FILE)) {
-    const id = `clapnq-${String(row.id)}`;
-    corpus.push({ id, title: String(row.passage_title ?? ''), text: String(row.passage_text ?? '') });
-    if (row.answerable === true) {
-      queries.set(id, String(row.question));
-      qrels.set(id, new Map([[id, 1]]));
-    }
-  }
-  return { name: 'SQuAD 2.0 dev sample + ClapNQ dev passages (1,011 passages, 800 questions)', corpus, queries, qrels };
 }
 
 function loadScifactSet(): JudgedSet {
@@ -860,17 +856,20 @@ async function main() {
     for (const row of ours.throughput)
       console.log(`| ${row.topK} | ${row.concurrency} | ${Math.round(row.qps)} | ${Math.round(row.cpuQps)} |`);
 
-    const second = loadSecondSet();
+    const second = loadNfcorpusSet();
     const secondOurs = await benchSetEmbedded(second, false);
     const secondReference = referenceBm25(second);
-    console.log(`\n## Second set: ${second.name}\n`);
-    console.log('| index | nDCG@10 | recall@100 | empty results |');
+    console.log(`\n## Second BEIR set: ${second.name}, keyword search through createEmbeddedChunkIndex\n`);
+    console.log('| index | nDCG@10 (linear gains) | recall@100 | queries with no results |');
     console.log('| --- | --- | --- | --- |');
     console.log(
       `| ours (embedded index, BM25F) | ${fmt(secondOurs.quality.ndcg10, 4)} | ${fmt(secondOurs.quality.recall100, 4)} | ${secondOurs.quality.empty} (${secondOurs.quality.emptyWithTerms} with an indexed term) |`,
     );
     console.log(
       `| reference plain BM25 (Anserini defaults, in-script) | ${fmt(secondReference.ndcg10, 4)} | ${fmt(secondReference.recall100, 4)} | ${secondReference.empty} |`,
+    );
+    console.log(
+      `| Anserini BM25 flat / multifield, published | ${ANSERINI_NFCORPUS.flat.ndcg10} / ${ANSERINI_NFCORPUS.multifield.ndcg10} | ${ANSERINI_NFCORPUS.flat.recall100} / ${ANSERINI_NFCORPUS.multifield.recall100} | |`,
     );
 
     const row10 = ours.throughput.find((row) => row.topK === 10 && row.concurrency === 16);
@@ -894,12 +893,22 @@ async function main() {
       },
       'retrieval.second_set_recall100': {
         value: round(secondOurs.quality.recall100, 4),
-        unit: 'recall@100 on SQuAD 2.0 dev sample + ClapNQ dev passages (not BEIR)',
+        unit: 'recall@100 on BEIR NFCorpus test (323 queries; trec_eval recall.100), our keyword search',
+        command: COMMAND,
+      },
+      'retrieval.second_set_ndcg10': {
+        value: round(secondOurs.quality.ndcg10, 4),
+        unit: 'nDCG@10 (linear gains, as trec_eval) on BEIR NFCorpus test, our keyword search',
+        command: COMMAND,
+      },
+      'retrieval.second_set_anserini_recall100': {
+        value: Math.max(ANSERINI_NFCORPUS.flat.recall100, ANSERINI_NFCORPUS.multifield.recall100),
+        unit: 'recall@100 on BEIR NFCorpus test, Anserini BM25 multifield as published (the higher of flat 0.2457 and multifield 0.2500; a constant from castorini/anserini docs/regressions/regressions-beir-v1.0.0-nfcorpus.multifield.md, not measured here)',
         command: COMMAND,
       },
       'retrieval.second_set_bm25_reference_recall100': {
         value: round(secondReference.recall100, 4),
-        unit: 'recall@100, plain BM25 with Anserini defaults reimplemented in-script (not Anserini itself)',
+        unit: 'recall@100 on BEIR NFCorpus test, plain BM25 with Anserini defaults reimplemented in-script (not Anserini itself)',
         command: COMMAND,
       },
     });
