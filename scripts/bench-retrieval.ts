@@ -116,6 +116,15 @@ function evaluate(runs: Map<string, string[]>, qrels: Map<string, Map<string, nu
   return { ndcg10: ndcg / qrels.size, recall100: recall / qrels.size, empty };
 }
 
+/**
+ * A run in the order trec_eval scores it: by score, ties by document id in reverse string order (trec_eval re-sorts
+ * a run file that way whatever order the engine wrote). Matters on NFCorpus, which holds duplicate abstracts. The
+ * references rank 1,000 documents as Anserini does; our search is asked for its top 100.
+ */
+function trecOrder(hits: readonly { id: string; score: number }[]): string[] {
+  return [...hits].sort((a, b) => b.score - a.score || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).map((hit) => hit.id);
+}
+
 function fmt(value: number, digits = 3): string {
   return value.toFixed(digits);
 }
@@ -215,11 +224,8 @@ function referenceBm25(set: JudgedSet) {
   for (const doc of set.corpus) index.add(analyzeForIndex(`${doc.title} ${doc.text}`), []);
   const runs = new Map<string, string[]>();
   for (const queryId of set.qrels.keys()) {
-    const hits = index.search(analyzeForIndex(set.queries.get(queryId) ?? ''), 100);
-    runs.set(
-      queryId,
-      hits.map((hit) => set.corpus[hit.slot]?.id ?? ''),
-    );
+    const hits = index.search(analyzeForIndex(set.queries.get(queryId) ?? ''), 1000);
+    runs.set(queryId, trecOrder(hits.map((hit) => ({ id: set.corpus[hit.slot]?.id ?? '', score: hit.score }))));
   }
   return evaluate(runs, set.qrels);
 }
@@ -245,11 +251,8 @@ function referenceMultifieldBm25(set: JudgedSet) {
         scores.set(hit.slot, (scores.get(hit.slot) ?? 0) + hit.score);
       }
     }
-    const ranked = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, 100);
-    runs.set(
-      queryId,
-      ranked.map(([slot]) => set.corpus[slot]?.id ?? ''),
-    );
+    const ranked = trecOrder([...scores].map(([slot, score]) => ({ id: set.corpus[slot]?.id ?? '', score })));
+    runs.set(queryId, ranked.slice(0, 100));
   }
   return evaluate(runs, set.qrels);
 }
@@ -270,10 +273,7 @@ async function benchSetEmbedded(set: JudgedSet, measureThroughput: boolean) {
     let emptyWithTerms = 0;
     for (const query of testQueries) {
       const hits = await index.search({ ownerId: 'judged', query: query.text, mode: 'keyword', topK: 100 });
-      runs.set(
-        query.id,
-        hits.map((hit) => hit.documentId),
-      );
+      runs.set(query.id, trecOrder(hits.map((hit) => ({ id: hit.documentId, score: hit.score }))));
       if (analyzeForIndex(query.text).some((term) => indexed.has(term))) {
         withTerms++;
         if (hits.length === 0) emptyWithTerms++;
