@@ -915,10 +915,14 @@ async function main() {
     recordFigures({
       'retrieval.scifact_ndcg10': {
         value: round(ours.quality.ndcg10, 4),
-        unit: 'nDCG@10 (linear gains)',
+        unit: 'nDCG@10 (linear gains, as trec_eval) on BEIR SciFact test, our keyword search',
         command: COMMAND,
       },
-      'retrieval.scifact_recall100': { value: round(ours.quality.recall100, 4), unit: 'recall@100', command: COMMAND },
+      'retrieval.scifact_recall100': {
+        value: round(ours.quality.recall100, 4),
+        unit: 'recall@100 on BEIR SciFact test (300 queries; trec_eval recall.100), our keyword search',
+        command: COMMAND,
+      },
       'retrieval.scifact_qps_per_cpu_second': {
         value: Math.round(row10?.cpuQps ?? 0),
         unit: 'queries per CPU-second of the benchmark process (topK 10, 16 concurrent, snippets)',
