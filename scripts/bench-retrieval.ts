@@ -3,13 +3,14 @@
  *
  *   npx tsx scripts/bench-retrieval.ts                 # SciFact quality + q/s + other engines + scale 10k, 100k
  *   npx tsx scripts/bench-retrieval.ts --scale 10000,100000,1000000
- *   npx tsx scripts/bench-retrieval.ts --quality-only  # SciFact sections only
+ *   npx tsx scripts/bench-retrieval.ts --quality-only  # SciFact + NFCorpus quality and q/s only
  *   npx tsx scripts/bench-retrieval.ts --scale-only --scale 100000
  *   npx tsx scripts/bench-retrieval.ts --tune          # BM25F grid on the SciFact *train* split
  *   npx tsx scripts/bench-retrieval.ts --budget-only --budget-owners 10 --budget-size 100000 --budget-mb 200
  *                                                      # memory budget: owners queried in turn, LRU unloading
  *
- * Data: /work/shared/data/beir-scifact (override with SCIFACT_DIR). Results are written up in
+ * Data: /work/shared/data/beir-scifact (override with SCIFACT_DIR) and the vendored BEIR NFCorpus in
+ * bench-data/beir-nfcorpus (override with NFCORPUS_DIR). Results are written up in
  * docs/benchmarks-retrieval.md.
  */
 import { spawnSync } from 'node:child_process';
@@ -19,6 +20,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import MiniSearch from 'minisearch';
 import { analyze, analyzeForIndex, analyzeQuery } from '@/lib/retrieval/analyzer';
 import { Bm25Index, type Bm25Params, DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-index';
@@ -27,6 +29,9 @@ import type { IndexedChunk, SearchMode, SearchRequest } from '@/lib/retrieval/ty
 import { recordFigures } from './figures';
 
 const SCIFACT_DIR = process.env.SCIFACT_DIR ?? '/work/shared/data/beir-scifact';
+const NFCORPUS_DIR =
+  process.env.NFCORPUS_DIR ??
+  path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bench-data', 'beir-nfcorpus');
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(name);
 const option = (name: string) => {
@@ -42,28 +47,35 @@ interface CorpusDoc {
   text: string;
 }
 
-function readJsonl(file: string): Record<string, unknown>[] {
-  return readFileSync(file, 'utf8')
+/** A BEIR file, plain or gzipped (`corpus.jsonl` or `corpus.jsonl.gz`). */
+function readBeirFile(dir: string, name: string): string {
+  const plain = path.join(dir, name);
+  if (existsSync(plain)) return readFileSync(plain, 'utf8');
+  return gunzipSync(readFileSync(`${plain}.gz`)).toString('utf8');
+}
+
+function readJsonl(text: string): Record<string, unknown>[] {
+  return text
     .split('\n')
     .filter((line) => line.trim().length > 0)
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-function loadCorpus(): CorpusDoc[] {
-  return readJsonl(path.join(SCIFACT_DIR, 'corpus.jsonl')).map((row) => ({
+function loadCorpus(dir = SCIFACT_DIR): CorpusDoc[] {
+  return readJsonl(readBeirFile(dir, 'corpus.jsonl')).map((row) => ({
     id: String(row._id),
     title: String(row.title ?? ''),
     text: String(row.text ?? ''),
   }));
 }
 
-function loadQueries(): Map<string, string> {
-  return new Map(readJsonl(path.join(SCIFACT_DIR, 'queries.jsonl')).map((row) => [String(row._id), String(row.text)]));
+function loadQueries(dir = SCIFACT_DIR): Map<string, string> {
+  return new Map(readJsonl(readBeirFile(dir, 'queries.jsonl')).map((row) => [String(row._id), String(row.text)]));
 }
 
-function loadQrels(split: 'test' | 'train'): Map<string, Map<string, number>> {
+function loadQrels(split: 'test' | 'train', dir = SCIFACT_DIR): Map<string, Map<string, number>> {
   const qrels = new Map<string, Map<string, number>>();
-  const lines = readFileSync(path.join(SCIFACT_DIR, 'qrels', `${split}.tsv`), 'utf8')
+  const lines = readBeirFile(dir, path.join('qrels', `${split}.tsv`))
     .trim()
     .split('\n')
     .slice(1);
@@ -102,6 +114,15 @@ function evaluate(runs: Map<string, string[]>, qrels: Map<string, Map<string, nu
     recall += relevant > 0 ? found / relevant : 0;
   }
   return { ndcg10: ndcg / qrels.size, recall100: recall / qrels.size, empty };
+}
+
+/**
+ * A run in the order trec_eval scores it: by score, ties by document id in reverse string order (trec_eval re-sorts
+ * a run file that way whatever order the engine wrote). Matters on NFCorpus, which holds duplicate abstracts. The
+ * references rank 1,000 documents as Anserini does; our search is asked for its top 100.
+ */
+function trecOrder(hits: readonly { id: string; score: number }[]): string[] {
+  return [...hits].sort((a, b) => b.score - a.score || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).map((hit) => hit.id);
 }
 
 function fmt(value: number, digits = 3): string {
@@ -162,42 +183,26 @@ interface JudgedSet {
   qrels: Map<string, Map<string, number>>;
 }
 
-const SQUAD_FILE = process.env.SQUAD_FILE ?? '/work/shared/data/squad2-dev-sample500/queries.json';
-const CLAPNQ_FILE = process.env.CLAPNQ_FILE ?? '/work/shared/data/clapnq/clapnq_dev_flat.jsonl';
+/**
+ * Anserini's published BM25 figures on NFCorpus test (BEIR v1.0.0 regressions, trec_eval -c): castorini/anserini
+ * docs/regressions/regressions-beir-v1.0.0-nfcorpus.flat.md and ...nfcorpus.multifield.md. Constants, not measured.
+ */
+const ANSERINI_NFCORPUS = {
+  flat: { ndcg10: 0.3218, recall100: 0.2457 },
+  multifield: { ndcg10: 0.3254, recall100: 0.25 },
+} as const;
 
 /**
- * The second judged set (no second BEIR set is reachable from this machine): the 411 distinct paragraphs of the
- * SQuAD 2.0 dev sample and the 600 ClapNQ dev passages (title as context) as one corpus of 1,011 passages; queries
- * are the 500 SQuAD questions (relevant: the paragraph they were written on, answerable or not) and the 300
- * answerable ClapNQ questions (relevant: their gold passage). One relevant passage per query.
+ * The second BEIR set: NFCorpus test (3,633 PubMed abstracts, 323 lay queries from NutritionFacts.org, graded
+ * judgements 1-2), vendored in bench-data/beir-nfcorpus (source, licence and checksums in its README).
  */
-function loadSecondSet(): JudgedSet {
-  const corpus: CorpusDoc[] = [];
-  const queries = new Map<string, string>();
-  const qrels = new Map<string, Map<string, number>>();
-  const squad = JSON.parse(readFileSync(SQUAD_FILE, 'utf8')) as {
-    queries: { id: string; context: string; question: string }[];
+function loadNfcorpusSet(): JudgedSet {
+  return {
+    name: 'BEIR NFCorpus test (3,633 abstracts, 323 queries)',
+    corpus: loadCorpus(NFCORPUS_DIR),
+    queries: loadQueries(NFCORPUS_DIR),
+    qrels: loadQrels('test', NFCORPUS_DIR),
   };
-  const paragraphIds = new Map<string, string>();
-  for (const item of squad.queries) {
-    let id = paragraphIds.get(item.context);
-    if (!id) {
-      id = `squad-p${paragraphIds.size}`;
-      paragraphIds.set(item.context, id);
-      corpus.push({ id, title: '', text: item.context });
-    }
-    queries.set(`squad-${item.id}`, item.question);
-    qrels.set(`squad-${item.id}`, new Map([[id, 1]]));
-  }
-  for (const row of readJsonl(CLAPNQ_FILE)) {
-    const id = `clapnq-${String(row.id)}`;
-    corpus.push({ id, title: String(row.passage_title ?? ''), text: String(row.passage_text ?? '') });
-    if (row.answerable === true) {
-      queries.set(id, String(row.question));
-      qrels.set(id, new Map([[id, 1]]));
-    }
-  }
-  return { name: 'SQuAD 2.0 dev sample + ClapNQ dev passages (1,011 passages, 800 questions)', corpus, queries, qrels };
 }
 
 function loadScifactSet(): JudgedSet {
@@ -219,11 +224,35 @@ function referenceBm25(set: JudgedSet) {
   for (const doc of set.corpus) index.add(analyzeForIndex(`${doc.title} ${doc.text}`), []);
   const runs = new Map<string, string[]>();
   for (const queryId of set.qrels.keys()) {
-    const hits = index.search(analyzeForIndex(set.queries.get(queryId) ?? ''), 100);
-    runs.set(
-      queryId,
-      hits.map((hit) => set.corpus[hit.slot]?.id ?? ''),
-    );
+    const hits = index.search(analyzeForIndex(set.queries.get(queryId) ?? ''), 1000);
+    runs.set(queryId, trecOrder(hits.map((hit) => ({ id: set.corpus[hit.slot]?.id ?? '', score: hit.score }))));
+  }
+  return evaluate(runs, set.qrels);
+}
+
+/**
+ * Anserini's "multifield" BM25, reimplemented the same way: title and text are separate fields, each scored by its
+ * own BM25 (k1 0.9, b 0.4, its own document frequencies and average length), and the two scores are summed.
+ */
+function referenceMultifieldBm25(set: JudgedSet) {
+  const params = { k1: 0.9, bBody: 0.4, bContext: 0.4, contextWeight: 1 };
+  const texts = new Bm25Index(params);
+  const titles = new Bm25Index(params);
+  for (const doc of set.corpus) {
+    texts.add(analyzeForIndex(doc.text), []);
+    titles.add(analyzeForIndex(doc.title), []);
+  }
+  const runs = new Map<string, string[]>();
+  for (const queryId of set.qrels.keys()) {
+    const terms = analyzeForIndex(set.queries.get(queryId) ?? '');
+    const scores = new Map<number, number>();
+    for (const index of [texts, titles]) {
+      for (const hit of index.search(terms, set.corpus.length)) {
+        scores.set(hit.slot, (scores.get(hit.slot) ?? 0) + hit.score);
+      }
+    }
+    const ranked = trecOrder([...scores].map(([slot, score]) => ({ id: set.corpus[slot]?.id ?? '', score })));
+    runs.set(queryId, ranked.slice(0, 100));
   }
   return evaluate(runs, set.qrels);
 }
@@ -244,10 +273,7 @@ async function benchSetEmbedded(set: JudgedSet, measureThroughput: boolean) {
     let emptyWithTerms = 0;
     for (const query of testQueries) {
       const hits = await index.search({ ownerId: 'judged', query: query.text, mode: 'keyword', topK: 100 });
-      runs.set(
-        query.id,
-        hits.map((hit) => hit.documentId),
-      );
+      runs.set(query.id, trecOrder(hits.map((hit) => ({ id: hit.documentId, score: hit.score }))));
       if (analyzeForIndex(query.text).some((term) => indexed.has(term))) {
         withTerms++;
         if (hits.length === 0) emptyWithTerms++;
@@ -847,24 +873,29 @@ async function main() {
     const scifact = loadScifactSet();
     const ours = await benchSetEmbedded(scifact, true);
     const scifactReference = referenceBm25(scifact);
+    const scifactMultifield = referenceMultifieldBm25(scifact);
     console.log(`\n## ${scifact.name}, keyword search through createEmbeddedChunkIndex\n`);
     console.log(`ingest (analyse + LanceDB write + keyword segment): ${fmt(ours.ingestMs / 1000, 2)} s`);
     console.log(
       `nDCG@10 ${fmt(ours.quality.ndcg10, 4)} (linear gains, as trec_eval)  recall@100 ${fmt(ours.quality.recall100, 4)}  empty results ${ours.quality.empty} (of which with an indexed query term: ${ours.quality.emptyWithTerms})`,
     );
     console.log(
-      `reference plain BM25 (Anserini defaults, in-script): nDCG@10 ${fmt(scifactReference.ndcg10, 4)}  recall@100 ${fmt(scifactReference.recall100, 4)}  (Anserini published, flat: 0.679 / 0.925)\n`,
+      `reference plain BM25 (Anserini defaults, in-script): nDCG@10 ${fmt(scifactReference.ndcg10, 4)}  recall@100 ${fmt(scifactReference.recall100, 4)}  (Anserini published, flat: 0.679 / 0.925)`,
+    );
+    console.log(
+      `reference multifield BM25 (in-script): nDCG@10 ${fmt(scifactMultifield.ndcg10, 4)}  recall@100 ${fmt(scifactMultifield.recall100, 4)}  (Anserini published, multifield: 0.665 / 0.908)\n`,
     );
     console.log('| topK | concurrent queries | queries/s (wall clock) | queries per CPU-second |');
     console.log('| --- | --- | --- | --- |');
     for (const row of ours.throughput)
       console.log(`| ${row.topK} | ${row.concurrency} | ${Math.round(row.qps)} | ${Math.round(row.cpuQps)} |`);
 
-    const second = loadSecondSet();
+    const second = loadNfcorpusSet();
     const secondOurs = await benchSetEmbedded(second, false);
     const secondReference = referenceBm25(second);
-    console.log(`\n## Second set: ${second.name}\n`);
-    console.log('| index | nDCG@10 | recall@100 | empty results |');
+    const secondMultifield = referenceMultifieldBm25(second);
+    console.log(`\n## Second BEIR set: ${second.name}, keyword search through createEmbeddedChunkIndex\n`);
+    console.log('| index | nDCG@10 (linear gains) | recall@100 | queries with no results |');
     console.log('| --- | --- | --- | --- |');
     console.log(
       `| ours (embedded index, BM25F) | ${fmt(secondOurs.quality.ndcg10, 4)} | ${fmt(secondOurs.quality.recall100, 4)} | ${secondOurs.quality.empty} (${secondOurs.quality.emptyWithTerms} with an indexed term) |`,
@@ -872,16 +903,26 @@ async function main() {
     console.log(
       `| reference plain BM25 (Anserini defaults, in-script) | ${fmt(secondReference.ndcg10, 4)} | ${fmt(secondReference.recall100, 4)} | ${secondReference.empty} |`,
     );
+    console.log(
+      `| reference multifield BM25 (in-script) | ${fmt(secondMultifield.ndcg10, 4)} | ${fmt(secondMultifield.recall100, 4)} | ${secondMultifield.empty} |`,
+    );
+    console.log(
+      `| Anserini BM25 flat / multifield, published | ${ANSERINI_NFCORPUS.flat.ndcg10} / ${ANSERINI_NFCORPUS.multifield.ndcg10} | ${ANSERINI_NFCORPUS.flat.recall100} / ${ANSERINI_NFCORPUS.multifield.recall100} | |`,
+    );
 
     const row10 = ours.throughput.find((row) => row.topK === 10 && row.concurrency === 16);
     const qps10 = row10?.qps ?? 0;
     recordFigures({
       'retrieval.scifact_ndcg10': {
         value: round(ours.quality.ndcg10, 4),
-        unit: 'nDCG@10 (linear gains)',
+        unit: 'nDCG@10 (linear gains, as trec_eval) on BEIR SciFact test, our keyword search',
         command: COMMAND,
       },
-      'retrieval.scifact_recall100': { value: round(ours.quality.recall100, 4), unit: 'recall@100', command: COMMAND },
+      'retrieval.scifact_recall100': {
+        value: round(ours.quality.recall100, 4),
+        unit: 'recall@100 on BEIR SciFact test (300 queries; trec_eval recall.100), our keyword search',
+        command: COMMAND,
+      },
       'retrieval.scifact_qps_per_cpu_second': {
         value: Math.round(row10?.cpuQps ?? 0),
         unit: 'queries per CPU-second of the benchmark process (topK 10, 16 concurrent, snippets)',
@@ -894,12 +935,22 @@ async function main() {
       },
       'retrieval.second_set_recall100': {
         value: round(secondOurs.quality.recall100, 4),
-        unit: 'recall@100 on SQuAD 2.0 dev sample + ClapNQ dev passages (not BEIR)',
+        unit: 'recall@100 on BEIR NFCorpus test (323 queries; trec_eval recall.100), our keyword search',
+        command: COMMAND,
+      },
+      'retrieval.second_set_ndcg10': {
+        value: round(secondOurs.quality.ndcg10, 4),
+        unit: 'nDCG@10 (linear gains, as trec_eval) on BEIR NFCorpus test, our keyword search',
+        command: COMMAND,
+      },
+      'retrieval.second_set_anserini_recall100': {
+        value: Math.max(ANSERINI_NFCORPUS.flat.recall100, ANSERINI_NFCORPUS.multifield.recall100),
+        unit: 'recall@100 on BEIR NFCorpus test, Anserini BM25 multifield as published (the higher of flat 0.2457 and multifield 0.2500; a constant from castorini/anserini docs/regressions/regressions-beir-v1.0.0-nfcorpus.multifield.md, not measured here)',
         command: COMMAND,
       },
       'retrieval.second_set_bm25_reference_recall100': {
         value: round(secondReference.recall100, 4),
-        unit: 'recall@100, plain BM25 with Anserini defaults reimplemented in-script (not Anserini itself)',
+        unit: 'recall@100 on BEIR NFCorpus test, plain BM25 with Anserini defaults reimplemented in-script (not Anserini itself)',
         command: COMMAND,
       },
     });
