@@ -11,19 +11,25 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
-const require = createRequire(import.meta.url);
-const PDFJS_ROOT = path.dirname(require.resolve('pdfjs-dist/package.json'));
+let folders: Record<string, string> | null = null;
 
-/** Folders pdf.js may read, by the kind it asks for. */
-const FOLDERS: Record<string, string> = {
-  cMapUrl: path.join(PDFJS_ROOT, 'cmaps'),
-  standardFontDataUrl: path.join(PDFJS_ROOT, 'standard_fonts'),
-};
+/**
+ * The folders pdf.js may read, by the kind it asks for; resolved on first use. Resolved from the working directory
+ * on purpose: in the Next.js server bundle `createRequire(import.meta.url).resolve` is rewritten to a module id.
+ */
+function pdfjsFolders(): Record<string, string> {
+  if (!folders) {
+    const resolve = createRequire(path.join(process.cwd(), 'package.json')).resolve;
+    const root = path.dirname(resolve('pdfjs-dist/package.json'));
+    folders = { cMapUrl: path.join(root, 'cmaps'), standardFontDataUrl: path.join(root, 'standard_fonts') };
+  }
+  return folders;
+}
 
 /** pdf.js's `BinaryDataFactory` contract: `fetch({ kind, filename })` resolves to the file's bytes. */
 export class LocalBinaryData {
   async fetch({ kind, filename }: { kind: string; filename: string }): Promise<Uint8Array> {
-    const folder = FOLDERS[kind];
+    const folder = pdfjsFolders()[kind];
     if (!folder) throw new Error(`pdf.js asked for ${kind} data, which is not installed`);
     const file = path.resolve(folder, filename);
     // A name from a hostile PDF must not reach outside the folder.
