@@ -114,10 +114,11 @@ export function appendLog(
  */
 export function planChanges(
   before: ReadonlyArray<{ id: string; title: string; query: string }>,
-  after: ReadonlyArray<{ id: string; title: string; query: string }>,
+  /** The new plan; a task without an id (or with an id not in `before`) was added. */
+  after: ReadonlyArray<{ id?: string | undefined; title: string; query: string }>,
 ): { edited: number; moved: number; deleted: number; added: number } {
   const old = new Map(before.map((t, i) => [t.id, { t, i }]));
-  const kept = after.filter((t) => old.has(t.id));
+  const kept = after.filter((t): t is typeof t & { id: string } => t.id !== undefined && old.has(t.id));
   const edited = kept.filter((t) => {
     const o = old.get(t.id)?.t;
     return o !== undefined && (o.title !== t.title || o.query !== t.query);

@@ -277,6 +277,7 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
       const fresh = toTasks(
         body.tasks.map((t) => ({ title: t.title, query: t.query ?? t.title })),
         body.tasks.map((t) => t.id),
+        [...existing.keys()],
       );
       const tasks = fresh.map((t) => {
         const old = existing.get(t.id);
@@ -289,7 +290,7 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
         tasks: tasks.length,
         ...planChanges(
           [...row.tasks].sort((a, b) => a.order - b.order),
-          tasks,
+          tasks.map((t, i) => ({ ...t, id: body.tasks[i]?.id })),
         ),
       });
       if (!(await updateResearchRun({ ownerId, id, from: ['awaiting_approval'], patch: { tasks, events } })))
