@@ -99,14 +99,41 @@ test('research: clarify, edit and approve the plan, follow the tasks, read and s
             seen.push({ type: node.dataset.type ?? '', status });
     }).observe(document.body, { childList: true, subtree: true });
   });
+  // Without a model the run takes well under a second, so its stream could reach the page in one piece; a slow
+  // connection makes it arrive piece by piece, as a long run's does.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: 16_000,
+    uploadThroughput: -1,
+  });
+  const streamed = page.waitForResponse((r) => r.url().endsWith('/approve'));
   await plan.getByRole('button', { name: 'Approve plan' }).click();
 
   await expect(page.getByTestId('research')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
+  // The stream carried each new log entry as a typed `log` event, and the run last.
+  const lines = (await (await streamed).text())
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { event: string; data: { type: string; entry?: { type: string } } });
+  const logged = lines.flatMap((l) => (l.data.type === 'log' && l.data.entry ? [l.data.entry.type] : []));
+  expect(logged.slice(0, 5)).toEqual(['approved', 'task_start', 'task_done', 'task_start', 'task_done']);
+  expect(logged.slice(-3)).toEqual(['synthesis', 'report', 'status']);
+  expect(lines.at(-1)?.data.type).toBe('run');
+  // ... and the page drew the task cards as they came, while the run was still running.
   const live = await page.evaluate(
     () => (window as unknown as { researchCards: Array<{ type: string; status: string }> }).researchCards,
   );
   const whileRunning = live.filter((c) => c.status === 'running' || c.status === 'synthesising').map((c) => c.type);
-  expect(whileRunning).toEqual(expect.arrayContaining(['task_start', 'task_done']));
+  expect(whileRunning).toEqual(expect.arrayContaining(['approved', 'task_start', 'task_done']));
 
   // The timeline, in order: the edit counted, the plan approved, each task started and finished, the quality
   // check, the synthesis and the delivered report.
