@@ -172,15 +172,24 @@ test('research: clarify, edit and approve the plan, follow the tasks, read and s
   await expect(cards(page)).toHaveCount(types.length);
   expect(await cards(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-type')))).toEqual(types);
 
-  // Screenshots of the finished panel for review, phone then desktop; nothing scrolls sideways.
+  // Screenshots of the finished panel for review, phone then desktop: the timeline's start and its end (the chat
+  // scrolls inside the page, so each is a screen with the timeline scrolled into view); nothing scrolls sideways.
   const dir = process.env.RESEARCH_SCREENSHOT_DIR ?? test.info().outputPath();
   fs.mkdirSync(dir, { recursive: true });
-  expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
-  await page.getByTestId('research').screenshot({ path: path.join(dir, 'research-phone.png') });
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await expect(cards(page)).toHaveCount(types.length);
-  expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
-  await page.getByTestId('research').screenshot({ path: path.join(dir, 'research-desktop.png') });
+  for (const [size, viewport] of [
+    ['phone', { width: 390, height: 844 }],
+    ['desktop', { width: 1280, height: 800 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await expect(cards(page)).toHaveCount(types.length);
+    expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(0);
+    await page.getByTestId('research-timeline').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: path.join(dir, `research-timeline-${size}.png`) });
+    await cards(page)
+      .last()
+      .evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.screenshot({ path: path.join(dir, `research-timeline-end-${size}.png`) });
+  }
   await page.setViewportSize({ width: 390, height: 844 });
 
   // Share it: the public page shows the report and each section's sources.

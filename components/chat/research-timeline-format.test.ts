@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ResearchLogEntry } from '@/lib/research/log';
 import {
   elapsedLabel,
+  endedStarts,
   finishedStarts,
   planEditClause,
   researchCard,
@@ -74,6 +75,8 @@ describe('research timeline cards', () => {
     const started = researchCard(start('t2', 1), false);
     expect(started).toMatchObject({ title: 'Started task 2 of 3: Task t2', taskId: 't2', pending: true });
     expect(researchCard(start('t2', 1), true).pending).toBe(false);
+    // once the task's end is logged, that card links the trace instead
+    expect(researchCard(start('t2', 1), true, true).taskId).toBeNull();
     expect(researchCard(start('t2', 1, true)).title).toBe('Researching task 2 again: Task t2');
     const finished = researchCard(done('t2', 1));
     expect(finished).toMatchObject({ tone: 'good', taskId: 't2', title: 'Finished task 2: Task t2' });
@@ -169,6 +172,7 @@ describe('research timeline helpers', () => {
     expect(finishedStarts(entries, true)).toEqual([true, true, false]);
     // cancelled or interrupted mid-task: nothing is under way
     expect(finishedStarts(entries, false)).toEqual([true, true, true]);
+    expect(endedStarts(entries)).toEqual([true, false, false]);
   });
   it('summarises the run', () => {
     expect(timelineSummary([])).toBe('');

@@ -55,9 +55,10 @@ export function planEditClause(e: { edited: number; moved: number; deleted: numb
 
 /**
  * The card for one entry. `finished` says whether a `task_start` has its `task_done` (or the run is over), so a
- * started task shows as under way only while it is.
+ * started task shows as under way only while it is; `ended` whether its `task_done` follows (which then links the
+ * task's trace instead of the start).
  */
-export function researchCard(entry: ResearchLogEntry, finished = true): ResearchCard {
+export function researchCard(entry: ResearchLogEntry, finished = true, ended = false): ResearchCard {
   const base = { details: [] as string[], tech: null as string | null, taskId: null as string | null, pending: false };
   switch (entry.type) {
     case 'questions':
@@ -122,7 +123,7 @@ export function researchCard(entry: ResearchLogEntry, finished = true): Research
         tone: 'active',
         icon: 'search',
         pending: !finished,
-        taskId: entry.taskId,
+        taskId: ended ? null : entry.taskId,
         title: entry.remediation
           ? `Researching task ${entry.index + 1} again: ${entry.title}`
           : `Started task ${entry.index + 1} of ${entry.total}: ${entry.title}`,
@@ -248,11 +249,17 @@ export function researchCard(entry: ResearchLogEntry, finished = true): Research
  * longer executing (a run that was cancelled or interrupted mid-task shows the start as past, not as under way).
  */
 export function finishedStarts(entries: readonly ResearchLogEntry[], executing: boolean): boolean[] {
-  return entries.map((e, i) => {
-    if (e.type !== 'task_start') return true;
-    if (!executing) return true;
-    return entries.slice(i + 1).some((later) => later.type === 'task_done' && later.taskId === e.taskId);
-  });
+  const ended = endedStarts(entries);
+  return entries.map((e, i) => e.type !== 'task_start' || !executing || ended[i] === true);
+}
+
+/** Which `task_start` entries (by position) are followed by their task's `task_done`. */
+export function endedStarts(entries: readonly ResearchLogEntry[]): boolean[] {
+  return entries.map(
+    (e, i) =>
+      e.type === 'task_start' &&
+      entries.slice(i + 1).some((later) => later.type === 'task_done' && later.taskId === e.taskId),
+  );
 }
 
 /** The header's one-line summary: "3 tasks · quality 72/100 · 1 remediation pass". */

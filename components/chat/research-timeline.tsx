@@ -18,7 +18,14 @@ import {
 } from '@/components/icons';
 import type { ResearchLogEntry } from '@/lib/research/log';
 import { keyed } from './keyed';
-import { type CardIcon, elapsedLabel, finishedStarts, researchCard, timelineSummary } from './research-timeline-format';
+import {
+  type CardIcon,
+  elapsedLabel,
+  endedStarts,
+  finishedStarts,
+  researchCard,
+  timelineSummary,
+} from './research-timeline-format';
 import { formatMs } from './trace-format';
 import { Row } from './trace-timeline';
 
@@ -56,6 +63,7 @@ export function ResearchTimeline({
   const listId = useId();
   const ctx = useMemo(() => ({ numbers: null, technical }), [technical]);
   const finished = finishedStarts(entries, executing);
+  const ended = endedStarts(entries);
   const since = entries[0]?.at ?? '';
   if (entries.length === 0) return null;
   const summary = timelineSummary(entries);
@@ -93,7 +101,7 @@ export function ResearchTimeline({
           <ol className="relative px-3 py-3 before:absolute before:top-4 before:bottom-4 before:left-[1.45rem] before:w-px before:bg-slate-200">
             {keyed(entries, (e) => `${e.at}:${e.type}:${'taskId' in e ? e.taskId : ''}`).map(
               ({ key, item: entry }, i) => {
-                const card = researchCard(entry, finished[i] ?? true);
+                const card = researchCard(entry, finished[i] ?? true, ended[i] ?? false);
                 const took = entry.type === 'task_done' ? formatMs(entry.ms) : null;
                 return (
                   <Row
