@@ -36,7 +36,7 @@ import {
 } from './trace-format';
 
 export type ToolCallEvent = Extract<TraceEvent, { type: 'tool_call' }>;
-export type Tone = 'neutral' | 'active' | 'good' | 'warn' | 'bad';
+type Tone = 'neutral' | 'active' | 'good' | 'warn' | 'bad';
 
 const TONES: Record<Tone, string> = {
   neutral: 'bg-slate-100 text-slate-500 ring-slate-200',
@@ -64,7 +64,7 @@ function Chip({ children, tone = 'neutral' }: { children: ReactNode; tone?: Tone
 }
 
 /** The trace's display context: the answer's numbering and whether technical detail is shown. */
-export interface TraceContext {
+interface TraceContext {
   numbers: ReadonlyMap<number, CitedSource> | null;
   technical: boolean;
 }
