@@ -73,8 +73,13 @@ describe('research timeline cards', () => {
 
   it('shows each task starting and finishing, linked to its own trace', () => {
     const started = researchCard(start('t2', 1), false);
-    expect(started).toMatchObject({ title: 'Started task 2 of 3: Task t2', taskId: 't2', pending: true });
-    expect(researchCard(start('t2', 1), true).pending).toBe(false);
+    expect(started).toMatchObject({
+      title: 'Started task 2 of 3: Task t2',
+      taskId: 't2',
+      pending: true,
+      tone: 'active',
+    });
+    expect(researchCard(start('t2', 1), true)).toMatchObject({ pending: false, tone: 'neutral' });
     // once the task's end is logged, that card links the trace instead
     expect(researchCard(start('t2', 1), true, true).taskId).toBeNull();
     expect(researchCard(start('t2', 1, true)).title).toBe('Researching task 2 again: Task t2');

@@ -120,7 +120,8 @@ export function researchCard(entry: ResearchLogEntry, finished = true, ended = f
     case 'task_start':
       return {
         ...base,
-        tone: 'active',
+        // blue while under way, like the agent trace's running tool call; a past start is neutral
+        tone: finished ? 'neutral' : 'active',
         icon: 'search',
         pending: !finished,
         taskId: ended ? null : entry.taskId,
@@ -227,7 +228,7 @@ export function researchCard(entry: ResearchLogEntry, finished = true, ended = f
     case 'status':
       switch (entry.status) {
         case 'synthesising':
-          return { ...base, tone: 'active', icon: 'spark', title: 'All tasks ran: checking quality' };
+          return { ...base, tone: 'neutral', icon: 'spark', title: 'All tasks ran: checking quality' };
         case 'done':
           return { ...base, tone: 'good', icon: 'check', title: 'Research done' };
         case 'cancelled':
