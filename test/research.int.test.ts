@@ -189,6 +189,36 @@ describe('research mode through the routes', () => {
     expect(done.report?.extractive).toBe(true);
     expect(done.tasks.every((t) => t.trace.length > 0)).toBe(true);
     expect(done.answerId).toBeTruthy();
+    // the research-level log, kept with the run, in order; what streamed as `log` is what was saved
+    expect(done.events.map((e) => e.type)).toEqual([
+      'questions',
+      'answers',
+      'plan',
+      'plan_edited',
+      'approved',
+      'task_start',
+      'task_done',
+      'task_start',
+      'task_done',
+      'status',
+      ...(done.report?.quality.remediatedTaskId ? ['quality', 'task_start', 'task_done'] : []),
+      'quality',
+      'synthesis',
+      'report',
+      'status',
+    ]);
+    expect(events.flatMap((e) => (e.type === 'log' ? [e.entry] : []))).toEqual(done.events.slice(4));
+    expect(done.events.find((e) => e.type === 'answers')).toMatchObject({ answered: 1 });
+    // the last task moved first, one edited, the others deleted, one added
+    expect(done.events.find((e) => e.type === 'plan_edited')).toMatchObject({
+      tasks: 2,
+      edited: 1,
+      added: 1,
+      deleted: planned.tasks.length - 1,
+    });
+    expect(done.events.at(-2)).toMatchObject({ type: 'report', answerId: done.answerId, sections: 2 });
+    const times = done.events.map((e) => Date.parse(e.at));
+    expect(times).toEqual([...times].sort((x, y) => x - y));
     const answer = await getDb().answer.findFirst({ where: { id: done.answerId ?? '', ownerId: a.id } });
     expect(answer?.mode).toBe('research');
     expect(answer?.text).toContain('## Rate limits');
@@ -354,6 +384,7 @@ describe('research runs across a restart', () => {
     expect(resumed.note).toMatch(/Interrupted.*1 of/);
     expect(resumed.tasks[0]?.status).toBe('done');
     expect(resumed.tasks[1]?.status).toBe('pending');
+    expect(resumed.events.at(-1)).toMatchObject({ type: 'interrupted', done: 1, total: run.tasks.length });
     const { done } = await restarted.approve(a.id, run.id);
     const final = await done;
     expect(final.status).toBe('done');
@@ -400,6 +431,9 @@ describe('cancelling', () => {
     expect(final.status).toBe('cancelled');
     expect(final.report).toBeNull();
     expect(events.some((e) => e.type === 'status' && e.status === 'cancelled')).toBe(true);
+    // the log ends with the cancel; the task that was stopped is not logged as finished
+    expect(final.events.map((e) => e.type)).toEqual(['plan', 'approved', 'task_start', 'status']);
+    expect(final.events.at(-1)).toMatchObject({ status: 'cancelled', note: 'Cancelled by you.' });
     // a cancelled run cannot be approved again
     await expect(s.approve(a.id, run.id)).rejects.toMatchObject({ code: 'conflict:agent' });
   });

@@ -6,12 +6,14 @@ import { Spinner } from '@/components/icons';
 import type { TraceEvent } from '@/lib/agent/events';
 import type { ResearchEvent } from '@/lib/research/events';
 import type { ResearchRunView, ResearchTask } from '@/lib/research/schema';
+import { ResearchTimeline } from './research-timeline';
 import { ShareButton } from './share-button';
 import { TraceTimeline } from './trace-timeline';
 
 /**
  * A research run inside the chat: its clarifying questions (answer or skip), the editable plan (edit, move, delete,
- * add, approve), each task's progress with its own trace, and the report with sections and per-section sources.
+ * add, approve), the research timeline (one card per research-level event, research-timeline.tsx), each task's
+ * progress with its own trace, and the report with sections and per-section sources.
  * The run's state is on the server (GET /api/research/{id}), so a reload shows it where it was; while it runs
  * elsewhere (another tab, after a reload) the panel polls it.
  */
@@ -63,6 +65,15 @@ export function ResearchPanel({ runId, initial }: { runId: string; initial?: Res
   const [live, setLive] = useState<Record<string, { trace: TraceEvent[]; running: boolean }>>({});
   const headingId = useId();
   const nextKey = useRef(0);
+  /** The task whose trace the timeline asked to show (`n` remounts it open each time). */
+  const [shown, setShown] = useState<{ taskId: string; n: number } | null>(null);
+  const taskElementId = (taskId: string) => `${headingId}-task-${taskId}`;
+  const showTask = (taskId: string) => {
+    setShown((s) => ({ taskId, n: (s?.n ?? 0) + 1 }));
+    requestAnimationFrame(() =>
+      document.getElementById(taskElementId(taskId))?.scrollIntoView({ behavior: 'smooth', block: 'start' }),
+    );
+  };
 
   const load = useCallback(async () => {
     const body = await api<{ run: ResearchRunView }>(`/api/research/${encodeURIComponent(runId)}`);
@@ -175,6 +186,7 @@ export function ResearchPanel({ runId, initial }: { runId: string; initial?: Res
 
   const onEvent = (e: ResearchEvent) => {
     if (e.type === 'run') setRun(e.run);
+    else if (e.type === 'log') setRun((r) => (r ? { ...r, events: [...r.events, e.entry] } : r));
     else if (e.type === 'status') setRun((r) => (r ? { ...r, status: e.status, note: e.note } : r));
     else if (e.type === 'task_start') setLive((l) => ({ ...l, [e.taskId]: { trace: [], running: true } }));
     else if (e.type === 'task_event' && e.event.type !== 'token') {
@@ -271,6 +283,8 @@ export function ResearchPanel({ runId, initial }: { runId: string; initial?: Res
           {error}
         </p>
       ) : null}
+
+      <ResearchTimeline entries={run.events} executing={executing} onShowTask={showTask} />
 
       {run.status === 'clarifying' ? (
         <section aria-label="Clarifying questions" className="space-y-3">
@@ -427,7 +441,8 @@ export function ResearchPanel({ runId, initial }: { runId: string; initial?: Res
                 return (
                   <li
                     key={t.id}
-                    className="space-y-1"
+                    id={taskElementId(t.id)}
+                    className="scroll-mt-4 space-y-1"
                     data-testid="research-task"
                     data-status={isRunning ? 'running' : t.status}
                   >
@@ -444,10 +459,11 @@ export function ResearchPanel({ runId, initial }: { runId: string; initial?: Res
                       </span>
                     </p>
                     <TraceTimeline
+                      key={shown?.taskId === t.id ? `shown-${shown.n}` : 'trace'}
                       trace={trace}
                       running={isRunning}
                       citations={isRunning ? null : t.citations}
-                      defaultOpen={false}
+                      defaultOpen={shown?.taskId === t.id}
                       question={t.query}
                     />
                   </li>

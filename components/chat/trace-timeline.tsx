@@ -69,7 +69,8 @@ interface TraceContext {
   technical: boolean;
 }
 
-function Row({
+/** One timeline card: a toned icon on the rail, a title, details, and technical detail on demand. */
+export function Row({
   icon,
   tone,
   title,
@@ -78,6 +79,8 @@ function Row({
   event,
   ctx,
   pending = false,
+  aside,
+  testId = 'trace-event',
 }: {
   icon: ReactNode;
   tone: Tone;
@@ -85,14 +88,18 @@ function Row({
   /** Technical detail (tool names, handles, codes, timings), shown only when asked for. */
   tech?: ReactNode;
   children?: ReactNode;
-  event: TraceEvent;
+  /** What the card shows (its type and id become data attributes). */
+  event: { type: string; id: string };
   ctx: TraceContext;
   pending?: boolean;
+  /** A short note beside the title (the research timeline's time). */
+  aside?: ReactNode;
+  testId?: string;
 }) {
   return (
     <li
       className="relative flex gap-3 pb-3 last:pb-0"
-      data-testid="trace-event"
+      data-testid={testId}
       data-type={event.type}
       data-state={pending ? 'pending' : 'done'}
       data-event-id={event.id}
@@ -106,7 +113,14 @@ function Row({
         {icon}
       </span>
       <div className="min-w-0 flex-1 pt-0.5">
-        <p className="break-words text-sm text-slate-800">{title}</p>
+        {aside ? (
+          <div className="flex items-start gap-2">
+            <p className="min-w-0 flex-1 break-words text-sm text-slate-800">{title}</p>
+            <span className="mt-0.5 flex-none text-[0.7rem] text-slate-500 tabular-nums">{aside}</span>
+          </div>
+        ) : (
+          <p className="break-words text-sm text-slate-800">{title}</p>
+        )}
         {children ? <div className="mt-1 space-y-1 text-xs text-slate-600">{children}</div> : null}
         {ctx.technical && tech ? (
           <div

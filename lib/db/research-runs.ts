@@ -1,5 +1,6 @@
 import { getDb } from '@/lib/db/client';
 import { toJsonColumn } from '@/lib/db/json-column';
+import { type ResearchLogEntry, researchLogEntrySchema } from '@/lib/research/log';
 import {
   type ClarifyingQuestion,
   clarifyingQuestionSchema,
@@ -29,6 +30,8 @@ export interface ResearchRunRow {
   clarifications: ClarifyingQuestion[];
   tasks: ResearchTask[];
   report: ResearchReport | null;
+  /** The research-level event log (lib/research/log.ts), oldest first. */
+  events: ResearchLogEntry[];
   answerId: string | null;
   note: string | null;
   runnerId: string | null;
@@ -53,6 +56,7 @@ function parseRow(row: NonNullable<DbRow>): ResearchRunRow {
     clarifications: clarifyingQuestionSchema.array().parse(row.clarifications),
     tasks: researchTaskSchema.array().parse(row.tasks),
     report: row.report === null ? null : researchReportSchema.parse(row.report),
+    events: row.events === null ? [] : researchLogEntrySchema.array().parse(row.events),
     answerId: row.answerId,
     note: row.note,
     runnerId: row.runnerId,
@@ -72,6 +76,7 @@ export interface NewResearchRun {
   filters: object;
   clarifications: ClarifyingQuestion[];
   tasks: ResearchTask[];
+  events: ResearchLogEntry[];
   note: string | null;
   /** When the run lives in a conversation: create it with this title (new) and add the two messages. */
   conversation: { newTitle: string | null } | null;
@@ -95,6 +100,7 @@ export async function createResearchRun(input: NewResearchRun): Promise<Research
       filters: toJsonColumn(input.filters),
       clarifications: toJsonColumn(input.clarifications),
       tasks: toJsonColumn(input.tasks),
+      events: toJsonColumn(input.events),
       note: input.note,
     },
   });
@@ -163,6 +169,7 @@ export interface ResearchRunPatch {
   clarifications?: ClarifyingQuestion[];
   tasks?: ResearchTask[];
   report?: ResearchReport | null;
+  events?: ResearchLogEntry[];
   answerId?: string | null;
   note?: string | null;
   runnerId?: string | null;
@@ -192,6 +199,7 @@ export async function updateResearchRun({
       ...(patch.clarifications !== undefined ? { clarifications: toJsonColumn(patch.clarifications) } : {}),
       ...(patch.tasks !== undefined ? { tasks: toJsonColumn(patch.tasks) } : {}),
       ...(patch.report !== undefined ? { report: patch.report === null ? undefined : toJsonColumn(patch.report) } : {}),
+      ...(patch.events !== undefined ? { events: toJsonColumn(patch.events) } : {}),
       ...(patch.answerId !== undefined ? { answerId: patch.answerId } : {}),
       ...(patch.note !== undefined ? { note: patch.note } : {}),
       ...(patch.runnerId !== undefined ? { runnerId: patch.runnerId } : {}),

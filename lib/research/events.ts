@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { agentEventSchema } from '@/lib/agent/events';
+import { researchLogEntrySchema } from './log';
 import { researchReportSchema, researchRunSchema, researchStatusSchema } from './schema';
 
 /**
  * The events a research run streams (POST /api/research/{id}/approve), one zod discriminated union on `type`.
  * Each task's own agent events arrive wrapped in `task_event` with the task id, so every task keeps its own trace.
+ * Each entry added to the run's research-level log (lib/research/log.ts: the timeline) arrives as `log`, stamped.
  */
 
 export const researchEventSchema = z.discriminatedUnion('type', [
@@ -43,6 +45,7 @@ export const researchEventSchema = z.discriminatedUnion('type', [
     reason: z.string().nullable(),
   }),
   z.object({ type: z.literal('report'), report: researchReportSchema, answerId: z.string().nullable() }),
+  z.object({ type: z.literal('log'), entry: researchLogEntrySchema }),
   z.object({ type: z.literal('run'), run: researchRunSchema }),
 ]);
 export type ResearchEvent = z.infer<typeof researchEventSchema>;

@@ -10,6 +10,7 @@ import {
   updateResearchRun,
 } from '@/lib/db/research-runs';
 import type { ResearchEmit } from './events';
+import { appendLog, type ResearchLogEntry, type ResearchLogInput } from './log';
 import { keyFindings, numberSections, reportMarkdown, sectionQuality } from './report';
 import type { ResearchReport, ResearchTask } from './schema';
 
@@ -50,9 +51,29 @@ export async function executeResearch(args: ExecuteArgs): Promise<void> {
   const replace = (task: ResearchTask) => {
     tasks = tasks.map((t) => (t.id === task.id ? task : t));
   };
+  // The research-level log: each entry is streamed at once and saved with the next write (`record` saves now).
+  let log: ResearchLogEntry[] = run.events;
+  const note = (entry: ResearchLogInput) => {
+    log = appendLog(log, entry);
+    const added = log[log.length - 1];
+    if (added) emit({ type: 'log', entry: added });
+  };
+  const record = async (entry: ResearchLogInput, patch: ResearchRunPatch = {}) => {
+    note(entry);
+    await persist({ ...patch, events: log });
+  };
 
-  const runTask = async (task: ResearchTask, index: number, query: string, remediation: boolean) => {
+  /** Runs one task's agent; `patch` is saved with its start (the task marked running). */
+  const runTask = async (
+    task: ResearchTask,
+    index: number,
+    query: string,
+    remediation: boolean,
+    patch: ResearchRunPatch = {},
+  ) => {
     emit({ type: 'task_start', taskId: task.id, index, total: tasks.length, title: task.title, query, remediation });
+    const start = { taskId: task.id, index, total: tasks.length, title: task.title, remediation };
+    await record({ type: 'task_start', ...start }, patch);
     const started = now();
     const result = await args.runAgent(
       {
@@ -77,15 +98,17 @@ export async function executeResearch(args: ExecuteArgs): Promise<void> {
       validated: !stopped && result.validated,
       trace: result.trace,
     };
-    emit({
-      type: 'task_done',
+    const done = {
       taskId: task.id,
-      status: finished.status === 'pending' ? 'skipped' : finished.status === 'done' ? 'done' : 'failed',
+      status: finished.status === 'pending' ? ('skipped' as const) : finished.status === 'done' ? 'done' : 'failed',
       confidence: finished.confidence,
       citations: finished.citations.length,
       validated: finished.validated,
       ms,
-    });
+    } as const;
+    emit({ type: 'task_done', ...done });
+    // A stopped task is not logged: the run was cancelled, and the cancel wrote the log's last entry.
+    if (!stopped) note({ type: 'task_done', ...done, index, title: task.title, remediation });
     return { finished, stopped };
   };
 
@@ -95,18 +118,17 @@ export async function executeResearch(args: ExecuteArgs): Promise<void> {
       if (task.status === 'done') continue;
       if (signal.aborted) return;
       replace({ ...task, status: 'running' });
-      await persist({ tasks });
-      const { finished, stopped } = await runTask(task, index, task.query, false);
+      const { finished, stopped } = await runTask(task, index, task.query, false, { tasks });
       replace(finished);
       if (stopped) {
         await updateResearchRun({ ownerId, id, from: ['running', 'cancelled'], patch: { tasks } });
         emit({ type: 'status', status: 'cancelled', note: 'The run was cancelled.' });
         return;
       }
-      await persist({ tasks, heartbeatAt: new Date() });
+      await persist({ tasks, heartbeatAt: new Date(), events: log });
     }
 
-    await persist({ status: 'synthesising' });
+    await record({ type: 'status', status: 'synthesising', note: null }, { status: 'synthesising' });
     emit({ type: 'status', status: 'synthesising', note: null });
 
     // Quality check: the report's score is the mean of its sections'; below the threshold the weakest section's
@@ -130,6 +152,15 @@ export async function executeResearch(args: ExecuteArgs): Promise<void> {
       });
       const index = tasks.findIndex((t) => t.id === weakest.taskId);
       const task = tasks[index];
+      await record({
+        type: 'quality',
+        attempt: 1,
+        score: firstScore,
+        threshold: limits.qualityThreshold,
+        action: 'retry',
+        taskId: weakest.taskId,
+        taskTitle: task?.title ?? null,
+      });
       if (task) {
         const focus = searchableQuestion(run.question);
         const query = `${task.query} (as part of: ${focus}; quote the passages that state it)`;
@@ -147,10 +178,28 @@ export async function executeResearch(args: ExecuteArgs): Promise<void> {
       const second = scores();
       finalScore = mean(second);
       emit({ type: 'quality', attempt: 2, score: finalScore, sections: second, action, taskId: remediatedTaskId });
+      note({
+        type: 'quality',
+        attempt: 2,
+        score: finalScore,
+        threshold: limits.qualityThreshold,
+        action,
+        taskId: remediatedTaskId,
+        taskTitle: task?.title ?? null,
+      });
     } else {
       emit({ type: 'quality', attempt: 1, score: firstScore, sections: first, action: 'accept', taskId: null });
+      note({
+        type: 'quality',
+        attempt: 1,
+        score: firstScore,
+        threshold: limits.qualityThreshold,
+        action: 'accept',
+        taskId: null,
+        taskTitle: null,
+      });
     }
-    await persist({ tasks });
+    await persist({ tasks, events: log });
 
     const { sections, citations } = numberSections(tasks);
     const model = agentDeps.models.decision
@@ -158,6 +207,7 @@ export async function executeResearch(args: ExecuteArgs): Promise<void> {
       : null;
     const summary = await keyFindings(run.question, sections, model);
     emit({ type: 'synthesis', sections: sections.length, summarySource: summary.source, reason: summary.fallback });
+    note({ type: 'synthesis', sections: sections.length, summarySource: summary.source, reason: summary.fallback });
     const report: ResearchReport = {
       title: run.question,
       summary: summary.summary,
@@ -174,7 +224,7 @@ export async function executeResearch(args: ExecuteArgs): Promise<void> {
           ? 'high'
           : 'medium';
     const answerId = crypto.randomUUID();
-    await persist({ report });
+    await persist({ report, events: log });
     await saveResearchAnswer({
       ownerId,
       runId: id,
@@ -196,7 +246,9 @@ export async function executeResearch(args: ExecuteArgs): Promise<void> {
       },
       timings: {},
     });
-    await persist({ status: 'done', runnerId: null, heartbeatAt: null });
+    note({ type: 'report', answerId, sections: sections.length, score: finalScore });
+    note({ type: 'status', status: 'done', note: null });
+    await persist({ status: 'done', runnerId: null, heartbeatAt: null, events: log });
     emit({ type: 'report', report, answerId });
     emit({ type: 'status', status: 'done', note: null });
   } catch (error) {

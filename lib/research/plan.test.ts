@@ -62,4 +62,15 @@ describe('toTasks', () => {
     expect(tasks.map((t) => t.order)).toEqual([0, 1, 2]);
     expect(tasks.every((t) => t.status === 'pending' && t.trace.length === 0)).toBe(true);
   });
+  it("never gives a new task a deleted task's id (the run's log names it)", () => {
+    const tasks = toTasks(
+      [
+        { title: 'Kept', query: 'Kept?' },
+        { title: 'New', query: 'New?' },
+      ],
+      ['t3', undefined],
+      ['t1', 't2', 't3'],
+    );
+    expect(tasks.map((t) => t.id)).toEqual(['t3', 't4']);
+  });
 });

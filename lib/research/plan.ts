@@ -113,8 +113,13 @@ export async function researchPlan(
 }
 
 /** Fresh task rows for planned tasks (ids t1, t2, … unless `ids` gives them). */
-export function toTasks(planned: readonly PlannedTask[], ids?: readonly (string | undefined)[]): ResearchTask[] {
-  const used = new Set(ids?.filter((x): x is string => Boolean(x)));
+export function toTasks(
+  planned: readonly PlannedTask[],
+  ids?: readonly (string | undefined)[],
+  /** Ids a new task must not take (a deleted task's: its log entries name it). */
+  reserved: readonly string[] = [],
+): ResearchTask[] {
+  const used = new Set([...(ids?.filter((x): x is string => Boolean(x)) ?? []), ...reserved]);
   let next = 1;
   const freshId = () => {
     while (used.has(`t${next}`)) next++;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { traceEventSchema } from '@/lib/agent/events';
 import { searchFiltersSchema } from '@/lib/chat/request';
 import { citationFieldsSchema } from '@/lib/domain/citation';
+import { researchLogEntrySchema } from './log';
 
 /**
  * The research run's persisted shape and its API bodies. A run goes clarifying → planning → awaiting_approval →
@@ -117,6 +118,9 @@ export const researchRunSchema = z
     clarifications: z.array(clarifyingQuestionSchema),
     tasks: z.array(researchTaskSchema),
     report: researchReportSchema.nullable(),
+    events: z
+      .array(researchLogEntrySchema)
+      .describe('The research-level event log, oldest first (the timeline: questions, plan, tasks, quality, report)'),
     answerId: z.string().nullable().describe('The saved answer of the report (share it with POST /api/shares)'),
     note: z.string().nullable(),
     /** Where the plan and questions came from. */

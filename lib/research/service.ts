@@ -15,6 +15,7 @@ import { isUuid } from '@/lib/validation/ids';
 import { clarifyingQuestions, refinedQuestion } from './clarify';
 import type { ResearchEmit, ResearchEvent } from './events';
 import { executeResearch } from './execute';
+import { appendLog, planChanges } from './log';
 import { researchPlan, toTasks } from './plan';
 import {
   type ClarifyingQuestion,
@@ -78,6 +79,7 @@ export function toView(row: ResearchRunRow): ResearchRunView {
     clarifications: row.clarifications,
     tasks: [...row.tasks].sort((a, b) => a.order - b.order),
     report: row.report,
+    events: row.events,
     answerId: row.answerId,
     note: row.note,
     createdAt: row.createdAt.toISOString(),
@@ -118,11 +120,12 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
           t.status === 'running' ? { ...t, status: 'pending' as const, trace: [], answer: null } : t,
         );
         const note = `Interrupted (the server stopped) after ${done} of ${tasks.length} task(s); approve to run the remaining ones.`;
+        const events = appendLog(row.events, { type: 'interrupted', done, total: tasks.length });
         await updateResearchRun({
           ownerId,
           id,
           from: ['running', 'synthesising'],
-          patch: { status: 'awaiting_approval', tasks, note, runnerId: null, heartbeatAt: null },
+          patch: { status: 'awaiting_approval', tasks, events, note, runnerId: null, heartbeatAt: null },
         });
         const again = await findResearchRun({ ownerId, id });
         if (!again) throw notFound();
@@ -177,6 +180,13 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
       ]
         .filter(Boolean)
         .join(' ');
+      const events = waiting
+        ? appendLog([], { type: 'questions', questions: clarify.questions.map((q) => q.question) })
+        : appendLog([], {
+            type: 'plan',
+            tasks: planned?.tasks.map((t) => t.title) ?? [],
+            fallback: planned?.outcome.fallback ?? null,
+          });
       const create = (convId: string | null, title: string | null) =>
         createResearchRun({
           id: crypto.randomUUID(),
@@ -188,6 +198,7 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
           filters,
           clarifications: clarify.questions,
           tasks: planned?.tasks ?? [],
+          events,
           note: note || null,
           conversation: convId ? { newTitle: title } : null,
         });
@@ -214,8 +225,19 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
         const answer = given.get(c.id);
         return answer ? { ...c, answer, skipped: false } : { ...c, answer: null, skipped: true };
       });
+      const answered = clarifications.filter((c) => !c.skipped).length;
+      const events = appendLog(row.events, {
+        type: 'answers',
+        answered,
+        skipped: clarifications.length - answered,
+      });
       if (
-        !(await updateResearchRun({ ownerId, id, from: ['clarifying'], patch: { status: 'planning', clarifications } }))
+        !(await updateResearchRun({
+          ownerId,
+          id,
+          from: ['clarifying'],
+          patch: { status: 'planning', clarifications, events },
+        }))
       )
         throw conflict('The run moved on.');
       planning.add(id);
@@ -228,6 +250,11 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
           patch: {
             status: 'awaiting_approval',
             tasks,
+            events: appendLog(events, {
+              type: 'plan',
+              tasks: tasks.map((t) => t.title),
+              fallback: outcome.fallback ?? null,
+            }),
             note: outcome.fallback ? `Plan: ${outcome.fallback}` : row.note,
           },
         });
@@ -250,6 +277,7 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
       const fresh = toTasks(
         body.tasks.map((t) => ({ title: t.title, query: t.query ?? t.title })),
         body.tasks.map((t) => t.id),
+        [...existing.keys()],
       );
       const tasks = fresh.map((t) => {
         const old = existing.get(t.id);
@@ -257,7 +285,15 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
         if (old && old.status === 'done' && old.query === t.query) return { ...old, title: t.title, order: t.order };
         return t;
       });
-      if (!(await updateResearchRun({ ownerId, id, from: ['awaiting_approval'], patch: { tasks } })))
+      const events = appendLog(row.events, {
+        type: 'plan_edited',
+        tasks: tasks.length,
+        ...planChanges(
+          [...row.tasks].sort((a, b) => a.order - b.order),
+          tasks.map((t, i) => ({ ...t, id: body.tasks[i]?.id })),
+        ),
+      });
+      if (!(await updateResearchRun({ ownerId, id, from: ['awaiting_approval'], patch: { tasks, events } })))
         throw conflict('The run moved on.');
       return toView(await load(ownerId, id));
     },
@@ -266,11 +302,16 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
       const row = await load(ownerId, id);
       if (row.status !== 'awaiting_approval') throw conflict(`The run is ${row.status}, not waiting for approval.`);
       if (row.tasks.length === 0) throw new AppError('unprocessable:agent', 'The plan has no task.');
+      const events = appendLog(row.events, {
+        type: 'approved',
+        tasks: row.tasks.length,
+        done: row.tasks.filter((t) => t.status === 'done').length,
+      });
       const claimed = await updateResearchRun({
         ownerId,
         id,
         from: ['awaiting_approval'],
-        patch: { status: 'running', runnerId, heartbeatAt: new Date(), note: null },
+        patch: { status: 'running', runnerId, heartbeatAt: new Date(), note: null, events },
       });
       if (!claimed) throw conflict('The run moved on.');
       const controller = new AbortController();
@@ -294,9 +335,11 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
       beat.unref?.();
       const done = (async () => {
         try {
+          const approved = events[events.length - 1];
+          if (approved) emit({ type: 'log', entry: approved });
           const agentDeps = await deps.agentDeps();
           await executeResearch({
-            run: { ...row, status: 'running' },
+            run: { ...row, status: 'running', events },
             agentDeps,
             runAgent: deps.runAgent,
             signal: controller.signal,
@@ -306,12 +349,17 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           console.error('[research] run failed', error);
-          await updateResearchRun({
+          const note = `The run failed: ${message.slice(0, 200)}`;
+          const current = await findResearchRun({ ownerId, id }).catch(() => null);
+          const failedLog = appendLog(current?.events ?? events, { type: 'status', status: 'failed', note });
+          const saved = await updateResearchRun({
             ownerId,
             id,
             from: ['running', 'synthesising'],
-            patch: { status: 'failed', note: `The run failed: ${message.slice(0, 200)}`, runnerId: null },
-          }).catch(() => {});
+            patch: { status: 'failed', note, runnerId: null, events: failedLog },
+          }).catch(() => false);
+          const entry = failedLog[failedLog.length - 1];
+          if (saved && entry) emit({ type: 'log', entry });
           emit({ type: 'status', status: 'failed', note: 'The run failed.' });
         } finally {
           clearInterval(beat);
@@ -336,6 +384,21 @@ export function createResearchService(deps: ResearchServiceDeps): ResearchServic
         patch: { status: 'cancelled', note: 'Cancelled by you.', runnerId: null },
       });
       if (!cancelled) return toView(await load(ownerId, id));
+      // Nothing else writes a cancelled run (the runner's writes expect running), so its log is read and extended.
+      const after = await findResearchRun({ ownerId, id });
+      if (after)
+        await updateResearchRun({
+          ownerId,
+          id,
+          from: ['cancelled'],
+          patch: {
+            events: appendLog(after.events, {
+              type: 'status',
+              status: 'cancelled',
+              note: 'Cancelled by you.',
+            }),
+          },
+        });
       if (running) {
         running.controller.abort();
         await running.done.catch(() => {});

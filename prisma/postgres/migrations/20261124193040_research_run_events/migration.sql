@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ResearchRun" ADD COLUMN     "events" JSONB;
