@@ -241,7 +241,7 @@ describe('typed metadata per bucket', () => {
       filters: { meta: over1000in2023 },
     });
     const chunkCount = async (documentId: string) =>
-      (await getDb().chunk.count({ where: { ownerId: owner.id, documentId } }));
+      await getDb().chunk.count({ where: { ownerId: owner.id, documentId } });
     expect(hits.length).toBe((await chunkCount(a)) + (await chunkCount(d)));
     // Another owner's search with the same filter sees nothing of this owner.
     expect(await documentsMatching(other.id, over1000in2023)).toEqual(new Set());

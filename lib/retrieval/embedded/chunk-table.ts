@@ -276,15 +276,24 @@ export class ChunkTable {
    */
   async searchVectors(queryVector: number[], limit: number, where: string | null): Promise<VectorMatch[]> {
     if (!this.table || this.vectorDims === null || queryVector.length !== this.vectorDims || limit <= 0) return [];
-    let query = this.table
-      .vectorSearch(queryVector)
-      .column(VECTOR_COLUMN)
-      .distanceType('cosine')
-      .limit(limit)
-      .select(['chunkId', '_distance']);
-    if (this.annReady) query = query.nprobes(ANN_SEARCH.nprobes).refineFactor(annRefineFactor(limit));
-    if (where) query = query.where(where);
-    const rows = (await query.toArray()) as ChunkRow[];
+    const table = this.table;
+    const search = async (exact: boolean) => {
+      let query = table
+        .vectorSearch(queryVector)
+        .column(VECTOR_COLUMN)
+        .distanceType('cosine')
+        .limit(limit)
+        .select(['chunkId', '_distance']);
+      if (exact) query = query.bypassVectorIndex();
+      else if (this.annReady) query = query.nprobes(ANN_SEARCH.nprobes).refineFactor(annRefineFactor(limit));
+      if (where) query = query.where(where);
+      return (await query.toArray()) as ChunkRow[];
+    };
+    let rows = await search(false);
+    // The ANN index pre-filters within the partitions it probes: a selective filter (a few documents, a rare typed
+    // value) can leave it short of `limit` although more rows match. Few rows match then, so an exact search over
+    // the filtered rows is cheap and finds them all.
+    if (this.annReady && where && rows.length < limit) rows = await search(true);
     return rows.map((row) => ({ chunkId: String(row.chunkId), similarity: 1 - Number(row._distance) }));
   }
 
