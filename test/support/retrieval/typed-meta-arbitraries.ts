@@ -46,7 +46,7 @@ export const metaValuesArb: fc.Arbitrary<Record<string, MetaValue>> = fc.diction
   { maxKeys: META_FIELDS.length },
 );
 
-function valueOf(type: MetaFieldType): fc.Arbitrary<MetaValue> {
+function filterValueOf(type: MetaFieldType): fc.Arbitrary<MetaValue> {
   switch (type) {
     case 'number':
       return number;
