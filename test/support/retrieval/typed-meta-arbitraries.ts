@@ -78,7 +78,7 @@ export const metaFilterArb: fc.Arbitrary<MetaFilter> = fc
           : fc.constant(1);
     return count.chain((n) =>
       fc
-        .array(valueOf(type), { minLength: n, maxLength: n })
+        .array(filterValueOf(type), { minLength: n, maxLength: n })
         .map((values): MetaFilter => ({ field, type, op: effectiveOp, values })),
     );
   })
