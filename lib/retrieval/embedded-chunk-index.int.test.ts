@@ -4,6 +4,7 @@ import path from 'node:path';
 import { connect } from '@lancedb/lancedb';
 import { describe, expect, it } from 'vitest';
 import type { MetaFilter } from '@/lib/domain/typed-meta';
+import { metaColumnName } from '@/lib/retrieval/embedded/meta-columns';
 import { createEmbeddedChunkIndex, ownerTableName } from '@/lib/retrieval/embedded-chunk-index';
 import { describeChunkIndexContract, makeContractChunk } from '@/test/support/retrieval/contract';
 
@@ -225,6 +226,15 @@ describe('embedded chunk index: durability and concurrency', () => {
         );
       }
       await index.optimize();
+      // The typed-value columns got scalar indexes with the ANN index (what a typed pre-filter reads).
+      const db = await connect(dir);
+      const table = await db.openTable(ownerTableName('dave'));
+      const indexed = (await table.listIndices()).flatMap((entry) => entry.columns);
+      expect(indexed).toEqual(
+        expect.arrayContaining([metaColumnName('amount', 'num'), metaColumnName('even', 'bool')]),
+      );
+      table.close();
+      db.close();
       const probe = 4_242;
       const [top] = await index.search({
         ownerId: 'dave',

@@ -92,8 +92,9 @@ export class ChunkTable {
   /** Vector rows when the current index was trained (0 = unknown, e.g. index found on open). */
   private rowsAtBuild = 0;
   private lastAnnFailure = 0;
-  /** The typed-value columns the table has (meta-columns.ts). */
+  /** The typed-value columns the table has (meta-columns.ts), and those of them with a scalar index. */
   private readonly typedColumns = new Set<string>();
+  private readonly indexedTypedColumns = new Set<string>();
 
   private constructor(
     private readonly db: Connection,
@@ -128,6 +129,9 @@ export class ChunkTable {
     for (const field of schema.fields) if (isMetaColumn(field.name)) chunkTable.typedColumns.add(field.name);
     const indices = await table.listIndices();
     chunkTable.annReady = indices.some((index) => index.columns.includes(VECTOR_COLUMN));
+    for (const index of indices) {
+      for (const column of index.columns) if (isMetaColumn(column)) chunkTable.indexedTypedColumns.add(column);
+    }
     return chunkTable;
   }
 
@@ -353,6 +357,8 @@ export class ChunkTable {
       await table.createIndex('bucketId', { config: Index.bitmap(), replace: true });
       await table.createIndex('mime', { config: Index.bitmap(), replace: true });
       await table.createIndex('documentDay', { config: Index.btree(), replace: true });
+      // ...and the typed-value columns typed filters pre-filter on.
+      await this.indexTypedColumns(table, true);
     } catch (error) {
       this.lastAnnFailure = Date.now();
       console.warn(`[chunk-index] ANN index build for ${this.name} failed; searches stay exact`, error);
@@ -361,9 +367,20 @@ export class ChunkTable {
     }
   }
 
+  /** Scalar indexes on the typed-value columns (all of them, or those added since the last build). */
+  private async indexTypedColumns(table: Table, all: boolean): Promise<void> {
+    for (const column of this.typedColumns) {
+      if (!all && this.indexedTypedColumns.has(column)) continue;
+      const config = metaColumnKind(column) === 'bool' ? Index.bitmap() : Index.btree();
+      await table.createIndex(column, { config, replace: true });
+      this.indexedTypedColumns.add(column);
+    }
+  }
+
   private async refreshAnnIndex(table: Table): Promise<void> {
     this.rowsSinceIndex = 0;
     try {
+      await this.indexTypedColumns(table, false);
       await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
     } catch (error) {
       this.lastAnnFailure = Date.now();
