@@ -10,6 +10,8 @@ import { createPrismaCatalog } from '@/lib/db/catalog';
 import { getDb } from '@/lib/db/client';
 import { getDocumentTypedMeta, setBucketMetaSchema, setDocumentTypedValues } from '@/lib/db/typed-meta';
 import { extractBucketTypedValues } from '@/lib/documents/extract-typed-values';
+import { syncIndexedTypedValues, updateDocument } from '@/lib/documents/manage';
+import type { MetaFilter } from '@/lib/domain/typed-meta';
 import { AppError } from '@/lib/errors';
 import { createTestUser } from '@/test/factories';
 import { createHarness, type Harness, intake, processOne } from '@/test/reliability/ingest-harness';
@@ -209,12 +211,71 @@ describe('typed metadata per bucket', () => {
         ],
       },
     });
-    expect(await extractBucketTypedValues({ ownerId: other.id, bucketId: later })).toBe(0);
-    expect(await extractBucketTypedValues({ ownerId: owner.id, bucketId: later })).toBe(1);
+    expect(await extractBucketTypedValues({ ownerId: other.id, bucketId: later }, { index: h.index })).toBe(0);
+    expect(await extractBucketTypedValues({ ownerId: owner.id, bucketId: later }, { index: h.index })).toBe(1);
     expect((await getDocumentTypedMeta({ ownerId: owner.id, documentId: id })).meta.values).toEqual({
       paid_on: '2021-07-14',
       amount: 42.1,
       receipt_no: 'R-77',
     });
+    // The re-extracted values reached the index: a pushed-down filter finds the receipt.
+    const found = await documentsMatching(owner.id, [{ field: 'amount', type: 'number', op: '=', values: [42.1] }]);
+    expect(found).toEqual(new Set([id]));
+  });
+
+  it('runs typed filters inside the chunk index, owner-scoped, following hand edits and bucket moves', async () => {
+    const over1000in2023: MetaFilter[] = [
+      { field: 'total_amount', type: 'number', op: '>', values: [1000] },
+      { field: 'issued', type: 'date', op: 'between', values: ['2023-01-01', '2023-12-31'] },
+    ];
+    const a = ids['inv-a.md'] ?? '';
+    const b = ids['inv-b.md'] ?? '';
+    const d = ids['inv-d.md'] ?? '';
+    expect(await documentsMatching(owner.id, over1000in2023)).toEqual(new Set([a, d]));
+    // Every chunk of a matching document, and none of the others.
+    const hits = await h.index.search({
+      ownerId: owner.id,
+      query: 'invoice acme supplies total amount',
+      mode: 'keyword',
+      topK: 100,
+      filters: { meta: over1000in2023 },
+    });
+    const chunkCount = async (documentId: string) =>
+      await getDb().chunk.count({ where: { ownerId: owner.id, documentId } });
+    expect(hits.length).toBe((await chunkCount(a)) + (await chunkCount(d)));
+    // Another owner's search with the same filter sees nothing of this owner.
+    expect(await documentsMatching(other.id, over1000in2023)).toEqual(new Set());
+
+    // A hand edit: inv-b (800) becomes 5000, and matches at once.
+    await setDocumentTypedValues({
+      ownerId: owner.id,
+      documentId: b,
+      values: { total_amount: 5000, issued: '2023-05-10' },
+      evidence: {},
+      replace: true,
+    });
+    await syncIndexedTypedValues({ ownerId: owner.id, documentId: b }, { index: h.index });
+    expect(await documentsMatching(owner.id, over1000in2023)).toEqual(new Set([a, b, d]));
+
+    // A bucket move: inv-a leaves the bucket, so its typed values no longer count (as in the catalog).
+    await updateDocument({ ownerId: owner.id, id: a, bucketId: null }, { index: h.index });
+    expect(await documentsMatching(owner.id, over1000in2023)).toEqual(new Set([b, d]));
+    const catalog = createPrismaCatalog(getDb());
+    expect(new Set(await catalog.findDocumentIdsByMeta(owner.id, undefined, over1000in2023))).toEqual(new Set([b, d]));
+    // ...and moved back, they count again.
+    await updateDocument({ ownerId: owner.id, id: a, bucketId }, { index: h.index });
+    expect(await documentsMatching(owner.id, over1000in2023)).toEqual(new Set([a, b, d]));
   });
 });
+
+/** Documents with a chunk passing the typed filters, by a pushed-down search in every mode the index runs here. */
+async function documentsMatching(ownerId: string, meta: MetaFilter[]): Promise<Set<string>> {
+  const hits = await h.index.search({
+    ownerId,
+    query: 'invoice receipt acme supplies total amount paid',
+    mode: 'keyword',
+    topK: 200,
+    filters: { meta },
+  });
+  return new Set(hits.map((hit) => hit.documentId));
+}

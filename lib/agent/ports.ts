@@ -45,7 +45,10 @@ export interface DocumentCatalog {
   /** The owner's INDEXED documents whose filename or title contains `nameLike` (case-insensitive), best first. */
   findDocumentsByName(ownerId: string, nameLike: string, limit: number): Promise<DocumentNameMatch[]>;
   listBuckets(ownerId: string): Promise<BucketRef[]>;
-  /** The owner's INDEXED documents (in `bucketIds` when given) whose typed values pass every filter. */
+  /**
+   * The owner's INDEXED documents (in `bucketIds` when given) whose typed values pass every filter: for what ranks
+   * documents outside the chunk index (section summaries); chunk searches get typed filters pushed down instead.
+   */
   findDocumentIdsByMeta(ownerId: string, bucketIds: string[] | undefined, filters: MetaFilter[]): Promise<string[]>;
 }
 

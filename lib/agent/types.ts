@@ -1,4 +1,4 @@
-import type { MetaFilter, MetaFilterInput } from '@/lib/domain/typed-meta';
+import type { MetaFilterInput } from '@/lib/domain/typed-meta';
 import type { ChunkIndex, SearchFilters } from '@/lib/retrieval/types';
 import type { SummarySource } from '@/lib/summaries/route';
 import type { VisionPort } from '@/lib/visual/port';
@@ -15,13 +15,13 @@ import type { AgentModels, DocumentCatalog, QueryEmbedder } from './ports';
 export type AgentMode = 'agent' | 'quick';
 
 /**
- * Search filters as the agent plans them: the engine's filters plus typed filters on the buckets' schema fields,
- * which the search tools resolve to the matching documents before the engine runs (tools/search-common.ts).
+ * Search filters as the agent plans them: the engine's filters, typed filters on the buckets' schema fields
+ * included (checked; each engine runs them itself, tools/search-common.ts).
  */
-export type AgentFilters = SearchFilters & { meta?: MetaFilter[] };
+export type AgentFilters = SearchFilters;
 
 /** The caller's hard filters: engine filters plus typed filters as written, checked against the buckets' schemas. */
-export type CallerFilters = SearchFilters & { meta?: MetaFilterInput[] };
+export type CallerFilters = Omit<SearchFilters, 'meta'> & { meta?: MetaFilterInput[] };
 export type AnswerStyle = 'concise' | 'detailed' | 'bullet';
 export type Confidence = 'high' | 'medium' | 'low';
 export type AgentStatus = 'complete' | 'stopped' | 'error';

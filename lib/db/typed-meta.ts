@@ -134,7 +134,8 @@ export async function setDocumentTypedValues({
 /**
  * The owner's INDEXED documents (in the given buckets, when given) whose typed values pass every filter. Values are
  * matched in memory over the candidate documents' JSON (the same on SQLite and PostgreSQL): one indexed read of
- * the owner's documents that hold typed values, O(documents) per search with typed filters.
+ * the owner's documents that hold typed values, O(documents) per call. Chunk searches do not use it (typed filters
+ * run inside the chunk index); section-summary ranking does, since summaries are listed by document id.
  */
 export async function findDocumentIdsByMeta({
   ownerId,

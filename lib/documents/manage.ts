@@ -8,7 +8,9 @@ import {
   requeueDocument,
   updateDocumentRecord,
 } from '@/lib/db/documents';
+import { getDocumentTypedMeta } from '@/lib/db/typed-meta';
 import { type DocumentMetadata, readMetadata } from '@/lib/domain/document';
+import { indexedMetaValues } from '@/lib/domain/typed-meta';
 import { AppError } from '@/lib/errors';
 import { deleteStoredFile } from '@/lib/ingest/storage';
 import type { ChunkIndex } from '@/lib/retrieval/types';
@@ -94,12 +96,16 @@ export async function updateDocument(
   return updated;
 }
 
-/** Writes a document's filterable attributes onto its indexed chunks. */
+/**
+ * Writes a document's filterable attributes onto its indexed chunks, its typed values included (read from the
+ * database: what typed filters run on inside the chunk index; none while the document is in no bucket).
+ */
 export async function syncIndexAttributes(
   { ownerId, document, metadata }: { ownerId: string; document: DocumentSummary; metadata: DocumentMetadata },
-  deps: ManageDeps,
+  deps: Pick<ManageDeps, 'index'>,
 ): Promise<void> {
   const meta = readMetadata(metadata);
+  const typed = await getDocumentTypedMeta({ ownerId, documentId: document.id });
   await deps.index.updateDocumentAttributes(ownerId, document.id, {
     bucketId: document.bucketId,
     mime: document.mime,
@@ -108,5 +114,19 @@ export async function syncIndexAttributes(
     documentDate: meta.documentDate,
     tags: meta.tags,
     fields: meta.fields,
+    meta: indexedMetaValues(document.bucketId, typed.meta.values),
   });
+}
+
+/**
+ * After a document's typed values changed (hand edit, re-extraction): copies them onto its indexed chunks, so
+ * typed filters see the new values at once. A document not indexed yet gets them when its chunks are written.
+ */
+export async function syncIndexedTypedValues(
+  { ownerId, documentId }: { ownerId: string; documentId: string },
+  deps: Pick<ManageDeps, 'index'>,
+): Promise<void> {
+  const document = await getDocumentOrThrow({ ownerId, id: documentId });
+  if (document.status !== 'INDEXED') return;
+  await syncIndexAttributes({ ownerId, document, metadata: document.metadata }, deps);
 }

@@ -5,8 +5,10 @@ import {
   bucketMetaSchemaSchema,
   checkMetaFilters,
   checkTypedValues,
+  indexedMetaValues,
   type MetaFilter,
   matchesMetaFilters,
+  metaFilterSchema,
   readBucketMetaSchema,
   unionSchemas,
 } from './typed-meta';
@@ -122,5 +124,37 @@ describe('matchesMetaFilters', () => {
         },
       ),
     );
+  });
+});
+
+describe('typed filters as they travel to a chunk index', () => {
+  it('a date filter passes only calendar-day values (a text value under the same name never does)', () => {
+    const after2020: MetaFilter = { field: 'issued', type: 'date', op: '>', values: ['2020-01-01'] };
+    expect(matchesMetaFilters({ issued: '2023-03-02' }, [after2020])).toBe(true);
+    expect(matchesMetaFilters({ issued: '2024 Q1' }, [after2020])).toBe(false);
+    expect(matchesMetaFilters({ issued: '2023-02-30' }, [after2020])).toBe(false);
+    const text: MetaFilter = { field: 'issued', type: 'string', op: '=', values: ['2023-03-02'] };
+    expect(matchesMetaFilters({ issued: '2023-03-02' }, [text])).toBe(true);
+  });
+
+  it('metaFilterSchema refuses what checkMetaFilters never produces', () => {
+    const ok: MetaFilter = { field: 'total_amount', type: 'number', op: 'between', values: [1, 2] };
+    expect(metaFilterSchema.safeParse(ok).success).toBe(true);
+    const bad: unknown[] = [
+      { ...ok, field: 'meta.x' },
+      { ...ok, field: "a' OR 1=1" },
+      { ...ok, values: [1] },
+      { ...ok, values: ['1', 2] },
+      { ...ok, type: 'string', op: '<', values: ['a'] },
+      { field: 'issued', type: 'date', op: '=', values: ['03/02/2023'] },
+      { field: 'paid', type: 'boolean', op: '=', values: ['true'] },
+      { field: 'status', type: 'enum', op: 'in', values: [] },
+    ];
+    for (const filter of bad) expect(metaFilterSchema.safeParse(filter).success, JSON.stringify(filter)).toBe(false);
+  });
+
+  it('a document outside a bucket carries no typed values into the index', () => {
+    expect(indexedMetaValues(null, { total_amount: 5 })).toEqual({});
+    expect(indexedMetaValues('b1', { total_amount: 5 })).toEqual({ total_amount: 5 });
   });
 });

@@ -248,7 +248,10 @@ function compare(a: MetaValue, b: MetaValue): number {
 
 /**
  * True when the values pass every filter. A document without a value for a filtered field never passes (not even
- * `!=`): a filter asks about documents that have the field. Dates compare as YYYY-MM-DD strings.
+ * `!=`): a filter asks about documents that have the field. A value passes only a filter of its kind: numbers
+ * number filters, booleans boolean filters, strings string and enum filters, and strings that are calendar days
+ * (YYYY-MM-DD) date filters, compared as such. This is the reference every pushed-down filter (LanceDB SQL,
+ * Qdrant payload filter) is tested against.
  */
 export function matchesMetaFilters(values: Record<string, MetaValue>, filters: readonly MetaFilter[]): boolean {
   return filters.every((filter) => matchesOne(values, filter));
@@ -259,6 +262,7 @@ function matchesOne(values: Record<string, MetaValue>, filter: MetaFilter): bool
   const value = values[filter.field] as MetaValue;
   if (typeof value !== (filter.type === 'number' ? 'number' : filter.type === 'boolean' ? 'boolean' : 'string'))
     return false;
+  if (filter.type === 'date' && !isIsoDay(value as string)) return false;
   const [first, second] = filter.values as [MetaValue, MetaValue?];
   switch (filter.op) {
     case '=':
@@ -278,6 +282,43 @@ function matchesOne(values: Record<string, MetaValue>, filter: MetaFilter): bool
     case 'between':
       return second !== undefined && compare(value, first) >= 0 && compare(value, second) <= 0;
   }
+}
+
+const ORDERED_OPS: readonly MetaOperator[] = ['<', '<=', '>', '>=', 'between'];
+
+/**
+ * A checked filter as it travels to a chunk index (the engines validate it again: the field is an identifier, each
+ * value has the field type's JavaScript type, ranges only on numbers and dates, the operator's arity holds).
+ */
+export const metaFilterSchema = z
+  .object({
+    field: z.string().regex(IDENTIFIER),
+    type: z.enum(META_FIELD_TYPES),
+    op: z.enum(META_OPERATORS),
+    values: z.array(metaValueSchema).min(1).max(20),
+  })
+  .superRefine((filter, ctx) => {
+    const jsType = filter.type === 'number' ? 'number' : filter.type === 'boolean' ? 'boolean' : 'string';
+    if (!filter.values.every((v) => typeof v === jsType))
+      ctx.addIssue({ code: 'custom', path: ['values'], message: `${filter.field} takes ${filter.type} values.` });
+    if (filter.type === 'date' && !filter.values.every((v) => typeof v === 'string' && isIsoDay(v)))
+      ctx.addIssue({ code: 'custom', path: ['values'], message: 'Dates are YYYY-MM-DD.' });
+    if (ORDERED_OPS.includes(filter.op) && filter.type !== 'number' && filter.type !== 'date')
+      ctx.addIssue({ code: 'custom', path: ['op'], message: `"${filter.op}" needs a number or date field.` });
+    const arity = filter.op === 'between' ? 2 : filter.op === 'in' ? -1 : 1;
+    if (arity > 0 && filter.values.length !== arity)
+      ctx.addIssue({ code: 'custom', path: ['values'], message: `"${filter.op}" takes ${arity} value(s).` });
+  });
+
+/**
+ * The typed values a document's chunks carry into a chunk index: its values while it is in a bucket, none outside
+ * one (a typed filter asks about documents in buckets that declare fields).
+ */
+export function indexedMetaValues(
+  bucketId: string | null,
+  values: Record<string, MetaValue>,
+): Record<string, MetaValue> {
+  return bucketId === null ? {} : { ...values };
 }
 
 /** "total_amount > 1000": a filter as the trace and the model read it. */

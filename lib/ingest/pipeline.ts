@@ -6,6 +6,7 @@ import { replaceSectionSummaries } from '@/lib/db/summaries';
 import { getDocumentTypedMeta, setDocumentTypedValues } from '@/lib/db/typed-meta';
 import { replaceVisualPages } from '@/lib/db/visual-pages';
 import { readMetadata } from '@/lib/domain/document';
+import { indexedMetaValues } from '@/lib/domain/typed-meta';
 import { MAX_CHILD_DEPTH, registerChildFiles } from '@/lib/ingest/children';
 import { IngestError } from '@/lib/ingest/errors';
 import { extractTypedValues } from '@/lib/ingest/extract-typed-meta';
@@ -143,6 +144,8 @@ export async function processDocument(
   if (!metadata.title && extractedTitle) {
     await timed(profile, 'db', () => saveExtractedTitle({ documentId: doc.id, title: extractedTitle, metadata }));
   }
+  // The typed values just extracted (or set before), copied onto every chunk so typed filters run in the index.
+  const typed = await timed(profile, 'db', () => getDocumentTypedMeta({ ownerId: doc.ownerId, documentId: doc.id }));
   const attributes: ChunkDocumentAttributes = {
     bucketId: doc.bucketId,
     mime: doc.mime,
@@ -151,6 +154,7 @@ export async function processDocument(
     documentDate: metadata.documentDate,
     tags: metadata.tags,
     fields: metadata.fields,
+    meta: indexedMetaValues(doc.bucketId, typed.meta.values),
   };
 
   // Embedding: only when an embedder answers; otherwise the document is keyword-searchable now and gets its

@@ -1,8 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connect } from '@lancedb/lancedb';
 import { describe, expect, it } from 'vitest';
-import { createEmbeddedChunkIndex } from '@/lib/retrieval/embedded-chunk-index';
+import type { MetaFilter } from '@/lib/domain/typed-meta';
+import { metaColumnName } from '@/lib/retrieval/embedded/meta-columns';
+import { createEmbeddedChunkIndex, ownerTableName } from '@/lib/retrieval/embedded-chunk-index';
 import { describeChunkIndexContract, makeContractChunk } from '@/test/support/retrieval/contract';
 
 async function tempDir(): Promise<string> {
@@ -215,6 +218,7 @@ describe('embedded chunk index: durability and concurrency', () => {
               documentId: `doc-${Math.floor(i / 10)}`,
               text: `chunk ${i} about ${i % 2 === 0 ? 'even' : 'odd'} numbers`,
               bucketId: i % 3 === 0 ? 'third' : 'rest',
+              meta: { amount: i, ...(i % 2 === 0 ? { even: true } : {}) },
               vector: vectorOf(i),
               embeddingModel: 'm',
             });
@@ -222,6 +226,15 @@ describe('embedded chunk index: durability and concurrency', () => {
         );
       }
       await index.optimize();
+      // The typed-value columns got scalar indexes with the ANN index (what a typed pre-filter reads).
+      const db = await connect(dir);
+      const table = await db.openTable(ownerTableName('dave'));
+      const indexed = (await table.listIndices()).flatMap((entry) => entry.columns);
+      expect(indexed).toEqual(
+        expect.arrayContaining([metaColumnName('amount', 'num'), metaColumnName('even', 'bool')]),
+      );
+      table.close();
+      db.close();
       const probe = 4_242;
       const [top] = await index.search({
         ownerId: 'dave',
@@ -241,6 +254,29 @@ describe('embedded chunk index: durability and concurrency', () => {
       });
       expect(filtered).toHaveLength(30);
       for (const hit of filtered) expect(Number(hit.chunkId.slice(5)) % 3).toBe(0);
+      // A selective typed filter (0.5% of the rows) runs inside the vector search, not on its top hits: the search
+      // still fills its top 30 with matching chunks (the ANN index probes only some partitions; when it comes back
+      // short, the filtered rows are searched exactly), in semantic and hybrid mode alike.
+      for (const mode of ['semantic', 'hybrid'] as const) {
+        const typed = await index.search({
+          ownerId: 'dave',
+          query: 'even',
+          mode,
+          queryVector: vectorOf(probe),
+          topK: 30,
+          filters: {
+            meta: [
+              { field: 'amount', type: 'number', op: 'between', values: [5_000, 5_119] },
+              { field: 'even', type: 'boolean', op: '=', values: [true] },
+            ],
+          },
+        });
+        expect(typed, mode).toHaveLength(30);
+        for (const hit of typed) {
+          const i = Number(hit.chunkId.slice(5));
+          expect(i >= 5_000 && i <= 5_119 && i % 2 === 0, `${mode} ${hit.chunkId}`).toBe(true);
+        }
+      }
       expect((await index.get('dave', ['dave-7', 'dave-11999'])).map((chunk) => chunk.vector?.length)).toEqual([
         dims,
         dims,
@@ -292,6 +328,86 @@ describe('embedded chunk index: durability and concurrency', () => {
       }
       expect(await index.countChunks('lru-a')).toBe(300);
       await index.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a table written before typed values were indexed keeps working and gets typed columns when first needed', async () => {
+    const dir = await tempDir();
+    try {
+      const first = await createEmbeddedChunkIndex({ dir });
+      const old = makeContractChunk({
+        ownerId: 'erin',
+        documentId: 'old',
+        text: 'legacy heron invoice',
+        vector: [1, 0],
+      });
+      await first.upsert([{ ...old, embeddingModel: 'm' }]);
+      await first.close();
+      // Back to the schema of before: no typed-values JSON column, no typed columns; the keyword index rebuilt.
+      const db = await connect(dir);
+      const table = await db.openTable(ownerTableName('erin'));
+      await table.dropColumns(['metaJson']);
+      table.close();
+      db.close();
+      await rm(path.join(dir, `${ownerTableName('erin')}.kw`), { recursive: true, force: true });
+
+      const second = await createEmbeddedChunkIndex({ dir });
+      const amountOver = (n: number): MetaFilter[] => [{ field: 'amount', type: 'number', op: '>', values: [n] }];
+      const find = async (mode: 'keyword' | 'semantic', meta?: MetaFilter[]) =>
+        (
+          await second.search({
+            ownerId: 'erin',
+            query: 'heron invoice',
+            mode,
+            queryVector: [1, 0],
+            topK: 10,
+            ...(meta ? { filters: { meta } } : {}),
+          })
+        ).map((hit) => hit.documentId);
+      expect(await find('keyword')).toEqual(['old']);
+      // No value anywhere yet: a typed filter matches nothing (no SQL error on the missing column).
+      expect(await find('keyword', amountOver(1))).toEqual([]);
+      expect(await find('semantic', amountOver(1))).toEqual([]);
+      // The old document gets a value; a new one arrives with values: both are found by the pushed-down filter.
+      await second.updateDocumentAttributes('erin', 'old', {
+        bucketId: 'b',
+        mime: old.mime,
+        filename: old.filename,
+        title: null,
+        documentDate: null,
+        tags: [],
+        fields: {},
+        meta: { amount: 50 },
+      });
+      await second.upsert([
+        makeContractChunk({
+          ownerId: 'erin',
+          documentId: 'new',
+          text: 'fresh heron invoice',
+          vector: [0.9, 0.1],
+          embeddingModel: 'm',
+          meta: { amount: 500, issued: '2023-01-02' },
+        }),
+      ]);
+      for (const mode of ['keyword', 'semantic'] as const) {
+        expect((await find(mode, amountOver(10))).sort(), mode).toEqual(['new', 'old']);
+        expect(await find(mode, amountOver(100)), mode).toEqual(['new']);
+      }
+      await second.close();
+      // After a restart (keyword index rebuilt from the table) the values are still there.
+      await rm(path.join(dir, `${ownerTableName('erin')}.kw`), { recursive: true, force: true });
+      const third = await createEmbeddedChunkIndex({ dir });
+      const hits = await third.search({
+        ownerId: 'erin',
+        query: 'heron',
+        mode: 'keyword',
+        topK: 10,
+        filters: { meta: [{ field: 'issued', type: 'date', op: '>=', values: ['2023-01-01'] }] },
+      });
+      expect(hits.map((hit) => hit.documentId)).toEqual(['new']);
+      await third.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

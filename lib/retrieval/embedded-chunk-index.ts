@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { connect } from '@lancedb/lancedb';
 import { z } from 'zod';
+import { metaFilterSchema } from '@/lib/domain/typed-meta';
 import type { Bm25Params } from '@/lib/retrieval/embedded/bm25-index';
 import { ChunkTable } from '@/lib/retrieval/embedded/chunk-table';
 import { keywordDirOf, OwnerPartition } from '@/lib/retrieval/embedded/owner-partition';
@@ -42,6 +43,7 @@ const searchRequestSchema = z.object({
       dateTo: isoDate.optional(),
       tags: z.array(z.string()).optional(),
       fields: z.record(z.string(), z.string()).optional(),
+      meta: z.array(metaFilterSchema).max(30).optional(),
     })
     .optional(),
   queryVector: finiteVector.nullable().optional(),

@@ -177,8 +177,8 @@ describe('writes and reads', () => {
     const got = await index.get('alice', [a2.chunkId, 'missing', b1.chunkId, a1.chunkId, a2.chunkId]);
     expect(got.map((c) => c.chunkId)).toEqual([a2.chunkId, a1.chunkId]);
     // The language detected at upsert is stored with the chunk ('und': too short to tell).
-    expect(got[0]).toEqual({ ...a2, language: 'und' });
-    expect(got[1]).toEqual({ ...a1, language: 'und' });
+    expect(got[0]).toEqual({ ...a2, meta: {}, language: 'und' });
+    expect(got[1]).toEqual({ ...a1, meta: {}, language: 'und' });
     expect(await index.get('bob', [a1.chunkId])).toEqual([]);
     expect(await index.get('alice', [])).toEqual([]);
     const retrieve = fake.requests.find((r) => r.method === 'POST' && r.path.endsWith('/points'));

@@ -19,6 +19,8 @@ import {
   DEFAULT_MAX_BATCH_POINTS,
   DENSE_VECTOR,
   documentFilter,
+  metaFilterKey,
+  metaPayloadIndexes,
   PAYLOAD_INDEXES,
   type QdrantClusterLayout,
   SPARSE_VECTOR,
@@ -129,6 +131,8 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
   const maxBytes = options.batch?.maxBytes ?? DEFAULT_MAX_BATCH_BYTES;
   let closed = false;
   let ready: Promise<void> | null = null;
+  /** Payload keys known to be indexed (strict mode refuses a filter on any other). */
+  const indexedKeys = new Set<string>();
 
   /**
    * Runs one client call, translating failures. When the collection vanished (deleted by an operator), the set-up
@@ -152,6 +156,7 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
   }
 
   async function setUp(): Promise<void> {
+    indexedKeys.clear();
     const { exists } = await call('collection check', () => client.collectionExists(name), false);
     if (!exists) {
       try {
@@ -174,6 +179,7 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
       throw new Error(`Qdrant collection ${name} has no "${SPARSE_VECTOR}" sparse vector`);
     }
     const indexed = new Set(Object.keys(info.payload_schema ?? {}));
+    for (const key of indexed) indexedKeys.add(key);
     for (const index of PAYLOAD_INDEXES) {
       if (indexed.has(index.field_name)) continue;
       await call(
@@ -181,6 +187,24 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
         () => client.createPayloadIndex(name, { ...index, wait: true }),
         false,
       );
+      indexedKeys.add(index.field_name);
+    }
+  }
+
+  /**
+   * Creates the payload indexes of typed values (`meta.<field>.<kind>`, qdrant-requests.ts) not created yet: before
+   * points carrying such a value are written, and before a search filters on one (a key no point has yet still
+   * needs its index under strict mode; the filter then matches nothing, as a missing value should).
+   */
+  async function ensureMetaIndexes(wanted: { key: string; schema: Schemas['PayloadSchemaType'] }[]): Promise<void> {
+    for (const { key, schema } of wanted) {
+      if (indexedKeys.has(key)) continue;
+      await call(
+        `payload index ${key}`,
+        () => client.createPayloadIndex(name, { field_name: key, field_schema: schema, wait: true }),
+        false,
+      );
+      indexedKeys.add(key);
     }
   }
 
@@ -225,6 +249,7 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
         chunkToPoint(chunk, { dimensions: options.dimensions, ...(options.bm25 ? { bm25: options.bm25 } : {}) }),
       );
       await ensureReady();
+      await ensureMetaIndexes([...latest.values()].flatMap((chunk) => metaPayloadIndexes(chunk.meta ?? {})));
       for (const batch of batchBySize(points, maxPoints, maxBytes)) {
         await call('upsert', () => client.upsert(name, { wait: true, points: batch }));
       }
@@ -243,6 +268,7 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
       });
       if (!plan) return [];
       await ensureReady();
+      await ensureMetaIndexes((request.filters?.meta ?? []).map(metaFilterKey));
       const context = { ownerId: request.ownerId, query: request.query, includeText: request.includeText === true };
       const hits: SearchHit[] = [];
       if (plan.kind === 'single') {
@@ -343,6 +369,7 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
       const filter = documentFilter(ownerId, documentId);
       const payload = attributesPayload(attributes);
       await ensureReady();
+      await ensureMetaIndexes(metaPayloadIndexes(attributes.meta ?? {}));
       await call('set payload', () => client.setPayload(name, { wait: true, payload, filter }));
     },
 

@@ -85,8 +85,18 @@ describe('chunkToPoint', () => {
 
 describe('reading points back', () => {
   it('round-trips a chunk through payload + named vector', () => {
-    const original = chunk({ tags: ['invoice', 'paid'], language: 'en' });
+    const original = chunk({
+      tags: ['invoice', 'paid'],
+      language: 'en',
+      meta: { total_amount: 1500.5, issued: '2023-03-02', status: "O'Reilly", paid: true },
+    });
     const point = chunkToPoint(original, opts);
+    expect(point.payload?.meta).toEqual({
+      total_amount: { num: 1500.5 },
+      issued: { str: '2023-03-02', day: '2023-03-02T00:00:00Z' },
+      status: { str: "O'Reilly" },
+      paid: { bool: true },
+    });
     const back = recordToChunk({ payload: point.payload, vector: { dense: [0.5, 0.5, 0.5, 0.5] } });
     expect(back).toEqual(original);
   });
@@ -145,6 +155,7 @@ describe('reading points back', () => {
       tags: [],
       fields: {},
       fieldPairs: [],
+      meta: {},
     });
   });
 });

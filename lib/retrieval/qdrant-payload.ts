@@ -1,11 +1,13 @@
 import type { Schemas } from '@qdrant/js-client-rest';
 import { z } from 'zod';
+import type { MetaValue } from '@/lib/domain/typed-meta';
 import { analyze, analyzeQueryTerms } from '@/lib/retrieval/analyzer';
 import { detectLanguage, likelyQueryLanguages } from '@/lib/retrieval/language';
 import {
   chunkPointId,
   DENSE_VECTOR,
   fieldPair,
+  metaPayload,
   SPARSE_VECTOR,
   toQdrantDatetime,
 } from '@/lib/retrieval/qdrant-requests';
@@ -28,6 +30,8 @@ export function attributesPayload(attributes: ChunkDocumentAttributes): Record<s
     tags: [...new Set(attributes.tags)],
     fields: { ...attributes.fields },
     fieldPairs: Object.entries(attributes.fields).map(([key, value]) => fieldPair(key, value)),
+    // Replaced whole by a payload update (set_payload overwrites top-level keys), so removed values disappear.
+    meta: metaPayload(attributes.meta ?? {}),
   };
 }
 
@@ -115,6 +119,13 @@ const payloadSchema = z.object({
   documentDate: nullableString,
   tags: z.array(z.string()).catch([]),
   fields: z.record(z.string(), z.string()).catch({}),
+  // Absent on points written before typed values were copied into the payload: no typed values.
+  meta: z
+    .record(
+      z.string(),
+      z.object({ num: z.number().optional(), bool: z.boolean().optional(), str: z.string().optional() }),
+    )
+    .catch({}),
   embeddingModel: nullableString,
   // Absent on points written before languages were detected (their sparse vectors are English).
   language: z.string().optional().catch(undefined),
@@ -126,6 +137,15 @@ export type ChunkPayload = z.infer<typeof payloadSchema>;
 export function parseChunkPayload(payload: unknown): ChunkPayload | null {
   const parsed = payloadSchema.safeParse(payload);
   return parsed.success ? parsed.data : null;
+}
+
+function metaValuesOf(meta: ChunkPayload['meta']): Record<string, MetaValue> {
+  const values: Record<string, MetaValue> = {};
+  for (const [field, kinds] of Object.entries(meta)) {
+    const value = kinds.num ?? kinds.bool ?? kinds.str;
+    if (value !== undefined) values[field] = value;
+  }
+  return values;
 }
 
 const namedDenseSchema = z.object({ [DENSE_VECTOR]: z.array(z.number()).optional() });
@@ -158,6 +178,7 @@ export function recordToChunk(record: Pick<Schemas['Record'], 'payload' | 'vecto
     documentDate: payload.documentDate === null ? null : payload.documentDate.slice(0, 10),
     tags: payload.tags,
     fields: payload.fields,
+    meta: metaValuesOf(payload.meta),
     vector: dense,
     embeddingModel: dense ? payload.embeddingModel : null,
     ...(payload.language !== undefined ? { language: payload.language } : {}),

@@ -84,7 +84,7 @@ describe('toQdrantFilter', () => {
   it('cannot be tricked by owner-looking filter values', () => {
     const filter = toQdrantFilter('user-1', { fields: { ownerId: 'user-2' }, tags: ['ownerId=user-2'] });
     expect(filter.must[0]).toEqual(OWNER);
-    expect(filter.must.filter((c) => c.key === 'ownerId')).toEqual([OWNER]);
+    expect(filter.must.filter((c) => 'key' in c && c.key === 'ownerId')).toEqual([OWNER]);
     expect(filter.must).toContainEqual({ key: 'fieldPairs', match: { value: 'ownerId=user-2' } });
   });
 
@@ -162,7 +162,7 @@ describe('collection layout', () => {
       fields: { k: 'v' },
     });
     const indexed = new Set(PAYLOAD_INDEXES.map((i) => i.field_name));
-    for (const condition of filter.must) expect(indexed.has(condition.key)).toBe(true);
+    for (const condition of filter.must) expect('key' in condition && indexed.has(condition.key)).toBe(true);
   });
 
   it('names one collection per embedding model, safely', () => {

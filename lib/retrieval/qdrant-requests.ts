@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Schemas } from '@qdrant/js-client-rest';
 import { v5 as uuidv5 } from 'uuid';
+import { isIsoDay, type MetaFilter, type MetaValue, metaFilterSchema } from '@/lib/domain/typed-meta';
 import { AppError } from '@/lib/errors';
 import { querySparseVector } from '@/lib/retrieval/sparse-bm25';
 import type { SearchFilters, SearchMode, SearchRequest } from '@/lib/retrieval/types';
@@ -23,6 +24,7 @@ export const MAX_QUERY_LIMIT = 1000;
 
 type Filter = Schemas['Filter'];
 type FieldCondition = Schemas['FieldCondition'];
+type Condition = Schemas['Condition'];
 
 /** The Qdrant point id of a chunk: uuid v5 of its chunk id (deterministic, so upserts overwrite). */
 export function chunkPointId(chunkId: string): string {
@@ -97,6 +99,115 @@ export const PAYLOAD_INDEXES: ReadonlyArray<Schemas['CreateFieldIndex'] & { fiel
 ];
 
 /**
+ * Typed values in the payload: `meta.<field>.<kind>`, one key per kind of value, so a field declared `number` in
+ * one bucket and `string` in another never shares a payload index: `num` (float index) for numbers, `bool` (bool)
+ * for booleans, `str` (keyword) for strings, and `day` (datetime, midnight UTC) for strings that are calendar days.
+ * Field names are identifiers (no dots), so the key path is unambiguous.
+ */
+export const META_PAYLOAD_KINDS = {
+  num: 'float',
+  bool: 'bool',
+  str: 'keyword',
+  day: 'datetime',
+} as const satisfies Record<string, Schemas['PayloadSchemaType']>;
+export type MetaPayloadKind = keyof typeof META_PAYLOAD_KINDS;
+
+export function metaPayloadKey(field: string, kind: MetaPayloadKind): string {
+  return `meta.${field}.${kind}`;
+}
+
+/** A document's typed values as the `meta` payload object (see META_PAYLOAD_KINDS). */
+export function metaPayload(values: Record<string, MetaValue>): Record<string, Record<string, MetaValue>> {
+  const out: Record<string, Record<string, MetaValue>> = {};
+  for (const [field, value] of Object.entries(values)) {
+    if (typeof value === 'number') out[field] = { num: value };
+    else if (typeof value === 'boolean') out[field] = { bool: value };
+    else out[field] = isIsoDay(value) ? { str: value, day: toQdrantDatetime(value) } : { str: value };
+  }
+  return out;
+}
+
+/** The payload index (key and schema) each typed value of a payload needs before it can be filtered on. */
+export function metaPayloadIndexes(
+  values: Record<string, MetaValue>,
+): { key: string; schema: Schemas['PayloadSchemaType'] }[] {
+  return Object.entries(metaPayload(values)).flatMap(([field, kinds]) =>
+    Object.keys(kinds).map((kind) => ({
+      key: metaPayloadKey(field, kind as MetaPayloadKind),
+      schema: META_PAYLOAD_KINDS[kind as MetaPayloadKind],
+    })),
+  );
+}
+
+const FILTER_KIND: Record<MetaFilter['type'], MetaPayloadKind> = {
+  number: 'num',
+  boolean: 'bool',
+  date: 'day',
+  string: 'str',
+  enum: 'str',
+};
+
+/** The payload key (and its index schema) a typed filter reads. */
+export function metaFilterKey(filter: MetaFilter): { key: string; schema: Schemas['PayloadSchemaType'] } {
+  const kind = FILTER_KIND[filter.type];
+  return { key: metaPayloadKey(filter.field, kind), schema: META_PAYLOAD_KINDS[kind] };
+}
+
+/**
+ * One typed filter as a Qdrant condition with the semantics of matchesMetaFilters: a point without the value never
+ * passes. Numbers and days are ranges (Qdrant's `match` takes no floats): `=` is [v, v], `!=` is below or above
+ * v, `in` any of those; strings and booleans are `match`; a string `!=` also requires the key to be non-empty, so
+ * the result does not hang on whether `except` matches a missing key.
+ */
+export function metaCondition(filter: MetaFilter): Condition {
+  const checked = metaFilterSchema.safeParse(filter);
+  if (!checked.success) throw new AppError('bad_request:index', `Bad typed filter on "${String(filter.field)}"`);
+  const { key } = metaFilterKey(filter);
+  const [first, second] = filter.values as [MetaValue, MetaValue?];
+  if (filter.type === 'number' || filter.type === 'date') {
+    const bound = (v: MetaValue) => (filter.type === 'date' ? toQdrantDatetime(String(v)) : Number(v));
+    const range = (r: Record<string, number | string>): FieldCondition => ({ key, range: r }) as FieldCondition;
+    switch (filter.op) {
+      case '=':
+        return range({ gte: bound(first), lte: bound(first) });
+      case '!=':
+        return { should: [range({ lt: bound(first) }), range({ gt: bound(first) })] };
+      case '<':
+        return range({ lt: bound(first) });
+      case '<=':
+        return range({ lte: bound(first) });
+      case '>':
+        return range({ gt: bound(first) });
+      case '>=':
+        return range({ gte: bound(first) });
+      case 'in':
+        return { should: filter.values.map((v) => range({ gte: bound(v), lte: bound(v) })) };
+      case 'between':
+        return range({ gte: bound(first), lte: bound(second ?? first) });
+    }
+  }
+  if (filter.type === 'boolean') {
+    switch (filter.op) {
+      case '=':
+        return { key, match: { value: first as boolean } };
+      case '!=':
+        return { key, match: { value: !first } };
+      default:
+        return { should: [...new Set(filter.values)].map((v) => ({ key, match: { value: v as boolean } })) };
+    }
+  }
+  const strings = filter.values.map(String);
+  switch (filter.op) {
+    case '=':
+      return { key, match: { value: String(first) } };
+    case '!=':
+      return { must: [{ key, match: { except: [String(first)] } }], must_not: [{ is_empty: { key } }] };
+    default:
+      return { key, match: { any: [...new Set(strings)] } };
+  }
+}
+
+/**
  * One user field as an indexed keyword: `key=value`. `%` and `=` in the key are percent-encoded so the first
  * `=` always separates key from value (`a=b` + `c` and `a` + `b=c` stay distinct).
  */
@@ -131,14 +242,15 @@ function unique(values: readonly string[]): string[] {
  * clause. Buckets, documents and MIME types match any of their values, and an empty list matches nothing
  * (expressed as `must_not` the owner, since Qdrant rejects an empty `any`). Tags and user fields are all-of:
  * one `must` clause per tag / field, so an empty list adds nothing. Dates are inclusive document-date bounds.
+ * Typed filters are one `must` clause each (metaCondition), on the `meta.<field>.<kind>` payload indexes.
  */
 export function toQdrantFilter(
   ownerId: string,
   filters: SearchFilters = {},
-): Filter & { must: FieldCondition[]; must_not?: FieldCondition[] } {
+): Filter & { must: Condition[]; must_not?: FieldCondition[] } {
   if (ownerId.length === 0) throw new AppError('bad_request:index', 'ownerId is required');
   const owner: FieldCondition = { key: 'ownerId', match: { value: ownerId } };
-  const must: FieldCondition[] = [owner];
+  const must: Condition[] = [owner];
   let matchNothing = false;
   const anyOf = (key: string, values: readonly string[] | undefined) => {
     if (values === undefined) return;
@@ -158,6 +270,7 @@ export function toQdrantFilter(
   for (const [key, value] of Object.entries(filters.fields ?? {})) {
     must.push({ key: 'fieldPairs', match: { value: fieldPair(key, value) } });
   }
+  for (const filter of filters.meta ?? []) must.push(metaCondition(filter));
   return matchNothing ? { must, must_not: [{ ...owner }] } : { must };
 }
 

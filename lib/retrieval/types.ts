@@ -1,3 +1,5 @@
+import type { MetaFilter, MetaValue } from '@/lib/domain/typed-meta';
+
 /**
  * The chunk index contract shared by every search backend (embedded store, Qdrant).
  * Every read takes an owner id; no method can search or fetch across owners.
@@ -32,6 +34,11 @@ export interface ChunkDocumentAttributes {
   tags: string[];
   /** User metadata fields (free key/value pairs), values as strings. */
   fields: Record<string, string>;
+  /**
+   * The document's typed values (lib/domain/typed-meta.ts), what typed filters run on inside the engine. Absent or
+   * empty: the document has none (chunks written before typed values were copied into the index read as none).
+   */
+  meta?: Record<string, MetaValue>;
 }
 
 export interface IndexedChunk extends ChunkLocation, ChunkDocumentAttributes {
@@ -67,6 +74,11 @@ export interface SearchFilters {
   tags?: string[];
   /** Every listed field must equal the given value. */
   fields?: Record<string, string>;
+  /**
+   * Checked typed filters (checkMetaFilters), all of which must pass on the chunk's typed values, with the
+   * semantics of matchesMetaFilters (a missing value never passes). Pushed down into each engine.
+   */
+  meta?: MetaFilter[];
 }
 
 export interface SearchRequest {

@@ -23,7 +23,7 @@ export function createFollowReferenceTool(ctx: ToolContext): AgentTool {
       query,
       mode: 'keyword',
       topK: 3,
-      filters: await engineFilters(ctx, { ...ctx.baseFilters, ...(documentIds ? { documentIds } : {}) }),
+      filters: engineFilters({ ...ctx.baseFilters, ...(documentIds ? { documentIds } : {}) }),
       includeText: true,
     });
     if (hits.length === 0) return hits;

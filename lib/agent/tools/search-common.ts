@@ -89,17 +89,28 @@ export function resolveModelFilters(ctx: ToolContext, f: ModelFilters | undefine
 }
 
 /**
- * Typed filters become the set of documents whose values pass them (read from the catalog, owner-scoped), which
- * every engine filters on natively; the engine's own filters pass through unchanged.
+ * The filters the engine runs: the agent's filters as they are. Typed filters are pushed down: each engine
+ * evaluates them on the typed values copied into its chunks (LanceDB typed columns, Qdrant payload indexes),
+ * inside the owner's partition or under its owner condition, so no id list is resolved first.
  */
-export async function engineFilters(
+export function engineFilters(filters: AgentFilters): SearchFilters {
+  const { meta, ...rest } = filters;
+  return meta && meta.length > 0 ? { ...rest, meta } : rest;
+}
+
+/**
+ * The filters with typed filters also resolved to the documents whose values pass them (read from the catalog,
+ * owner-scoped), for what ranks documents outside the chunk index (section summaries are listed from the
+ * database by document id); the typed filters stay, so the chunk search still applies them itself.
+ */
+export async function filtersWithMetaDocuments(
   ctx: Pick<ToolContext, 'catalog' | 'ownerId'>,
   filters: AgentFilters,
 ): Promise<SearchFilters> {
-  const { meta, ...rest } = filters;
-  if (!meta || meta.length === 0) return rest;
-  const ids = await ctx.catalog.findDocumentIdsByMeta(ctx.ownerId, rest.bucketIds, meta);
-  return { ...rest, documentIds: intersect(rest.documentIds, ids) ?? ids };
+  const engine = engineFilters(filters);
+  if (!engine.meta) return engine;
+  const ids = await ctx.catalog.findDocumentIdsByMeta(ctx.ownerId, engine.bucketIds, engine.meta);
+  return { ...engine, documentIds: intersect(engine.documentIds, ids) ?? ids };
 }
 
 /**
@@ -225,7 +236,7 @@ export async function runSearch(
   }
 
   const search = async (agentFilters: AgentFilters): Promise<SearchHit[]> => {
-    const filters = await engineFilters(ctx, agentFilters);
+    const filters = engineFilters(agentFilters);
     if (filters.documentIds?.length === 0) return [];
     const hits = await ctx.index.search({
       ownerId: ctx.ownerId,
@@ -249,7 +260,7 @@ export async function runSearch(
     // Typed filters state what the user asked for ("over 1000"): they are never relaxed.
     const { meta: softMeta, ...relaxable } = soft;
     if (hits.length === 0 && !isEmptyFilters(relaxable)) {
-      relaxed = Object.keys(relaxable).filter((k) => relaxable[k as keyof SearchFilters] !== undefined);
+      relaxed = Object.keys(relaxable).filter((k) => relaxable[k as keyof typeof relaxable] !== undefined);
       filters = mergeFilters(ctx.baseFilters, softMeta ? { meta: softMeta } : {});
       hits = await search(filters);
     }

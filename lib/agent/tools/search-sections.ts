@@ -4,7 +4,7 @@ import { summaryRoute } from '@/lib/summaries/route';
 import { findInjectedSpans } from '../injection';
 import { deadlineSignal } from '../model-call';
 import { recordInjection, registerHit } from '../state';
-import { describeEntry, engineFilters, mergeFilters, resolveModelFilters } from './search-common';
+import { describeEntry, filtersWithMetaDocuments, mergeFilters, resolveModelFilters } from './search-common';
 import { type AgentTool, type ToolContext, toolError } from './types';
 
 /**
@@ -42,7 +42,7 @@ export function createSearchSectionsTool(ctx: ToolContext): AgentTool {
       }
       let route: Awaited<ReturnType<typeof summaryRoute>>;
       try {
-        const engine = await engineFilters(ctx, filters);
+        const engine = await filtersWithMetaDocuments(ctx, filters);
         if (engine.documentIds?.length === 0)
           return toolError('NO_RESULTS', `No documents match the filters for "${query}".`, 'Relax the filters.');
         route = await summaryRoute({

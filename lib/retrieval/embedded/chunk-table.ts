@@ -8,10 +8,12 @@ import {
   CHUNK_SCHEMA,
   type ChunkRow,
   LANGUAGE_COLUMN,
+  META_JSON_COLUMN,
   STORED_COLUMNS,
   VECTOR_COLUMN,
   vectorFromCell,
 } from '@/lib/retrieval/embedded/lance-rows';
+import { isMetaColumn, META_COLUMN_ARROW, metaColumnKind } from '@/lib/retrieval/embedded/meta-columns';
 import type { ChunkDocumentAttributes } from '@/lib/retrieval/types';
 
 /** Vector rows above which an owner gets an ANN (IVF-PQ) index, built in the background. */
@@ -59,16 +61,21 @@ export interface VectorMatch {
 }
 
 /**
- * Adds the (nullable) language column to a table created before languages were detected. Another process may add
- * it at the same moment: a failure is fine when the column is there afterwards.
+ * Adds nullable columns (all NULL) to a table: the language and typed-values JSON columns of a table created before
+ * them, or a typed-value column the first time a value of its field and kind is written. Another process may add
+ * them at the same moment: a failure is fine when the columns are there afterwards.
  */
-async function addLanguageColumn(table: Table): Promise<void> {
+async function addNullColumns(table: Table, columns: { name: string; arrowType: string }[]): Promise<void> {
+  if (columns.length === 0) return;
   try {
-    await table.addColumns([{ name: LANGUAGE_COLUMN, valueSql: "arrow_cast(NULL, 'Utf8')" }]);
+    await table.addColumns(columns.map((c) => ({ name: c.name, valueSql: `arrow_cast(NULL, '${c.arrowType}')` })));
   } catch (error) {
     await table.checkoutLatest().catch(() => undefined);
-    const schema = await table.schema();
-    if (!schema.fields.some((field) => field.name === LANGUAGE_COLUMN)) throw error;
+    const names = new Set((await table.schema()).fields.map((field) => field.name));
+    const missing = columns.filter((c) => !names.has(c.name));
+    if (missing.length === columns.length) throw error;
+    // Some were added by the other writer: add the rest.
+    await addNullColumns(table, missing);
   }
 }
 
@@ -85,6 +92,9 @@ export class ChunkTable {
   /** Vector rows when the current index was trained (0 = unknown, e.g. index found on open). */
   private rowsAtBuild = 0;
   private lastAnnFailure = 0;
+  /** The typed-value columns the table has (meta-columns.ts), and those of them with a scalar index. */
+  private readonly typedColumns = new Set<string>();
+  private readonly indexedTypedColumns = new Set<string>();
 
   private constructor(
     private readonly db: Connection,
@@ -102,16 +112,26 @@ export class ChunkTable {
     if (!names.includes(name)) return new ChunkTable(db, name, null, null);
     const table = await db.openTable(name);
     let schema = await table.schema();
-    if (!schema.fields.some((field) => field.name === LANGUAGE_COLUMN)) {
-      await addLanguageColumn(table);
+    const missing = [LANGUAGE_COLUMN, META_JSON_COLUMN].filter(
+      (name) => !schema.fields.some((field) => field.name === name),
+    );
+    if (missing.length > 0) {
+      await addNullColumns(
+        table,
+        missing.map((name) => ({ name, arrowType: 'Utf8' })),
+      );
       schema = await table.schema();
     }
     const vectorField = schema.fields.find((field) => field.name === VECTOR_COLUMN);
     const listSize: unknown = vectorField ? Reflect.get(vectorField.type, 'listSize') : undefined;
     const dims = typeof listSize === 'number' ? listSize : null;
     const chunkTable = new ChunkTable(db, name, table, dims);
+    for (const field of schema.fields) if (isMetaColumn(field.name)) chunkTable.typedColumns.add(field.name);
     const indices = await table.listIndices();
     chunkTable.annReady = indices.some((index) => index.columns.includes(VECTOR_COLUMN));
+    for (const index of indices) {
+      for (const column of index.columns) if (isMetaColumn(column)) chunkTable.indexedTypedColumns.add(column);
+    }
     return chunkTable;
   }
 
@@ -122,6 +142,23 @@ export class ChunkTable {
 
   get exists(): boolean {
     return this.table !== null;
+  }
+
+  /** The typed-value columns the table has: what a typed filter can read (a missing one means "no value"). */
+  get metaColumns(): ReadonlySet<string> {
+    return this.typedColumns;
+  }
+
+  /** Adds the typed-value columns (meta-columns.ts) the table lacks, all NULL on existing rows. */
+  async ensureMetaColumns(names: Iterable<string>): Promise<void> {
+    const missing = [...new Set(names)].filter((name) => !this.typedColumns.has(name));
+    if (missing.length === 0) return;
+    const table = await this.ensureTable();
+    await addNullColumns(
+      table,
+      missing.map((name) => ({ name, arrowType: META_COLUMN_ARROW[metaColumnKind(name)] })),
+    );
+    for (const name of missing) this.typedColumns.add(name);
   }
 
   /** Streams the stored chunks (all columns but the vector), batch by batch. */
@@ -216,7 +253,7 @@ export class ChunkTable {
     if (!this.table) return;
     await this.table.update({
       where: `documentId = ${sqlString(documentId)}`,
-      valuesSql: attributesToSql(attributes, sqlString),
+      valuesSql: attributesToSql(attributes, sqlString, this.typedColumns),
     });
   }
 
@@ -243,15 +280,24 @@ export class ChunkTable {
    */
   async searchVectors(queryVector: number[], limit: number, where: string | null): Promise<VectorMatch[]> {
     if (!this.table || this.vectorDims === null || queryVector.length !== this.vectorDims || limit <= 0) return [];
-    let query = this.table
-      .vectorSearch(queryVector)
-      .column(VECTOR_COLUMN)
-      .distanceType('cosine')
-      .limit(limit)
-      .select(['chunkId', '_distance']);
-    if (this.annReady) query = query.nprobes(ANN_SEARCH.nprobes).refineFactor(annRefineFactor(limit));
-    if (where) query = query.where(where);
-    const rows = (await query.toArray()) as ChunkRow[];
+    const table = this.table;
+    const search = async (exact: boolean) => {
+      let query = table
+        .vectorSearch(queryVector)
+        .column(VECTOR_COLUMN)
+        .distanceType('cosine')
+        .limit(limit)
+        .select(['chunkId', '_distance']);
+      if (exact) query = query.bypassVectorIndex();
+      else if (this.annReady) query = query.nprobes(ANN_SEARCH.nprobes).refineFactor(annRefineFactor(limit));
+      if (where) query = query.where(where);
+      return (await query.toArray()) as ChunkRow[];
+    };
+    let rows = await search(false);
+    // The ANN index pre-filters within the partitions it probes: a selective filter (a few documents, a rare typed
+    // value) can leave it short of `limit` although more rows match. Few rows match then, so an exact search over
+    // the filtered rows is cheap and finds them all.
+    if (this.annReady && where && rows.length < limit) rows = await search(true);
     return rows.map((row) => ({ chunkId: String(row.chunkId), similarity: 1 - Number(row._distance) }));
   }
 
@@ -311,6 +357,8 @@ export class ChunkTable {
       await table.createIndex('bucketId', { config: Index.bitmap(), replace: true });
       await table.createIndex('mime', { config: Index.bitmap(), replace: true });
       await table.createIndex('documentDay', { config: Index.btree(), replace: true });
+      // ...and the typed-value columns typed filters pre-filter on.
+      await this.indexTypedColumns(table, true);
     } catch (error) {
       this.lastAnnFailure = Date.now();
       console.warn(`[chunk-index] ANN index build for ${this.name} failed; searches stay exact`, error);
@@ -319,9 +367,20 @@ export class ChunkTable {
     }
   }
 
+  /** Scalar indexes on the typed-value columns (all of them, or those added since the last build). */
+  private async indexTypedColumns(table: Table, all: boolean): Promise<void> {
+    for (const column of this.typedColumns) {
+      if (!all && this.indexedTypedColumns.has(column)) continue;
+      const config = metaColumnKind(column) === 'bool' ? Index.bitmap() : Index.btree();
+      await table.createIndex(column, { config, replace: true });
+      this.indexedTypedColumns.add(column);
+    }
+  }
+
   private async refreshAnnIndex(table: Table): Promise<void> {
     this.rowsSinceIndex = 0;
     try {
+      await this.indexTypedColumns(table, false);
       await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
     } catch (error) {
       this.lastAnnFailure = Date.now();

@@ -1,3 +1,4 @@
+import { matchesMetaFilters } from '@/lib/domain/typed-meta';
 import type { ChunkDocumentAttributes, SearchFilters } from '@/lib/retrieval/types';
 
 /** The part of a chunk that filters look at. */
@@ -18,7 +19,9 @@ export function dayOf(date: string): string {
  * - dateFrom / dateTo: inclusive bounds on the document date's day (YYYY-MM-DD); a chunk without a date fails
  *   any date bound;
  * - tags: every listed tag is present (an empty list matches everything);
- * - fields: every listed key exists with exactly the given value (an empty object matches everything).
+ * - fields: every listed key exists with exactly the given value (an empty object matches everything);
+ * - meta: every typed filter passes on the chunk's typed values (matchesMetaFilters; a chunk without the value
+ *   fails, an empty list matches everything).
  * Returns null when there is no condition at all.
  */
 export function compileFilters(filters: SearchFilters | undefined): ChunkPredicate | null {
@@ -56,6 +59,8 @@ export function compileFilters(filters: SearchFilters | undefined): ChunkPredica
       );
     }
   }
+  const meta = filters.meta;
+  if (meta && meta.length > 0) checks.push((chunk) => matchesMetaFilters(chunk.meta ?? {}, meta));
   if (checks.length === 0) return null;
   return (chunk) => checks.every((check) => check(chunk));
 }

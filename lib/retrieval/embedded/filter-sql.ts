@@ -1,4 +1,6 @@
+import type { MetaFilter, MetaValue } from '@/lib/domain/typed-meta';
 import { dayOf } from '@/lib/retrieval/embedded/filter-predicate';
+import { metaFilterColumn } from '@/lib/retrieval/embedded/meta-columns';
 import type { SearchFilters } from '@/lib/retrieval/types';
 
 /** A SQL string literal (single quotes doubled), safe for LanceDB/DataFusion predicates. */
@@ -21,10 +23,55 @@ function hasAll(column: string, values: readonly string[]): string {
 }
 
 /**
- * Translates SearchFilters into a LanceDB `where` predicate with the same meaning as compileFilters()
- * (filter-predicate.ts); null when there is no condition. Results are re-checked with the predicate anyway.
+ * A typed value as a SQL literal: strings quoted (single quotes doubled), booleans TRUE/FALSE, numbers as the
+ * double their shortest exponent form reads back as (`CAST('1.5e3' AS DOUBLE)`: no integer literal out of range).
  */
-export function filtersToSql(filters: SearchFilters | undefined): string | null {
+export function sqlLiteral(value: MetaValue): string {
+  if (typeof value === 'string') return sqlString(value);
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (!Number.isFinite(value)) throw new Error('typed values are finite numbers');
+  return `CAST(${sqlString(value.toExponential())} AS DOUBLE)`;
+}
+
+/**
+ * One typed filter as a predicate on its column (meta-columns.ts), or FALSE when the table has no such column (no
+ * document ever had such a value). NULL (no value) makes every comparison unknown, so the row is dropped, `!=`
+ * included: the semantics of matchesMetaFilters.
+ */
+export function metaFilterToSql(filter: MetaFilter, columns: ReadonlySet<string>): string {
+  const column = metaFilterColumn(filter);
+  const [first, second] = filter.values as [MetaValue?, MetaValue?];
+  if (!columns.has(column) || first === undefined) return 'FALSE';
+  const lit = sqlLiteral(first);
+  switch (filter.op) {
+    case '=':
+      return `${column} = ${lit}`;
+    case '!=':
+      return `${column} <> ${lit}`;
+    case '<':
+      return `${column} < ${lit}`;
+    case '<=':
+      return `${column} <= ${lit}`;
+    case '>':
+      return `${column} > ${lit}`;
+    case '>=':
+      return `${column} >= ${lit}`;
+    case 'in':
+      return `${column} IN (${filter.values.map(sqlLiteral).join(', ')})`;
+    case 'between':
+      return second === undefined ? 'FALSE' : `${column} >= ${lit} AND ${column} <= ${sqlLiteral(second)}`;
+  }
+}
+
+/**
+ * Translates SearchFilters into a LanceDB `where` predicate with the same meaning as compileFilters()
+ * (filter-predicate.ts); null when there is no condition. `metaColumns` are the typed-value columns the table has.
+ * Results are re-checked with the predicate anyway.
+ */
+export function filtersToSql(
+  filters: SearchFilters | undefined,
+  metaColumns: ReadonlySet<string> = new Set(),
+): string | null {
   if (!filters) return null;
   const clauses: string[] = [];
   if (filters.bucketIds) clauses.push(inList('bucketId', filters.bucketIds));
@@ -42,6 +89,7 @@ export function filtersToSql(filters: SearchFilters | undefined): string | null 
       ),
     );
   }
+  for (const filter of filters.meta ?? []) clauses.push(metaFilterToSql(filter, metaColumns));
   if (clauses.length === 0) return null;
   return clauses.map((clause) => `(${clause})`).join(' AND ');
 }

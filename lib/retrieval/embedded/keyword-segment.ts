@@ -55,6 +55,7 @@ function attributeKey(chunk: StoredChunk): string {
     chunk.documentDate,
     chunk.tags,
     chunk.fields,
+    chunk.meta ?? {},
   ]);
 }
 
@@ -68,6 +69,7 @@ export function attributesOf(chunk: StoredChunk): AttributeSet {
     documentDate: chunk.documentDate,
     tags: chunk.tags,
     fields: chunk.fields,
+    meta: chunk.meta ?? {},
   };
 }
 

@@ -1,6 +1,8 @@
 import { Field, Int32, List, Schema, Utf8 } from 'apache-arrow';
+import type { MetaValue } from '@/lib/domain/typed-meta';
 import { dayOf } from '@/lib/retrieval/embedded/filter-predicate';
-import { encodeFieldPair } from '@/lib/retrieval/embedded/filter-sql';
+import { encodeFieldPair, sqlLiteral } from '@/lib/retrieval/embedded/filter-sql';
+import { metaCells } from '@/lib/retrieval/embedded/meta-columns';
 import type { ChunkDocumentAttributes, IndexedChunk } from '@/lib/retrieval/types';
 
 /** A chunk as kept in memory: everything but its vector (which stays on disk, in LanceDB). */
@@ -11,6 +13,12 @@ export const VECTOR_COLUMN = 'vector';
 
 /** Column added to tables created before languages were detected (ChunkTable.open adds it). */
 export const LANGUAGE_COLUMN = 'language';
+
+/**
+ * The chunk's typed values as JSON (what an owner's state is rebuilt from); filters read the typed columns
+ * (meta-columns.ts). Added to tables created before typed values were copied into the index (ChunkTable.open).
+ */
+export const META_JSON_COLUMN = 'metaJson';
 
 /** Columns of an owner's chunk table, without the vector column. */
 export const CHUNK_SCHEMA = new Schema([
@@ -43,6 +51,7 @@ export const CHUNK_SCHEMA = new Schema([
   new Field('embeddingModel', new Utf8(), true),
   // The chunk's detected language (ISO 639-1 or 'und'); null on rows written before languages were detected.
   new Field(LANGUAGE_COLUMN, new Utf8(), true),
+  new Field(META_JSON_COLUMN, new Utf8(), true),
 ]);
 
 /** Columns read back when an owner's partition is loaded (no vector; the list columns only serve filters). */
@@ -56,8 +65,16 @@ function fieldPairsOf(fields: Record<string, string>): string[] {
   return Object.entries(fields).map(([key, value]) => encodeFieldPair(key, value));
 }
 
-/** The row written to LanceDB for a chunk; `vector` only when the table has a vector column. */
-export function chunkToRow(chunk: StoredChunk, vector: number[] | null, withVectorColumn: boolean): ChunkRow {
+/**
+ * The row written to LanceDB for a chunk; `vector` only when the table has a vector column. `metaColumns`: the
+ * typed-value columns the table has (every one the chunk's values fill must be among them; the others are NULL).
+ */
+export function chunkToRow(
+  chunk: StoredChunk,
+  vector: number[] | null,
+  withVectorColumn: boolean,
+  metaColumns: ReadonlySet<string> = new Set(),
+): ChunkRow {
   const row: ChunkRow = {
     chunkId: chunk.chunkId,
     documentId: chunk.documentId,
@@ -85,7 +102,13 @@ export function chunkToRow(chunk: StoredChunk, vector: number[] | null, withVect
     tagsJson: JSON.stringify(chunk.tags),
     embeddingModel: vector ? chunk.embeddingModel : null,
     language: chunk.language ?? null,
+    [META_JSON_COLUMN]: JSON.stringify(chunk.meta ?? {}),
   };
+  const cells = metaCells(chunk.meta ?? {});
+  for (const column of metaColumns) row[column] = cells.get(column) ?? null;
+  for (const column of cells.keys()) {
+    if (!metaColumns.has(column)) throw new Error(`typed-value column ${column} is missing from the table`);
+  }
   if (withVectorColumn) row[VECTOR_COLUMN] = vector;
   return row;
 }
@@ -109,6 +132,23 @@ function nullableInteger(value: unknown): number | null {
 function parseTags(json: string): string[] {
   const parsed: unknown = JSON.parse(json);
   return Array.isArray(parsed) ? parsed.filter((tag): tag is string => typeof tag === 'string') : [];
+}
+
+function parseMeta(json: unknown): Record<string, MetaValue> {
+  if (typeof json !== 'string') return {};
+  const parsed: unknown = JSON.parse(json);
+  const meta: Record<string, MetaValue> = {};
+  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    for (const [key, value] of Object.entries(parsed)) {
+      if (
+        typeof value === 'string' ||
+        typeof value === 'boolean' ||
+        (typeof value === 'number' && Number.isFinite(value))
+      )
+        meta[key] = value;
+    }
+  }
+  return meta;
 }
 
 function parseFields(json: string): Record<string, string> {
@@ -144,6 +184,7 @@ export function rowToStoredChunk(row: ChunkRow): StoredChunk {
     documentDate: nullableText(row.documentDate),
     tags: parseTags(text(row.tagsJson)),
     fields: parseFields(text(row.fieldsJson)),
+    meta: parseMeta(row[META_JSON_COLUMN]),
     embeddingModel: nullableText(row.embeddingModel),
     // Absent on old rows: the keyword index detects it from the text when it analyses the chunk.
     ...(typeof row.language === 'string' ? { language: row.language } : {}),
@@ -161,17 +202,31 @@ export function vectorFromCell(value: unknown): number[] | null {
   return null;
 }
 
-/** SQL assignments that set a document's attributes on its rows (for Table.update valuesSql). */
+/**
+ * SQL assignments that set a document's attributes on its rows (for Table.update valuesSql), typed values included:
+ * every typed-value column the table has is set (NULL where the document has no such value).
+ */
 export function attributesToSql(
   attributes: ChunkDocumentAttributes,
   sqlString: (value: string) => string,
+  metaColumns: ReadonlySet<string> = new Set(),
 ): Record<string, string> {
   const nullable = (value: string | null) => (value === null ? 'NULL' : sqlString(value));
   const list = (values: string[]) =>
     values.length === 0
       ? "arrow_cast(make_array(), 'List(Utf8)')"
       : `arrow_cast(make_array(${values.map(sqlString).join(', ')}), 'List(Utf8)')`;
+  const cells = metaCells(attributes.meta ?? {});
+  const typed: Record<string, string> = { [META_JSON_COLUMN]: sqlString(JSON.stringify(attributes.meta ?? {})) };
+  for (const column of metaColumns) {
+    const value = cells.get(column);
+    typed[column] = value === undefined ? 'NULL' : sqlLiteral(value);
+  }
+  for (const column of cells.keys()) {
+    if (!metaColumns.has(column)) throw new Error(`typed-value column ${column} is missing from the table`);
+  }
   return {
+    ...typed,
     bucketId: nullable(attributes.bucketId),
     mime: sqlString(attributes.mime),
     filename: sqlString(attributes.filename),

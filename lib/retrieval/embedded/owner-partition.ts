@@ -19,6 +19,7 @@ import {
   writeIntent,
 } from '@/lib/retrieval/embedded/keyword-store';
 import { chunkToRow, rowToStoredChunk, type StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
+import { metaCells } from '@/lib/retrieval/embedded/meta-columns';
 import { SerialQueue } from '@/lib/retrieval/embedded/serial-queue';
 import { ANALYSIS_LANGUAGES, type AnalysisLanguage } from '@/lib/retrieval/language';
 import type { ChunkDocumentAttributes, ChunkVectorUpdate, IndexedChunk, SearchFilters } from '@/lib/retrieval/types';
@@ -55,6 +56,7 @@ function withAttributes(chunk: StoredChunk, attributes: ChunkDocumentAttributes)
     documentDate: attributes.documentDate,
     tags: [...attributes.tags],
     fields: { ...attributes.fields },
+    meta: { ...(attributes.meta ?? {}) },
   };
 }
 
@@ -165,7 +167,9 @@ export class OwnerPartition {
         const [dim] = [...dims];
         await writeIntent(this.keywordDir, { chunkIds: batch.map((chunk) => chunk.chunkId), documentIds: [] });
         if (dim !== undefined && (await this.ensureVectorColumn(dim))) await this.forgetAllVectors();
+        await this.table.ensureMetaColumns(batch.flatMap((chunk) => [...metaCells(chunk.meta ?? {}).keys()]));
         const withVectorColumn = this.table.dimensions !== null;
+        const metaColumns = this.table.metaColumns;
         // In time slices: 12k chunks are ~0.1 s of conversion.
         const slice = createTimeSlicer();
         const stored: StoredChunk[] = [];
@@ -174,7 +178,7 @@ export class OwnerPartition {
           await slice();
           const record = toStored(chunk);
           stored.push(record);
-          rows.push(chunkToRow(record, chunk.vector, withVectorColumn));
+          rows.push(chunkToRow(record, chunk.vector, withVectorColumn, metaColumns));
         }
         if (batch.some((chunk) => this.store.has(chunk.chunkId))) await this.table.upsert(rows);
         else await this.table.add(rows);
@@ -229,6 +233,7 @@ export class OwnerPartition {
         const chunkIds = this.store.chunkIdsOfDocument(documentId);
         if (chunkIds.length === 0) return;
         await writeIntent(this.keywordDir, { chunkIds: [], documentIds: [documentId] });
+        await this.table.ensureMetaColumns(metaCells(attributes.meta ?? {}).keys());
         await this.table.updateDocumentAttributes(documentId, attributes);
         const rewritten: SegmentDoc[] = [];
         for (const chunkId of chunkIds) {
@@ -322,7 +327,7 @@ export class OwnerPartition {
   ): Promise<SemanticMatch[]> {
     if (this.store.vectorCount === 0) return [];
     const predicate = compileFilters(filters);
-    const matches = await this.table.searchVectors(queryVector, limit, filtersToSql(filters));
+    const matches = await this.table.searchVectors(queryVector, limit, filtersToSql(filters, this.table.metaColumns));
     const out: SemanticMatch[] = [];
     for (const match of matches) {
       const slot = this.store.slotOf(match.chunkId);

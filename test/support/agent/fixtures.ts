@@ -1,4 +1,5 @@
 import type { AgentModels } from '@/lib/agent/ports';
+import { indexedMetaValues } from '@/lib/domain/typed-meta';
 import type { IndexedChunk } from '@/lib/retrieval/types';
 import { createMemoryCatalog, type MemoryDocument } from './memory-catalog';
 import { createMemoryChunkIndex } from './memory-chunk-index';
@@ -67,6 +68,7 @@ export function makeChunk(
     documentDate: doc.documentDate,
     tags: doc.tags,
     fields: doc.fields,
+    meta: indexedMetaValues(doc.bucketId, doc.typed?.values ?? {}),
     ...over,
   };
 }

@@ -1,3 +1,4 @@
+import { matchesMetaFilters } from '@/lib/domain/typed-meta';
 import { analyze } from '@/lib/retrieval/analyzer';
 import { reciprocalRankFusion } from '@/lib/retrieval/fusion';
 import type {
@@ -30,6 +31,7 @@ export function createMemoryChunkIndex(): ChunkIndex & { size(): number } {
     if (f.dateTo && (c.documentDate === null || c.documentDate > f.dateTo)) return false;
     if (f.tags && !f.tags.every((t) => c.tags.includes(t))) return false;
     if (f.fields && !Object.entries(f.fields).every(([k, v]) => c.fields[k] === v)) return false;
+    if (f.meta && !matchesMetaFilters(c.meta ?? {}, f.meta)) return false;
     return true;
   };
 
@@ -163,7 +165,8 @@ export function createMemoryChunkIndex(): ChunkIndex & { size(): number } {
     },
     async updateDocumentAttributes(ownerId: string, documentId: string, attributes: ChunkDocumentAttributes) {
       for (const c of chunks.values())
-        if (c.ownerId === ownerId && c.documentId === documentId) chunks.set(c.chunkId, { ...c, ...attributes });
+        if (c.ownerId === ownerId && c.documentId === documentId)
+          chunks.set(c.chunkId, { ...c, ...attributes, meta: attributes.meta ?? {} });
     },
     async countChunks(ownerId) {
       return [...chunks.values()].filter((c) => c.ownerId === ownerId).length;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MetaFilter } from '@/lib/domain/typed-meta';
 import type { ChunkIndex, IndexedChunk, SearchFilters, SearchMode, SearchRequest } from '@/lib/retrieval/types';
 
 /** Dimension of the small hand-made vectors used by the contract. */
@@ -545,6 +546,111 @@ export function describeChunkIndexContract(
         });
         const [stored] = await index.get(owner, [a.chunkId]);
         expect(stored?.bucketId).toBe('contracts');
+      });
+    });
+
+    describe('typed filters run inside the engine (pushed down)', () => {
+      const owner = newOwner();
+      const base = {
+        ownerId: owner,
+        vector: axisVector(3),
+        embeddingModel: 'test-model',
+        bucketId: 'invoices',
+      } as const;
+      const over1000in2023: MetaFilter[] = [
+        { field: 'total_amount', type: 'number', op: '>', values: [1000] },
+        { field: 'issued', type: 'date', op: 'between', values: ['2023-01-01', '2023-12-31'] },
+      ];
+      const bigMeta = { total_amount: 1500, issued: '2023-03-02', status: 'paid', paid: true };
+      const big = [0, 1].map((i) =>
+        makeContractChunk({
+          ...base,
+          documentId: 'inv-big',
+          index: i,
+          text: `invoice widgets part ${i}`,
+          meta: bigMeta,
+        }),
+      );
+      const small = makeContractChunk({
+        ...base,
+        documentId: 'inv-small',
+        text: 'invoice widgets small',
+        meta: { total_amount: 800, issued: '2023-05-10', status: 'draft', paid: false },
+      });
+      const old = makeContractChunk({
+        ...base,
+        documentId: 'inv-old',
+        text: 'invoice widgets old',
+        meta: { total_amount: 2400, issued: '2022-11-20', status: "O'Reilly" },
+      });
+      const bare = makeContractChunk({ ...base, documentId: 'inv-bare', text: 'invoice widgets bare' });
+      const all = [...big, small, old, bare];
+      const modes: SearchMode[] = semantic ? ['keyword', 'semantic', 'hybrid'] : ['keyword'];
+      const run = (mode: SearchMode, meta: MetaFilter[], ownerId = owner) =>
+        search({ ownerId, query: 'invoice widgets', mode, queryVector: axisVector(3), filters: { meta }, topK: 50 });
+
+      beforeAll(async () => {
+        await index.upsert(all);
+        // Another owner holding the same values never leaks into the results.
+        await index.upsert(all.map((chunk) => ({ ...chunk, chunkId: randomUUID(), ownerId: `${owner}-twin` })));
+      });
+
+      const cases: [string, MetaFilter[], IndexedChunk[]][] = [
+        ['number > and date between', over1000in2023, big],
+        ['number =', [{ field: 'total_amount', type: 'number', op: '=', values: [800] }], [small]],
+        ['number in', [{ field: 'total_amount', type: 'number', op: 'in', values: [800, 2400] }], [small, old]],
+        [
+          'number <= (no value never passes)',
+          [{ field: 'total_amount', type: 'number', op: '<=', values: [1500] }],
+          [...big, small],
+        ],
+        ['date <', [{ field: 'issued', type: 'date', op: '<', values: ['2023-03-02'] }], [old]],
+        ['date =', [{ field: 'issued', type: 'date', op: '=', values: ['2023-03-02'] }], big],
+        [
+          'enum != (missing value fails)',
+          [{ field: 'status', type: 'enum', op: '!=', values: ['paid'] }],
+          [small, old],
+        ],
+        ['string = with a quote', [{ field: 'status', type: 'string', op: '=', values: ["O'Reilly"] }], [old]],
+        ['string in', [{ field: 'status', type: 'string', op: 'in', values: ['paid', 'draft'] }], [...big, small]],
+        ['boolean =', [{ field: 'paid', type: 'boolean', op: '=', values: [false] }], [small]],
+        ['boolean !=', [{ field: 'paid', type: 'boolean', op: '!=', values: [false] }], big],
+        ['a date filter on a text value', [{ field: 'status', type: 'date', op: '>', values: ['2000-01-01'] }], []],
+        ['a field no document has', [{ field: 'never_set', type: 'number', op: '!=', values: [1] }], []],
+      ];
+
+      for (const mode of modes) {
+        it.each(cases)(`${mode}: %s`, async (_label, meta, expected) => {
+          expect(sorted(ids(await run(mode, meta)))).toEqual(sorted(expected.map((chunk) => chunk.chunkId)));
+        });
+      }
+
+      it('keeps the values with the chunks (get) and follows updateDocumentAttributes', async () => {
+        const [stored] = await index.get(owner, [small.chunkId]);
+        expect(stored?.meta).toEqual(small.meta);
+        const attributes = {
+          bucketId: 'invoices',
+          mime: small.mime,
+          filename: small.filename,
+          title: null,
+          documentDate: null,
+          tags: [],
+          fields: {},
+        };
+        // A hand edit: the small invoice becomes big; the big one loses its values (e.g. moved out of the bucket).
+        await index.updateDocumentAttributes(owner, 'inv-small', {
+          ...attributes,
+          meta: { total_amount: 5000, issued: '2023-05-10' },
+        });
+        await index.updateDocumentAttributes(owner, 'inv-big', { ...attributes, bucketId: null, meta: {} });
+        for (const mode of modes) {
+          expect(sorted(ids(await run(mode, over1000in2023))), mode).toEqual([small.chunkId]);
+          expect(await run(mode, [{ field: 'paid', type: 'boolean', op: '=', values: [true] }]), mode).toEqual([]);
+          // The twin owner's copies kept their values.
+          expect(sorted(ids(await run(mode, over1000in2023, `${owner}-twin`))).length, mode).toBe(2);
+        }
+        const [edited] = await index.get(owner, [small.chunkId]);
+        expect(edited?.meta).toEqual({ total_amount: 5000, issued: '2023-05-10' });
       });
     });
 

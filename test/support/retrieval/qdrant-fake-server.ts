@@ -100,19 +100,42 @@ function conditionKeys(filter: Json | undefined, out: string[] = []): string[] {
     for (const condition of asArray(filter[clause])) {
       if (!isObject(condition)) continue;
       if (typeof condition.key === 'string') out.push(condition.key);
+      else if (isObject(condition.is_empty) && typeof condition.is_empty.key === 'string')
+        out.push(condition.is_empty.key);
       else conditionKeys(condition, out);
     }
   }
   return out;
 }
 
-function matches(point: StoredPoint, filter: Json | undefined): boolean {
+/**
+ * Qdrant's filter semantics over one point: must (all), must_not (none), should (at least one, when given), nested
+ * filters; a field condition on a key the point lacks is false; `is_empty` is true for a missing key, null or [];
+ * `range` on a `float`/`integer` index compares numbers only, on a `datetime` index RFC 3339 instants only (a value
+ * of another type under the key never matches), on an unindexed key either.
+ */
+export function qdrantFilterMatches(
+  payload: object,
+  filter: object,
+  indexes: ReadonlyMap<string, string> = new Map(),
+): boolean {
+  // As the server would see them: JSON on the wire.
+  const wire = (value: object): Json => JSON.parse(JSON.stringify(value)) as Json;
+  const body = wire(payload);
+  if (!isObject(body)) throw new Error('a payload is a JSON object');
+  return matches({ id: 0, payload: body, dense: new Map(), sparse: new Map() }, wire(filter), indexes);
+}
+
+function matches(point: StoredPoint, filter: Json | undefined, indexes: ReadonlyMap<string, string>): boolean {
   if (!isObject(filter)) return true;
   const test = (condition: Json): boolean => {
     if (!isObject(condition)) return false;
     if (Array.isArray(condition.has_id)) return condition.has_id.some((id) => idKey(id) === idKey(point.id));
-    if (typeof condition.key !== 'string') return matches(point, condition);
+    if (isObject(condition.is_empty) && typeof condition.is_empty.key === 'string')
+      return fieldValues(point.payload, condition.is_empty.key).length === 0;
+    if (typeof condition.key !== 'string') return matches(point, condition, indexes);
     const values = fieldValues(point.payload, condition.key);
+    const indexType = indexes.get(condition.key);
     if (isObject(condition.match)) {
       const { value, any, except } = condition.match;
       if (value !== undefined) return values.some((v) => v === value);
@@ -124,7 +147,10 @@ function matches(point: StoredPoint, filter: Json | undefined): boolean {
       const range = condition.range;
       const toNumber = (v: Json | undefined) =>
         typeof v === 'number' ? v : typeof v === 'string' ? Date.parse(v) : Number.NaN;
+      const numeric = indexType === 'float' || indexType === 'integer';
       return values.some((raw) => {
+        if (numeric && typeof raw !== 'number') return false;
+        if (indexType === 'datetime' && typeof raw !== 'string') return false;
         const v = toNumber(raw);
         if (Number.isNaN(v)) return false;
         if (range.gte !== undefined && range.gte !== null && !(v >= toNumber(range.gte))) return false;
@@ -224,13 +250,13 @@ export async function startFakeQdrant(): Promise<FakeQdrant> {
       return body.points.map((id) => c.points.get(idKey(id))).filter((p): p is StoredPoint => p !== undefined);
     }
     checkFilter(c, body.filter);
-    return [...c.points.values()].filter((p) => matches(p, body.filter));
+    return [...c.points.values()].filter((p) => matches(p, body.filter, c.indexes));
   }
 
   function search(c: Collection, request: JsonObject): { point: StoredPoint; score: number }[] {
     const limit = typeof request.limit === 'number' ? request.limit : 10;
     checkFilter(c, request.filter);
-    const candidates = [...c.points.values()].filter((p) => matches(p, request.filter));
+    const candidates = [...c.points.values()].filter((p) => matches(p, request.filter, c.indexes));
     const prefetches = asArray(request.prefetch).filter(isObject);
     if (prefetches.length > 0) {
       const query = request.query;
@@ -261,7 +287,9 @@ export async function startFakeQdrant(): Promise<FakeQdrant> {
       const params = isObject(request.params) ? request.params : {};
       const idf = isObject(params.idf) ? params.idf : null;
       if (idf) checkFilter(c, idf.corpus);
-      const corpus = [...c.points.values()].filter((p) => p.sparse.has(using) && (!idf || matches(p, idf.corpus)));
+      const corpus = [...c.points.values()].filter(
+        (p) => p.sparse.has(using) && (!idf || matches(p, idf.corpus, c.indexes)),
+      );
       const docFreq = (index: number) => corpus.filter((p) => p.sparse.get(using)?.indices.includes(index)).length;
       const weights = new Map<number, number>();
       sparse.indices.forEach((index, i) => {
@@ -401,7 +429,7 @@ export async function startFakeQdrant(): Promise<FakeQdrant> {
     }
     if (method === 'POST' && rest === 'points/count') {
       checkFilter(c, b.filter);
-      return { count: [...c.points.values()].filter((p) => matches(p, b.filter)).length };
+      return { count: [...c.points.values()].filter((p) => matches(p, b.filter, c.indexes)).length };
     }
     if (method === 'POST' && rest === 'points/query') return query(c, b);
     if (method === 'POST' && rest === 'points/query/batch') {

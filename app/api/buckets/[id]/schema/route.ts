@@ -5,6 +5,7 @@ import { getBucketMetaSchema, setBucketMetaSchema } from '@/lib/db/typed-meta';
 import { extractBucketTypedValues } from '@/lib/documents/extract-typed-values';
 import { apiRoutes } from '@/lib/http/api-routes';
 import { readJson } from '@/lib/http/read-json';
+import { getChunkIndex } from '@/lib/services';
 
 type Params = { id: string };
 
@@ -18,7 +19,10 @@ export const PATCH = withUser<Params>(
   async (request, { user, params }) => {
     const body = await readJson(request, apiRoutes['PATCH /api/buckets/{id}/schema'].body);
     const schema = await setBucketMetaSchema({ ownerId: user.id, bucketId: params.id, schema: body });
-    const extracted = await extractBucketTypedValues({ ownerId: user.id, bucketId: params.id });
+    const extracted = await extractBucketTypedValues(
+      { ownerId: user.id, bucketId: params.id },
+      { index: await getChunkIndex() },
+    );
     return Response.json({ schema, extracted });
   },
 );

@@ -3,7 +3,9 @@ import * as schemaRoute from '@/app/api/buckets/[id]/schema/route';
 import * as typedRoute from '@/app/api/documents/[id]/typed-metadata/route';
 import { getDb } from '@/lib/db/client';
 import { ensureDbReady } from '@/lib/db/lifecycle';
+import { getChunkIndex } from '@/lib/services';
 import { createTestDocument, createTestUser } from '@/test/factories';
+import { makeContractChunk } from '@/test/support/retrieval/contract';
 
 /**
  * The typed metadata routes, through the real handlers: a bucket's schema is validated (422 with field paths),
@@ -108,11 +110,26 @@ describe('typed metadata routes', () => {
     expect(bad.status).toBe(422);
     expect(JSON.stringify(await bad.json())).toContain('total_amount must be a number');
 
+    // The document's chunk is in the index (without typed values yet): a hand edit reaches it at once.
+    const index = await getChunkIndex();
+    const chunk = makeContractChunk({ ownerId: alice.id, documentId, bucketId, text: 'invoice from acme' });
+    await index.upsert([chunk]);
+    const over1000 = async () =>
+      index.search({
+        ownerId: alice.id,
+        query: 'invoice acme',
+        mode: 'keyword',
+        topK: 5,
+        filters: { meta: [{ field: 'total_amount', type: 'number', op: '>', values: [1000] }] },
+      });
+    expect(await over1000()).toEqual([]);
+
     const ok = await typedRoute.PATCH(
       request(path, alice.cookie, 'PATCH', { values: { total_amount: 1500, issued: '2023-03-02' } }),
       at(documentId),
     );
     expect(ok.status).toBe(200);
+    expect((await over1000()).map((hit) => hit.chunkId)).toEqual([chunk.chunkId]);
     const got = await typedRoute.GET(request(path, alice.cookie), at(documentId));
     expect(await got.json()).toMatchObject({
       bucketId,

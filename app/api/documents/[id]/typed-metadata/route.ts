@@ -1,8 +1,10 @@
 // GET|PATCH /api/documents/:id/typed-metadata – the document's typed values for its bucket's schema, with evidence
 import { withUser } from '@/lib/auth/with-user';
 import { getDocumentTypedMeta, setDocumentTypedValues } from '@/lib/db/typed-meta';
+import { syncIndexedTypedValues } from '@/lib/documents/manage';
 import { apiRoutes } from '@/lib/http/api-routes';
 import { readJson } from '@/lib/http/read-json';
+import { getChunkIndex } from '@/lib/services';
 
 type Params = { id: string };
 
@@ -31,6 +33,8 @@ export const PATCH = withUser<Params>(
       evidence,
       replace: true,
     });
+    // Typed filters run inside the chunk index: the new values go there at once.
+    await syncIndexedTypedValues({ ownerId: user.id, documentId: params.id }, { index: await getChunkIndex() });
     return Response.json({ meta });
   },
 );
