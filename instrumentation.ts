@@ -1,7 +1,8 @@
 /**
  * Runs once when the Node.js server starts: stamps requests with their socket address, starts the event-loop delay
  * monitor, warns when APP_URL's port is not the server's, marks answers a stopped server left running as
- * interrupted, and resumes ingestion (jobs left by a stopped server included).
+ * interrupted, resumes ingestion (jobs left by a stopped server included), and once per data folder copies typed
+ * values into a chunk index written before it held them.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
@@ -36,4 +37,10 @@ export async function register(): Promise<void> {
     }
   };
   await start();
+  // In the background: the server answers meanwhile (typed filters miss not-yet-copied documents until it ends).
+  void (async () => {
+    const { backfillTypedIndexOnce } = await import('@/lib/documents/backfill-typed-index');
+    const { getManageDeps } = await import('@/lib/services');
+    await backfillTypedIndexOnce({ dataDir: getConfig().dataDir, deps: await getManageDeps() });
+  })().catch((error) => console.error('[docuchat] copying typed values into the index failed', error));
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeConstraints } from '@/lib/agent/constraints';
 import type { AgentEvent } from '@/lib/agent/events';
@@ -9,6 +12,7 @@ import { createTools } from '@/lib/agent/tools/registry';
 import { createPrismaCatalog } from '@/lib/db/catalog';
 import { getDb } from '@/lib/db/client';
 import { getDocumentTypedMeta, setBucketMetaSchema, setDocumentTypedValues } from '@/lib/db/typed-meta';
+import { backfillTypedIndexOnce } from '@/lib/documents/backfill-typed-index';
 import { extractBucketTypedValues } from '@/lib/documents/extract-typed-values';
 import { syncIndexedTypedValues, updateDocument } from '@/lib/documents/manage';
 import type { MetaFilter } from '@/lib/domain/typed-meta';
@@ -265,6 +269,39 @@ describe('typed metadata per bucket', () => {
     // ...and moved back, they count again.
     await updateDocument({ ownerId: owner.id, id: a, bucketId }, { index: h.index });
     expect(await documentsMatching(owner.id, over1000in2023)).toEqual(new Set([a, b, d]));
+  });
+});
+
+describe('chunks indexed before typed values were stored in the index', () => {
+  it('get their values copied in once per data folder, after which pushed-down filters find them', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'typed-backfill-'));
+    // A document whose values reached the database but not its chunks, as an index written before 2026-11-24 has.
+    const old = await ingestInto(owner.id, bucketId, 'inv-old.md', '# Invoice INV-0999\n\nACME Supplies\n');
+    await setDocumentTypedValues({
+      ownerId: owner.id,
+      documentId: old,
+      values: { total_amount: 4321, issued: '2023-07-07' },
+      evidence: {},
+      replace: true,
+    });
+    const july2023: MetaFilter[] = [{ field: 'issued', type: 'date', op: '=', values: ['2023-07-07'] }];
+    expect(await documentsMatching(owner.id, july2023)).toEqual(new Set());
+
+    const lines: string[] = [];
+    const first = await backfillTypedIndexOnce({ dataDir, deps: { index: h.index }, log: (l) => lines.push(l) });
+    expect(first.ran).toBe(true);
+    expect(first.failed).toBe(0);
+    expect(first.documents).toBeGreaterThanOrEqual(1);
+    expect(await documentsMatching(owner.id, july2023)).toEqual(new Set([old]));
+    // Another owner's filter still sees none of it.
+    expect(await documentsMatching(other.id, july2023)).toEqual(new Set());
+    // Once per data folder: the marker makes the next start skip it.
+    expect(await backfillTypedIndexOnce({ dataDir, deps: { index: h.index } })).toEqual({
+      ran: false,
+      documents: 0,
+      failed: 0,
+    });
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });
 

@@ -177,3 +177,27 @@ export async function listChunkTexts({ ownerId, documentId }: { ownerId: string;
     orderBy: { index: 'asc' },
   });
 }
+
+/**
+ * One page (by id, ascending) of INDEXED documents, of every owner, that hold typed values: the owner id and the
+ * document id only. For the one-off backfill that copies typed values into chunk indexes written before values were
+ * stored there (lib/documents/backfill-typed-index.ts); nothing of a document's content leaves this function.
+ */
+export async function pageDocumentsWithTypedValues({
+  after,
+  take,
+}: {
+  after: string | null;
+  take: number;
+}): Promise<{ documents: { ownerId: string; id: string }[]; next: string | null }> {
+  const rows = await getDb().document.findMany({
+    where: { status: 'INDEXED', bucketId: { not: null }, ...(after ? { id: { gt: after } } : {}) },
+    select: { id: true, ownerId: true, typedMeta: true },
+    orderBy: { id: 'asc' },
+    take,
+  });
+  const documents = rows
+    .filter((row) => Object.keys(readTypedMeta(row.typedMeta).values).length > 0)
+    .map((row) => ({ ownerId: row.ownerId, id: row.id }));
+  return { documents, next: rows.length === take ? (rows.at(-1)?.id ?? null) : null };
+}
