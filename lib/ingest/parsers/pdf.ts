@@ -11,9 +11,12 @@ import { IngestError } from '../errors';
 import { lowConfidenceWarning, type OcrOptions, recognizeWithFallback, resolveOcrOptions } from '../ocr';
 import type { ParsedDocument, ParsedUnit, ProgressCallback } from '../types';
 import { layoutPage, type PageLayout } from './pdf-layout';
+import { ensureTransferToFixedLength } from './pdfjs-node20';
 import { buildSheetUnit } from './sheet-unit';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+ensureTransferToFixedLength();
 
 /** Fewer letters or digits than this on a page means its text layer cannot stand for the page. */
 const MIN_TEXT_LAYER_CHARS = 20;
@@ -35,8 +38,8 @@ export function textLayerUsable(text: string): boolean {
 
 let imageOps: Set<number> | null = null;
 
-/** Whether the page paints a raster image (an operator-list scan; only done for pages without usable text). */
-async function paintsImage(doc: PdfDocument, pageNumber: number): Promise<boolean> {
+/** The operator codes that paint a raster image (image masks included). */
+async function imageOperatorCodes(): Promise<Set<number>> {
   if (!imageOps) {
     const { OPS } = await getResolvedPDFJS();
     imageOps = new Set(
@@ -51,15 +54,68 @@ async function paintsImage(doc: PdfDocument, pageNumber: number): Promise<boolea
       ].filter((op): op is number => typeof op === 'number'),
     );
   }
-  const ops = imageOps;
-  const page = await doc.getPage(pageNumber);
-  try {
-    const list = await page.getOperatorList();
-    return list.fnArray.some((fn) => ops.has(fn));
-  } finally {
-    page.cleanup();
+  return imageOps;
+}
+
+/**
+ * Operator lists of a document's pages, each built at most once. Building one is the costly half of reading a
+ * PDF (pdf.js decodes every image the page paints), and two passes want them: the scan for OCR candidates (pages
+ * without usable text) and the visual page flags (every page). A list is kept only until the flag pass takes it.
+ */
+class OperatorLists {
+  private readonly kept = new Map<number, Promise<number[]>>();
+
+  constructor(private readonly doc: PdfDocument) {}
+
+  /** The page's operator codes, built now and kept for one later `take`. */
+  async keep(pageNumber: number): Promise<number[]> {
+    let list = this.kept.get(pageNumber);
+    if (!list) {
+      list = this.build(pageNumber);
+      this.kept.set(pageNumber, list);
+    }
+    return list;
+  }
+
+  /** The page's operator codes, the kept ones if any (and forgotten), else built now. */
+  take(pageNumber: number): Promise<number[]> {
+    const list = this.kept.get(pageNumber);
+    this.kept.delete(pageNumber);
+    return list ?? this.build(pageNumber);
+  }
+
+  /** A view of the document whose pages answer `getOperatorList` from here (for flagVisualPages). */
+  asDocument(): {
+    numPages: number;
+    getPage(n: number): Promise<{ getOperatorList(): Promise<{ fnArray: number[] }>; cleanup(): void }>;
+  } {
+    return {
+      numPages: this.doc.numPages,
+      getPage: async (n) => ({
+        getOperatorList: async () => ({ fnArray: await this.take(n) }),
+        cleanup: () => undefined,
+      }),
+    };
+  }
+
+  private async build(pageNumber: number): Promise<number[]> {
+    const page = await this.doc.getPage(pageNumber);
+    try {
+      return (await page.getOperatorList()).fnArray;
+    } finally {
+      page.cleanup();
+    }
   }
 }
+
+/** Whether the page paints a raster image (an operator-list scan; only done for pages without usable text). */
+async function paintsImage(lists: OperatorLists, pageNumber: number): Promise<boolean> {
+  const ops = await imageOperatorCodes();
+  return (await lists.keep(pageNumber)).some((fn) => ops.has(fn));
+}
+
+/** How every PDF is opened (the document read for text adds `disableFontFace: false`, see parsePdf). */
+const PDF_OPTIONS = { verbosity: 0, isEvalSupported: false, stopAtErrors: false } as const;
 
 /** Longest a page may take to render before its render task is cancelled. */
 const RENDER_TIMEOUT_MS = 20_000;
@@ -109,7 +165,8 @@ export async function renderPage(
  * budget. A page whose OCR confidence is under the threshold keeps its (unusable) text layer and is reported.
  */
 async function ocrScannedPages(
-  doc: PdfDocument,
+  lists: OperatorLists,
+  openForRendering: () => Promise<PdfDocument>,
   units: ParsedUnit[],
   warnings: string[],
   options: { ocr?: OcrOptions; onProgress?: ProgressCallback },
@@ -121,12 +178,13 @@ async function ocrScannedPages(
   for (const unit of units) {
     if (textLayerUsable(unit.text) || unit.page === null) continue;
     try {
-      if (await paintsImage(doc, unit.page)) candidates.push(unit);
+      if (await paintsImage(lists, unit.page)) candidates.push(unit);
     } catch {
       // A page whose content cannot be listed cannot be rendered either.
     }
   }
   if (candidates.length === 0) return { pages: 0, lowConfidence };
+  const doc = await openForRendering();
   const started = performance.now();
   let done = 0;
   for (const unit of candidates) {
@@ -258,9 +316,20 @@ export async function parsePdf(
   bytes: Uint8Array,
   options: { onProgress?: ProgressCallback; ocr?: OcrOptions } = {},
 ): Promise<ParsedDocument> {
+  // Scanned pages are rendered from a document of their own, opened only when there are some: the one read here
+  // keeps font faces enabled (text and operator lists never need glyph outlines, which pdf.js otherwise builds
+  // for every glyph an operator list shows), while rendering in Node draws text with exactly those outlines.
+  // pdf.js may take over the bytes it is given, so the renderer gets a copy (only when OCR can run at all).
+  const renderBytes = resolveOcrOptions(options.ocr).enabled ? bytes.slice() : null;
+  const renderer: { doc: Promise<PdfDocument> | null } = { doc: null };
+  const openForRendering = () => {
+    if (!renderBytes) throw new IngestError('internal', 'OCR is disabled');
+    renderer.doc ??= getDocumentProxy(renderBytes, PDF_OPTIONS);
+    return renderer.doc;
+  };
   let doc: PdfDocument;
   try {
-    doc = await getDocumentProxy(bytes, { verbosity: 0, isEvalSupported: false, stopAtErrors: false });
+    doc = await getDocumentProxy(bytes, { ...PDF_OPTIONS, disableFontFace: false });
   } catch (error) {
     const name = errorName(error);
     if (name === 'PasswordException')
@@ -289,7 +358,8 @@ export async function parsePdf(
       units.push({ ordinal: pageNumber - 1, page: pageNumber, sheet: null, headingPath: [], text });
       options.onProgress?.({ stage: 'parsing', fraction: pageNumber / pageCount });
     }
-    const ocr = await ocrScannedPages(doc, units, warnings, options);
+    const lists = new OperatorLists(doc);
+    const ocr = await ocrScannedPages(lists, openForRendering, units, warnings, options);
     if (!units.some((u) => u.text.trim().length > 0)) {
       // Every page failed to parse: the file is broken, not scanned.
       if (pageCount > 0 && unreadablePages >= pageCount) {
@@ -304,9 +374,12 @@ export async function parsePdf(
       throw new IngestError('no-text', 'no extractable text (scanned?)');
     }
     // flagged on the page units (one per page, before the layout splits tables off into units of their own)
-    const visualPages = await flagVisualPages(doc, (n) => units[n - 1]?.text.trim().length ?? 0).catch(() => []);
+    const visualPages = await flagVisualPages(lists.asDocument(), (n) => units[n - 1]?.text.trim().length ?? 0).catch(
+      () => [],
+    );
     return { kind: 'pdf', title, units: applyLayout(units, layouts), pageCount, warnings, visualPages };
   } finally {
     await doc.destroy().catch(() => undefined);
+    if (renderer.doc) await (await renderer.doc.catch(() => null))?.destroy().catch(() => undefined);
   }
 }
