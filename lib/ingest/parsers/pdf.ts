@@ -65,7 +65,7 @@ async function imageOperatorCodes(): Promise<Set<number>> {
 class OperatorLists {
   private readonly kept = new Map<number, Promise<number[]>>();
 
-  constructor(private readonly doc: PdfDocument) {}
+  constructor(readonly document: PdfDocument) {}
 
   /** The page's operator codes, built now and kept for one later `take`. */
   async keep(pageNumber: number): Promise<number[]> {
@@ -90,7 +90,7 @@ class OperatorLists {
     getPage(n: number): Promise<{ getOperatorList(): Promise<{ fnArray: number[] }>; cleanup(): void }>;
   } {
     return {
-      numPages: this.doc.numPages,
+      numPages: this.document.numPages,
       getPage: async (n) => ({
         getOperatorList: async () => ({ fnArray: await this.take(n) }),
         cleanup: () => undefined,
@@ -99,7 +99,7 @@ class OperatorLists {
   }
 
   private async build(pageNumber: number): Promise<number[]> {
-    const page = await this.doc.getPage(pageNumber);
+    const page = await this.document.getPage(pageNumber);
     try {
       return (await page.getOperatorList()).fnArray;
     } finally {
@@ -114,7 +114,7 @@ async function paintsImage(lists: OperatorLists, pageNumber: number): Promise<bo
   return (await lists.keep(pageNumber)).some((fn) => ops.has(fn));
 }
 
-/** How every PDF is opened (the document read for text adds `disableFontFace: false`, see parsePdf). */
+/** How a PDF is opened (unpdf adds its Node defaults, font faces off: text is drawn from glyph outlines). */
 const PDF_OPTIONS = { verbosity: 0, isEvalSupported: false, stopAtErrors: false } as const;
 
 /** Longest a page may take to render before its render task is cancelled. */
@@ -166,7 +166,6 @@ export async function renderPage(
  */
 async function ocrScannedPages(
   lists: OperatorLists,
-  openForRendering: () => Promise<PdfDocument>,
   units: ParsedUnit[],
   warnings: string[],
   options: { ocr?: OcrOptions; onProgress?: ProgressCallback },
@@ -184,7 +183,7 @@ async function ocrScannedPages(
     }
   }
   if (candidates.length === 0) return { pages: 0, lowConfidence };
-  const doc = await openForRendering();
+  const doc = lists.document;
   const started = performance.now();
   let done = 0;
   for (const unit of candidates) {
@@ -316,20 +315,9 @@ export async function parsePdf(
   bytes: Uint8Array,
   options: { onProgress?: ProgressCallback; ocr?: OcrOptions } = {},
 ): Promise<ParsedDocument> {
-  // Scanned pages are rendered from a document of their own, opened only when there are some: the one read here
-  // keeps font faces enabled (text and operator lists never need glyph outlines, which pdf.js otherwise builds
-  // for every glyph an operator list shows), while rendering in Node draws text with exactly those outlines.
-  // pdf.js may take over the bytes it is given, so the renderer gets a copy (only when OCR can run at all).
-  const renderBytes = resolveOcrOptions(options.ocr).enabled ? bytes.slice() : null;
-  const renderer: { doc: Promise<PdfDocument> | null } = { doc: null };
-  const openForRendering = () => {
-    if (!renderBytes) throw new IngestError('internal', 'OCR is disabled');
-    renderer.doc ??= getDocumentProxy(renderBytes, PDF_OPTIONS);
-    return renderer.doc;
-  };
   let doc: PdfDocument;
   try {
-    doc = await getDocumentProxy(bytes, { ...PDF_OPTIONS, disableFontFace: false });
+    doc = await getDocumentProxy(bytes, PDF_OPTIONS);
   } catch (error) {
     const name = errorName(error);
     if (name === 'PasswordException')
@@ -359,7 +347,7 @@ export async function parsePdf(
       options.onProgress?.({ stage: 'parsing', fraction: pageNumber / pageCount });
     }
     const lists = new OperatorLists(doc);
-    const ocr = await ocrScannedPages(lists, openForRendering, units, warnings, options);
+    const ocr = await ocrScannedPages(lists, units, warnings, options);
     if (!units.some((u) => u.text.trim().length > 0)) {
       // Every page failed to parse: the file is broken, not scanned.
       if (pageCount > 0 && unreadablePages >= pageCount) {
@@ -380,6 +368,5 @@ export async function parsePdf(
     return { kind: 'pdf', title, units: applyLayout(units, layouts), pageCount, warnings, visualPages };
   } finally {
     await doc.destroy().catch(() => undefined);
-    if (renderer.doc) await (await renderer.doc.catch(() => null))?.destroy().catch(() => undefined);
   }
 }
