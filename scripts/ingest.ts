@@ -17,7 +17,7 @@ import { findUserIdByEmail } from '@/lib/db/users';
 import { registerUpload } from '@/lib/ingest/intake';
 import { HEARTBEAT_STALE_MS, recoverStaleJobs, runJob, type WorkerDeps } from '@/lib/ingest/jobs';
 import { createIngestProfile, PROFILE_STAGES } from '@/lib/ingest/profile';
-import { countParseWorkersStarted } from '@/lib/ingest/sandbox';
+import { configureParseWorkerPool, countParseWorkersStarted } from '@/lib/ingest/sandbox';
 import { saveUploadStream } from '@/lib/ingest/storage';
 import { getChunkIndex, resolveDocumentEmbedder } from '@/lib/services';
 import { migrateFirst } from './migrate-first';
@@ -119,6 +119,8 @@ async function main(): Promise<number> {
 
   // 2. process every pending job of this user (new ones and those an interrupted run left)
   await recoverStaleJobs();
+  // Fixed lanes until the queue is empty: one parse worker per lane, no warm spare rotating among them.
+  configureParseWorkerPool({ warmSpare: false });
   const index = await getChunkIndex();
   const profile = createIngestProfile();
   const perFile: { id: string; ms: number; pages: number }[] = [];

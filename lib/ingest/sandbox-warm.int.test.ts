@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { countIdleParseWorkers, parseAndChunkFile, shutdownParseWorkers } from '@/lib/ingest/sandbox';
+import {
+  configureParseWorkerPool,
+  countIdleParseWorkers,
+  countParseWorkersStarted,
+  parseAndChunkFile,
+  shutdownParseWorkers,
+} from '@/lib/ingest/sandbox';
 
 /**
  * Issue 14: while one file is parsed, a warm parse worker waits for the next one, so another user's small file
@@ -33,5 +39,28 @@ describe('parse workers', () => {
     const [a, b] = await Promise.all([first, second]);
     expect(a.ok && b.ok).toBe(true);
     expect(countIdleParseWorkers()).toBeGreaterThanOrEqual(1);
+  });
+
+  it('start one worker per lane and no spare when the pool is told so (the bulk CLI)', async () => {
+    await shutdownParseWorkers();
+    configureParseWorkerPool({ warmSpare: false });
+    try {
+      const started = countParseWorkersStarted();
+      for (let round = 0; round < 3; round++) {
+        const results = await Promise.all(
+          ['c', 'd'].map((name) =>
+            parseAndChunkFile({
+              path: file(`${name}.txt`, `File ${name}, round ${round}.\n`),
+              filename: `${name}.txt`,
+            }),
+          ),
+        );
+        expect(results.every((r) => r.ok)).toBe(true);
+      }
+      expect(countParseWorkersStarted() - started).toBe(2); // two lanes, reused for every round
+      expect(countIdleParseWorkers()).toBe(2);
+    } finally {
+      configureParseWorkerPool({ warmSpare: true });
+    }
   });
 });

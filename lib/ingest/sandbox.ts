@@ -75,6 +75,17 @@ interface PooledWorker {
 const idleWorkers = new Map<string, PooledWorker[]>();
 let nextJobId = 1;
 let workersStarted = 0;
+let keepWarmSpare = true;
+
+/**
+ * Whether a warm spare worker is kept beside the busy ones (default: yes). The server wants one: a new job, often
+ * another user's small file, should not wait for a worker start. A process that runs a fixed number of lanes until
+ * its queue is empty (the bulk CLI) does not: the spare would only rotate with the busy workers, and each extra
+ * worker costs a start (1-3 CPU-seconds: tsx, its loader thread, the parsers) and its own pdf.js JIT warm-up.
+ */
+export function configureParseWorkerPool(options: { warmSpare: boolean }): void {
+  keepWarmSpare = options.warmSpare;
+}
 
 /** Parse workers started by this process so far (diagnostics: the ingest CLI's --profile prints it). */
 export function countParseWorkersStarted(): number {
@@ -139,7 +150,7 @@ function acquire(workerPath: string, limits: Required<SandboxLimits>): PooledWor
   }
   // Keep one warm spare: starting a worker (loading the parsers) takes ~0.3 s idle and seconds on a busy machine,
   // and the next job is often another user's small file, which should not wait for that (issue 14).
-  if (!idleWorkers.get(key)?.length) release(spawnWorker(workerPath, limits, key));
+  if (keepWarmSpare && !idleWorkers.get(key)?.length) release(spawnWorker(workerPath, limits, key));
   return pooled ?? spawnWorker(workerPath, limits, key);
 }
 

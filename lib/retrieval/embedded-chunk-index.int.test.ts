@@ -132,6 +132,42 @@ describe('embedded chunk index: durability and concurrency', () => {
     }
   });
 
+  it('upserts issued together are all committed, in order with the deletes queued between them', async () => {
+    const dir = await tempDir();
+    const index = await createEmbeddedChunkIndex({ dir });
+    try {
+      // Twenty documents at once (they are written in groups while one write runs), a delete queued among them,
+      // and an upsert of the deleted document after the delete: it must survive (no reordering across the delete).
+      const docs = Array.from({ length: 20 }, (_, i) =>
+        makeContractChunk({ ownerId: 'carol', documentId: `carol-${i}`, text: `grouped write number${i}` }),
+      );
+      const late = makeContractChunk({ ownerId: 'carol', documentId: 'carol-3', text: 'rewritten after delete' });
+      const vectors = [
+        makeContractChunk({ ownerId: 'carol', vector: [1, 0], embeddingModel: 'small' }),
+        makeContractChunk({ ownerId: 'carol', vector: [0, 0, 1], embeddingModel: 'large' }),
+      ];
+      await Promise.all([
+        ...docs.slice(0, 10).map((chunk) => index.upsert([chunk])),
+        index.deleteDocument('carol', 'carol-3'),
+        index.upsert([late]),
+        ...docs.slice(10).map((chunk) => index.upsert([chunk])),
+        // vectors of two dimensions never share a batch: each succeeds, as one after the other would
+        ...vectors.map((chunk) => index.upsert([chunk])),
+      ]);
+      expect(await index.countChunks('carol')).toBe(20 + 1 - 1 + 2);
+      const stored = await index.get('carol', [docs[3]?.chunkId ?? '', late.chunkId, docs[19]?.chunkId ?? '']);
+      expect(stored.map((chunk) => chunk.text)).toEqual(['rewritten after delete', docs[19]?.text]);
+      const [small, large] = await index.get(
+        'carol',
+        vectors.map((chunk) => chunk.chunkId),
+      );
+      expect([small?.vector, large?.vector]).toEqual([null, [0, 0, 1]]);
+    } finally {
+      await index.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('searches running during writes never see torn state or deleted chunks', async () => {
     const dir = await tempDir();
     const index = await createEmbeddedChunkIndex({ dir });

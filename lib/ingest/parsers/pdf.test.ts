@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildTextPdf } from '@/test/support/ingest/minimal-pdf';
+import { MIN_SHAPED_SEGMENTS } from '@/lib/visual/flag-pages';
+import { buildPlacedTextPdf, buildTextPdf } from '@/test/support/ingest/minimal-pdf';
 import { shutdownOcr } from '../ocr';
 import { parsePdf } from './pdf';
 
@@ -22,6 +23,30 @@ describe('parsePdf', () => {
       [1, 'alpha one\nalpha two'],
       [2, ''],
       [3, 'gamma'],
+    ]);
+  });
+
+  it('flags a drawing that follows the text on a page, on every page (the whole operator list is read)', async () => {
+    // Node 20 lacks ArrayBuffer#transferToFixedLength, which pdf.js calls when it first hands over a font: without
+    // array-buffer-transfer.ts the operator list ended at the first text of each new font, and the paths after it
+    // were lost. Slanted strokes: a drawing, not table rules.
+    const lines = Array.from({ length: MIN_SHAPED_SEGMENTS + 5 }, (_, i) => `${50 + i} 100 m ${90 + i} 300 l S`).join(
+      '\n',
+    );
+    const prose = Array.from({ length: 8 }, (_, i) => ({
+      text: `Line ${i} of a page about rivers and their deltas.`,
+      x: 50,
+      y: 700 - 14 * i,
+    }));
+    const parsed = await parsePdf(
+      buildPlacedTextPdf([
+        { texts: prose, drawing: lines },
+        { texts: prose, drawing: lines },
+      ]),
+    );
+    expect(parsed.visualPages?.map((p) => [p.page, p.reason])).toEqual([
+      [1, 'figures'],
+      [2, 'figures'],
     ]);
   });
 

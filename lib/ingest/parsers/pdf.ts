@@ -36,8 +36,8 @@ export function textLayerUsable(text: string): boolean {
 
 let imageOps: Set<number> | null = null;
 
-/** Whether the page paints a raster image (an operator-list scan; only done for pages without usable text). */
-async function paintsImage(doc: PdfDocument, pageNumber: number): Promise<boolean> {
+/** The operator codes that paint a raster image (image masks included). */
+async function imageOperatorCodes(): Promise<Set<number>> {
   if (!imageOps) {
     const { OPS } = await getResolvedPDFJS();
     imageOps = new Set(
@@ -52,14 +52,71 @@ async function paintsImage(doc: PdfDocument, pageNumber: number): Promise<boolea
       ].filter((op): op is number => typeof op === 'number'),
     );
   }
-  const ops = imageOps;
-  const page = await doc.getPage(pageNumber);
-  try {
-    const list = await page.getOperatorList();
-    return list.fnArray.some((fn) => ops.has(fn));
-  } finally {
-    page.cleanup();
+  return imageOps;
+}
+
+/**
+ * Operator lists of a document's pages, each built at most once. Building one is the costly half of reading a
+ * PDF (pdf.js decodes every image the page paints), and two passes want them: the scan for OCR candidates (pages
+ * without usable text) and the visual page flags (every page). A list is kept only until the flag pass takes it.
+ */
+/** A page's operator list as pdf.js gives it: operator codes and their arguments. */
+interface OperatorList {
+  fnArray: number[];
+  argsArray: unknown[];
+}
+
+class OperatorLists {
+  private readonly kept = new Map<number, Promise<OperatorList>>();
+
+  constructor(readonly document: PdfDocument) {}
+
+  /** The page's operator list, built now and kept for one later `take`. */
+  async keep(pageNumber: number): Promise<OperatorList> {
+    let list = this.kept.get(pageNumber);
+    if (!list) {
+      list = this.build(pageNumber);
+      this.kept.set(pageNumber, list);
+    }
+    return list;
   }
+
+  /** The page's operator list, the kept one if any (and forgotten), else built now. */
+  take(pageNumber: number): Promise<OperatorList> {
+    const list = this.kept.get(pageNumber);
+    this.kept.delete(pageNumber);
+    return list ?? this.build(pageNumber);
+  }
+
+  /** A view of the document whose pages answer `getOperatorList` from here (for flagVisualPages). */
+  asDocument(): {
+    numPages: number;
+    getPage(n: number): Promise<{ getOperatorList(): Promise<OperatorList>; cleanup(): void }>;
+  } {
+    return {
+      numPages: this.document.numPages,
+      getPage: async (n) => ({
+        getOperatorList: () => this.take(n),
+        cleanup: () => undefined,
+      }),
+    };
+  }
+
+  private async build(pageNumber: number): Promise<OperatorList> {
+    const page = await this.document.getPage(pageNumber);
+    try {
+      const { fnArray, argsArray } = await page.getOperatorList();
+      return { fnArray, argsArray };
+    } finally {
+      page.cleanup();
+    }
+  }
+}
+
+/** Whether the page paints a raster image (an operator-list scan; only done for pages without usable text). */
+async function paintsImage(lists: OperatorLists, pageNumber: number): Promise<boolean> {
+  const ops = await imageOperatorCodes();
+  return (await lists.keep(pageNumber)).fnArray.some((fn) => ops.has(fn));
 }
 
 /** Longest a page may take to render before its render task is cancelled. */
@@ -110,7 +167,7 @@ export async function renderPage(
  * budget. A page whose OCR confidence is under the threshold keeps its (unusable) text layer and is reported.
  */
 async function ocrScannedPages(
-  doc: PdfDocument,
+  lists: OperatorLists,
   units: ParsedUnit[],
   warnings: string[],
   options: { ocr?: OcrOptions; onProgress?: ProgressCallback },
@@ -122,12 +179,13 @@ async function ocrScannedPages(
   for (const unit of units) {
     if (textLayerUsable(unit.text) || unit.page === null) continue;
     try {
-      if (await paintsImage(doc, unit.page)) candidates.push(unit);
+      if (await paintsImage(lists, unit.page)) candidates.push(unit);
     } catch {
       // A page whose content cannot be listed cannot be rendered either.
     }
   }
   if (candidates.length === 0) return { pages: 0, lowConfidence };
+  const doc = lists.document;
   const started = performance.now();
   let done = 0;
   for (const unit of candidates) {
@@ -290,7 +348,8 @@ export async function parsePdf(
       units.push({ ordinal: pageNumber - 1, page: pageNumber, sheet: null, headingPath: [], text });
       options.onProgress?.({ stage: 'parsing', fraction: pageNumber / pageCount });
     }
-    const ocr = await ocrScannedPages(doc, units, warnings, options);
+    const lists = new OperatorLists(doc);
+    const ocr = await ocrScannedPages(lists, units, warnings, options);
     if (!units.some((u) => u.text.trim().length > 0)) {
       // Every page failed to parse: the file is broken, not scanned.
       if (pageCount > 0 && unreadablePages >= pageCount) {
@@ -305,7 +364,9 @@ export async function parsePdf(
       throw new IngestError('no-text', 'no extractable text (scanned?)');
     }
     // flagged on the page units (one per page, before the layout splits tables off into units of their own)
-    const visualPages = await flagVisualPages(doc, (n) => units[n - 1]?.text.trim().length ?? 0).catch(() => []);
+    const visualPages = await flagVisualPages(lists.asDocument(), (n) => units[n - 1]?.text.trim().length ?? 0).catch(
+      () => [],
+    );
     return { kind: 'pdf', title, units: applyLayout(units, layouts), pageCount, warnings, visualPages };
   } finally {
     await doc.destroy().catch(() => undefined);

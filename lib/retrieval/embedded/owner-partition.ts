@@ -28,6 +28,21 @@ import type { ChunkDocumentAttributes, ChunkVectorUpdate, IndexedChunk, SearchFi
 const REBUILD_BATCH = 20_000;
 /** Ids per SQL IN list when rows are re-read for a repair. */
 const ID_BATCH = 500;
+/** Most chunks written by one group of upserts (bounds the memory and the length of one commit). */
+const MAX_GROUP_CHUNKS = 5_000;
+
+interface UpsertGroup {
+  members: { chunks: IndexedChunk[]; resolve: () => void; reject: (error: unknown) => void }[];
+  chunks: number;
+}
+
+/** Whether the vectors of `chunks` have the dimension the group's have (or either has none): one batch holds one. */
+function sameDimensions(members: UpsertGroup['members'], chunks: readonly IndexedChunk[]): boolean {
+  const dims = new Set<number>();
+  for (const member of members) for (const chunk of member.chunks) if (chunk.vector) dims.add(chunk.vector.length);
+  for (const chunk of chunks) if (chunk.vector) dims.add(chunk.vector.length);
+  return dims.size <= 1;
+}
 
 export interface KeywordMatch {
   chunkId: string;
@@ -81,6 +96,8 @@ async function segmentDocsSliced(records: StoredChunk[]): Promise<SegmentDoc[]> 
 
 export class OwnerPartition {
   private readonly writes = new SerialQueue();
+  /** The upsert group queued and not yet started, which later upserts may join (null: none, or closed). */
+  private openGroup: UpsertGroup | null = null;
   private users = 0;
   lastUsed = Date.now();
 
@@ -155,40 +172,71 @@ export class OwnerPartition {
     }
   }
 
-  /** Inserts or overwrites this owner's chunks (all must carry this owner's id). */
+  /**
+   * Inserts or overwrites this owner's chunks (all must carry this owner's id). Upserts that arrive while another
+   * write of this owner runs are written together when their turn comes: one intent, one table commit and one
+   * keyword commit (with their fsyncs) for all of them, instead of one each (the ingest lanes each upsert a document
+   * at a time). Each caller's promise still resolves only once its chunks are committed, so nothing acknowledged is
+   * lost to a crash; the group fails as a whole. An upsert joins a waiting group only when no other write was
+   * queued after that group, so writes keep their order.
+   */
   upsert(chunks: IndexedChunk[]): Promise<void> {
-    return this.writes.run(() =>
-      this.locked(async () => {
-        const latest = new Map<string, IndexedChunk>();
-        for (const chunk of chunks) latest.set(chunk.chunkId, chunk);
-        const batch = [...latest.values()];
-        const dims = new Set(batch.flatMap((chunk) => (chunk.vector ? [chunk.vector.length] : [])));
-        if (dims.size > 1) throw new Error('upsert: vectors of different dimensions in one batch');
-        const [dim] = [...dims];
-        await writeIntent(this.keywordDir, { chunkIds: batch.map((chunk) => chunk.chunkId), documentIds: [] });
-        if (dim !== undefined && (await this.ensureVectorColumn(dim))) await this.forgetAllVectors();
-        await this.table.ensureMetaColumns(batch.flatMap((chunk) => [...metaCells(chunk.meta ?? {}).keys()]));
-        const withVectorColumn = this.table.dimensions !== null;
-        const metaColumns = this.table.metaColumns;
-        // In time slices: 12k chunks are ~0.1 s of conversion.
-        const slice = createTimeSlicer();
-        const stored: StoredChunk[] = [];
-        const rows: ReturnType<typeof chunkToRow>[] = [];
-        for (const chunk of batch) {
-          await slice();
-          const record = toStored(chunk);
-          stored.push(record);
-          rows.push(chunkToRow(record, chunk.vector, withVectorColumn, metaColumns));
+    return new Promise<void>((resolve, reject) => {
+      const open = this.openGroup;
+      if (open && open.chunks + chunks.length <= MAX_GROUP_CHUNKS && sameDimensions(open.members, chunks)) {
+        open.members.push({ chunks, resolve, reject });
+        open.chunks += chunks.length;
+        return;
+      }
+      const group: UpsertGroup = { members: [{ chunks, resolve, reject }], chunks: chunks.length };
+      this.openGroup = group;
+      void this.writes.run(async () => {
+        if (this.openGroup === group) this.openGroup = null;
+        try {
+          await this.locked(() => this.writeUpsert(group.members.flatMap((member) => member.chunks)));
+          for (const member of group.members) member.resolve();
+        } catch (error) {
+          for (const member of group.members) member.reject(error);
         }
-        if (batch.some((chunk) => this.store.has(chunk.chunkId))) await this.table.upsert(rows);
-        else await this.table.add(rows);
-        await this.commitKeyword(await segmentDocsSliced(stored), []);
-      }),
-    );
+      });
+    });
+  }
+
+  /** Queues a write that is not an upsert: later upserts must not join a group queued before it. */
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    this.openGroup = null;
+    return this.writes.run(task);
+  }
+
+  private async writeUpsert(chunks: IndexedChunk[]): Promise<void> {
+    const latest = new Map<string, IndexedChunk>();
+    for (const chunk of chunks) latest.set(chunk.chunkId, chunk);
+    const batch = [...latest.values()];
+    const dims = new Set(batch.flatMap((chunk) => (chunk.vector ? [chunk.vector.length] : [])));
+    if (dims.size > 1) throw new Error('upsert: vectors of different dimensions in one batch');
+    const [dim] = [...dims];
+    await writeIntent(this.keywordDir, { chunkIds: batch.map((chunk) => chunk.chunkId), documentIds: [] });
+    if (dim !== undefined && (await this.ensureVectorColumn(dim))) await this.forgetAllVectors();
+    await this.table.ensureMetaColumns(batch.flatMap((chunk) => [...metaCells(chunk.meta ?? {}).keys()]));
+    const withVectorColumn = this.table.dimensions !== null;
+    const metaColumns = this.table.metaColumns;
+    // In time slices: 12k chunks are ~0.1 s of conversion.
+    const slice = createTimeSlicer();
+    const stored: StoredChunk[] = [];
+    const rows: ReturnType<typeof chunkToRow>[] = [];
+    for (const chunk of batch) {
+      await slice();
+      const record = toStored(chunk);
+      stored.push(record);
+      rows.push(chunkToRow(record, chunk.vector, withVectorColumn, metaColumns));
+    }
+    if (batch.some((chunk) => this.store.has(chunk.chunkId))) await this.table.upsert(rows);
+    else await this.table.add(rows);
+    await this.commitKeyword(await segmentDocsSliced(stored), []);
   }
 
   deleteDocument(documentId: string): Promise<void> {
-    return this.writes.run(() =>
+    return this.serial(() =>
       this.locked(async () => {
         // Nothing to delete (the usual case: the ingest pipeline clears a document before its first upsert):
         // skip the table commit and the fsyncs. The table can only hold chunks the committed keyword state
@@ -203,7 +251,7 @@ export class OwnerPartition {
 
   /** Attaches vectors to this owner's chunks; ids this owner does not have are ignored. */
   setVectors(model: string, updates: ChunkVectorUpdate[]): Promise<void> {
-    return this.writes.run(() =>
+    return this.serial(() =>
       this.locked(async () => {
         const latest = new Map<string, number[]>();
         for (const update of updates) if (this.store.has(update.chunkId)) latest.set(update.chunkId, update.vector);
@@ -228,7 +276,7 @@ export class OwnerPartition {
   }
 
   updateDocumentAttributes(documentId: string, attributes: ChunkDocumentAttributes): Promise<void> {
-    return this.writes.run(() =>
+    return this.serial(() =>
       this.locked(async () => {
         const chunkIds = this.store.chunkIdsOfDocument(documentId);
         if (chunkIds.length === 0) return;
@@ -340,7 +388,7 @@ export class OwnerPartition {
 
   /** Brings the ANN index up to date with every vector written so far (after pending writes). */
   optimize(): Promise<void> {
-    return this.writes.run(() => this.table.optimize(this.store.vectorCount));
+    return this.serial(() => this.table.optimize(this.store.vectorCount));
   }
 
   /** Waits for pending writes and background index jobs. */

@@ -46,10 +46,16 @@ export interface PlacedText {
 /**
  * A PDF whose pages draw each string at its own place, in the order given (the content-stream order pdf.js reports),
  * so tests can make columns, tables and turned text whose stream order differs from their reading order. `rotate`
- * sets the page's /Rotate.
+ * sets the page's /Rotate; `drawing` is raw content-stream operators (paths) drawn after the text.
  */
 export function buildPlacedTextPdf(
-  pages: readonly { texts: readonly PlacedText[]; width?: number; height?: number; rotate?: number }[],
+  pages: readonly {
+    texts: readonly PlacedText[];
+    width?: number;
+    height?: number;
+    rotate?: number;
+    drawing?: string;
+  }[],
 ): Uint8Array {
   const objects: string[] = [];
   const pageIds = pages.map((_, i) => 4 + i * 2);
@@ -68,6 +74,7 @@ export function buildPlacedTextPdf(
         `BT /F1 ${t.size ?? 10} Tf ${cos} ${sin} ${-sin} ${cos} ${t.x} ${t.y} Tm (${escapePdfString(t.text)}) Tj ET`,
       );
     }
+    if (page.drawing) ops.push(page.drawing);
     const stream = ops.join('\n');
     const rotate = page.rotate ? ` /Rotate ${page.rotate}` : '';
     objects[pageId] =
