@@ -91,15 +91,20 @@ export class ChunkTable {
     readonly name: string,
     table: Table | null,
     vectorDims: number | null,
+    private readonly deferAnnIndex: boolean,
   ) {
     this.table = table;
     this.vectorDims = vectorDims;
   }
 
-  /** Opens the owner's table if it exists (without creating it). */
-  static async open(db: Connection, name: string): Promise<ChunkTable> {
+  /**
+   * Opens the owner's table if it exists (without creating it). `deferAnnIndex` (bulk loads): no ANN build or
+   * refresh in the background while writing; `optimize()` builds the index once at the end.
+   */
+  static async open(db: Connection, name: string, options: { deferAnnIndex?: boolean } = {}): Promise<ChunkTable> {
+    const defer = options.deferAnnIndex ?? false;
     const names = await db.tableNames();
-    if (!names.includes(name)) return new ChunkTable(db, name, null, null);
+    if (!names.includes(name)) return new ChunkTable(db, name, null, null, defer);
     const table = await db.openTable(name);
     let schema = await table.schema();
     if (!schema.fields.some((field) => field.name === LANGUAGE_COLUMN)) {
@@ -109,7 +114,7 @@ export class ChunkTable {
     const vectorField = schema.fields.find((field) => field.name === VECTOR_COLUMN);
     const listSize: unknown = vectorField ? Reflect.get(vectorField.type, 'listSize') : undefined;
     const dims = typeof listSize === 'number' ? listSize : null;
-    const chunkTable = new ChunkTable(db, name, table, dims);
+    const chunkTable = new ChunkTable(db, name, table, dims, defer);
     const indices = await table.listIndices();
     chunkTable.annReady = indices.some((index) => index.columns.includes(VECTOR_COLUMN));
     return chunkTable;
@@ -260,7 +265,7 @@ export class ChunkTable {
    * Searches keep working meanwhile (exactly, or on the previous index plus an exact scan of new rows).
    */
   maintainAnnIndex(vectorRows: number): void {
-    if (!this.table || this.vectorDims === null || this.annBuilding) return;
+    if (!this.table || this.vectorDims === null || this.annBuilding || this.deferAnnIndex) return;
     if (Date.now() - this.lastAnnFailure < ANN_RETRY_MS) return;
     const table = this.table;
     const dims = this.vectorDims;
