@@ -496,7 +496,7 @@ const VECTOR_DIST = option('--vectors') ?? 'bench';
 /** --bulk: ingest with `bulkLoad` (no background ANN work; one index build in `optimize()` at the end). */
 const BULK = flag('--bulk');
 /** --recall-queries N: query vectors for semantic recall@10 against an exact (flat) LanceDB scan while serving. */
-const RECALL_QUERIES = Number(option('--recall-queries') ?? 100);
+const RECALL_QUERIES = Number(option('--recall-queries') ?? 50);
 
 /**
  * Vector sampler of the chosen distribution: its structure (centroids, topics) from `seed`, so ingest and serving
@@ -1144,7 +1144,7 @@ async function main() {
         );
       console.log('');
       const hybridFilterRow = result.latency.find((row) => row.label.startsWith('hybrid + filter'));
-      if (size >= 500_000 && !TOPICAL && WITH_VECTORS) {
+      if (size >= 500_000 && !TOPICAL && WITH_VECTORS && !flag('--no-record')) {
         // Vector figures at large sizes, keyed by the size measured (never a smaller size under a larger key).
         const label = size % 1_000_000 === 0 ? `${size / 1_000_000}m` : `${Math.round(size / 1000)}k`;
         const vectors = `${SCALE_DIMS}-dim ${VECTOR_DIST === 'clustered' ? 'embedding-like clustered' : 'benchmark (centroid + noise)'} vectors`;
@@ -1178,7 +1178,7 @@ async function main() {
         }
         recordFigures(figures);
       }
-      if (size === 1_000_000 && !TOPICAL) {
+      if (size === 1_000_000 && !TOPICAL && !flag('--no-record')) {
         const keyword = result.latency.find((row) => row.label === 'keyword');
         const figures: Parameters<typeof recordFigures>[0] = {
           'retrieval.cold_start_1m_s': {

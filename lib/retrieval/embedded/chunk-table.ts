@@ -82,7 +82,7 @@ export class ChunkTable {
   private annBuilding: Promise<void> | null = null;
   private annReady = false;
   private rowsSinceIndex = 0;
-  /** Vector rows when the current index was trained (0 = unknown, e.g. index found on open). */
+  /** Vector rows when the current index was trained (on open: the rows it covers; 0 = unknown). */
   private rowsAtBuild = 0;
   private lastAnnFailure = 0;
 
@@ -116,7 +116,14 @@ export class ChunkTable {
     const dims = typeof listSize === 'number' ? listSize : null;
     const chunkTable = new ChunkTable(db, name, table, dims, defer);
     const indices = await table.listIndices();
-    chunkTable.annReady = indices.some((index) => index.columns.includes(VECTOR_COLUMN));
+    const vectorIndex = indices.find((index) => index.columns.includes(VECTOR_COLUMN));
+    chunkTable.annReady = vectorIndex !== undefined;
+    if (vectorIndex) {
+      // The training size is not stored; the rows the index covers now stand for it, so an owner that doubles
+      // after a restart is still retrained (before, a reopened owner only ever had new rows added to old partitions).
+      const stats = await table.indexStats(vectorIndex.name).catch(() => undefined);
+      chunkTable.rowsAtBuild = stats?.numIndexedRows ?? 0;
+    }
     return chunkTable;
   }
 
