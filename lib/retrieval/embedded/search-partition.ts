@@ -1,4 +1,3 @@
-import { yieldToEventLoop } from '@/lib/event-loop';
 import { analyzeQueryTerms } from '@/lib/retrieval/analyzer';
 import { compileFilters } from '@/lib/retrieval/embedded/filter-predicate';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
@@ -84,15 +83,8 @@ export async function searchPartition(partition: OwnerPartition, request: Search
     });
   }
 
-  // The vector search runs in LanceDB's native threads: start it, let it reach them (one event-loop turn), and
-  // run the keyword search (synchronous JavaScript) meanwhile, so a hybrid search costs about the longer of the
-  // two rather than their sum when a second core is free.
-  const pendingSemantic = partition.searchSemantic(vector, perMode, request.filters);
-  // Handled below by the await; marked now so a rejection during the yield is not reported as unhandled.
-  pendingSemantic.catch(() => undefined);
-  await yieldToEventLoop();
   const keyword = partition.searchKeyword(terms, perMode, request.filters);
-  const semantic = await pendingSemantic;
+  const semantic = await partition.searchSemantic(vector, perMode, request.filters);
   const keywordScores = new Map(keyword.map((match) => [match.chunkId, match.score]));
   const semanticScores = new Map(semantic.map((match) => [match.chunkId, match.similarity]));
   const fused = reciprocalRankFusion([keyword.map((match) => match.chunkId), semantic.map((match) => match.chunkId)], {
