@@ -580,6 +580,7 @@ async function ingest(
   keep?: Float32Array,
 ): Promise<number> {
   const existing = await index.countChunks(ownerId);
+  if (existing >= count) return count;
   const first = existing - (existing % BATCH);
   const started = performance.now();
   let lastLog = started;
