@@ -468,4 +468,57 @@ describe('embedded chunk index: durability and concurrency', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('bulkLoad: no ANN index is built while writing; optimize() builds it once', async () => {
+    const dir = await tempDir();
+    const dims = 8;
+    const vectorOf = (i: number) =>
+      Array.from({ length: dims }, (_, d) => {
+        const h = Math.imul(Math.imul(i + 1, 0x9e3779b1) ^ Math.imul(d + 1, 0x85ebca6b), 0x2c1b3c6d);
+        return ((h ^ (h >>> 13)) >>> 0) / 2 ** 32 - 0.5;
+      });
+    const vectorIndexed = async () => {
+      const db = await connect(dir);
+      const table = await db.openTable(ownerTableName('erin'));
+      const indices = await table.listIndices();
+      table.close();
+      db.close();
+      return indices.some((index) => index.columns.includes('vector'));
+    };
+    try {
+      const writer = await createEmbeddedChunkIndex({ dir, bulkLoad: true });
+      for (let start = 0; start < 12_000; start += 4_000) {
+        await writer.upsert(
+          Array.from({ length: 4_000 }, (_, k) =>
+            makeContractChunk({
+              ownerId: 'erin',
+              chunkId: `erin-${start + k}`,
+              documentId: `doc-${Math.floor((start + k) / 10)}`,
+              text: `chunk ${start + k}`,
+              vector: vectorOf(start + k),
+              embeddingModel: 'm',
+            }),
+          ),
+        );
+      }
+      // close() waits for background index work: without bulkLoad the 12,000 vectors would be indexed by now.
+      await writer.close();
+      expect(await vectorIndexed()).toBe(false);
+      const finisher = await createEmbeddedChunkIndex({ dir, bulkLoad: true });
+      expect(await finisher.countChunks('erin')).toBe(12_000);
+      await finisher.optimize();
+      const [top] = await finisher.search({
+        ownerId: 'erin',
+        query: '',
+        mode: 'semantic',
+        queryVector: vectorOf(777),
+        topK: 3,
+      });
+      expect(top?.chunkId).toBe('erin-777');
+      await finisher.close();
+      expect(await vectorIndexed()).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -88,6 +88,13 @@ export interface EmbeddedChunkIndexOptions {
    * Past it, the least recently used idle owners are unloaded; they reload from disk on their next use.
    */
   memoryBudgetMb?: number;
+  /**
+   * Bulk load (a one-off ingester, benchmarks): no ANN index builds or refreshes in the background while writing;
+   * the writer calls `optimize()` at the end, which builds each large owner's index once. Without it a large load
+   * retrains the index at every doubling of the owner and compacts the table every 20,000 rows. Until `optimize()`
+   * vector searches of this process are exact (slow on a large owner).
+   */
+  bulkLoad?: boolean;
 }
 
 /**
@@ -175,7 +182,7 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
 
   function loadPartition(ownerId: string): Promise<OwnerPartition> {
     const name = ownerTableName(ownerId);
-    return ChunkTable.open(db, name).then((table) =>
+    return ChunkTable.open(db, name, { deferAnnIndex: options.bulkLoad ?? false }).then((table) =>
       OwnerPartition.load(ownerId, table, keywordDirOf(options.dir, name), options.bm25),
     );
   }

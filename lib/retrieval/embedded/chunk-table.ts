@@ -89,7 +89,7 @@ export class ChunkTable {
   private annBuilding: Promise<void> | null = null;
   private annReady = false;
   private rowsSinceIndex = 0;
-  /** Vector rows when the current index was trained (0 = unknown, e.g. index found on open). */
+  /** Vector rows when the current index was trained (on open: the rows it covers; 0 = unknown). */
   private rowsAtBuild = 0;
   private lastAnnFailure = 0;
   /** The typed-value columns the table has (meta-columns.ts), and those of them with a scalar index. */
@@ -101,15 +101,20 @@ export class ChunkTable {
     readonly name: string,
     table: Table | null,
     vectorDims: number | null,
+    private readonly deferAnnIndex: boolean,
   ) {
     this.table = table;
     this.vectorDims = vectorDims;
   }
 
-  /** Opens the owner's table if it exists (without creating it). */
-  static async open(db: Connection, name: string): Promise<ChunkTable> {
+  /**
+   * Opens the owner's table if it exists (without creating it). `deferAnnIndex` (bulk loads): no ANN build or
+   * refresh in the background while writing; `optimize()` builds the index once at the end.
+   */
+  static async open(db: Connection, name: string, options: { deferAnnIndex?: boolean } = {}): Promise<ChunkTable> {
+    const defer = options.deferAnnIndex ?? false;
     const names = await db.tableNames();
-    if (!names.includes(name)) return new ChunkTable(db, name, null, null);
+    if (!names.includes(name)) return new ChunkTable(db, name, null, null, defer);
     const table = await db.openTable(name);
     let schema = await table.schema();
     const missing = [LANGUAGE_COLUMN, META_JSON_COLUMN].filter(
@@ -125,12 +130,19 @@ export class ChunkTable {
     const vectorField = schema.fields.find((field) => field.name === VECTOR_COLUMN);
     const listSize: unknown = vectorField ? Reflect.get(vectorField.type, 'listSize') : undefined;
     const dims = typeof listSize === 'number' ? listSize : null;
-    const chunkTable = new ChunkTable(db, name, table, dims);
+    const chunkTable = new ChunkTable(db, name, table, dims, defer);
     for (const field of schema.fields) if (isMetaColumn(field.name)) chunkTable.typedColumns.add(field.name);
     const indices = await table.listIndices();
-    chunkTable.annReady = indices.some((index) => index.columns.includes(VECTOR_COLUMN));
     for (const index of indices) {
       for (const column of index.columns) if (isMetaColumn(column)) chunkTable.indexedTypedColumns.add(column);
+    }
+    const vectorIndex = indices.find((index) => index.columns.includes(VECTOR_COLUMN));
+    chunkTable.annReady = vectorIndex !== undefined;
+    if (vectorIndex) {
+      // The training size is not stored; the rows the index covers now stand for it, so an owner that doubles
+      // after a restart is still retrained (before, a reopened owner only ever had new rows added to old partitions).
+      const stats = await table.indexStats(vectorIndex.name).catch(() => undefined);
+      chunkTable.rowsAtBuild = stats?.numIndexedRows ?? 0;
     }
     return chunkTable;
   }
@@ -306,7 +318,7 @@ export class ChunkTable {
    * Searches keep working meanwhile (exactly, or on the previous index plus an exact scan of new rows).
    */
   maintainAnnIndex(vectorRows: number): void {
-    if (!this.table || this.vectorDims === null || this.annBuilding) return;
+    if (!this.table || this.vectorDims === null || this.annBuilding || this.deferAnnIndex) return;
     if (Date.now() - this.lastAnnFailure < ANN_RETRY_MS) return;
     const table = this.table;
     const dims = this.vectorDims;
