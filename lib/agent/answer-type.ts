@@ -7,6 +7,7 @@
  */
 
 import { analyze } from '@/lib/retrieval/analyzer';
+import { detectQueryLanguage } from '@/lib/retrieval/language';
 import { NUMBER_WORD_ALTERNATION } from './number-words';
 
 export type AnswerType = 'quantity' | 'date' | 'entity' | 'yesno' | 'definition' | 'procedure' | 'other';
@@ -99,9 +100,20 @@ export function typeIsStrict(type: AnswerType): boolean {
 const INTERROGATIVE =
   /\b(?:how\s+(?:many|much|large|long|big|high|far|old|often|heavy|wide|tall|deep|fast)|in\s+what|on\s+what|what\s+kind\s+of|combien(?:\s+d[e'’])?|quel(?:le)?s?|wie\s+(?:viele?|hoch|lang|gro(?:ß|ss))|wann|quand|comment|qui|wer|was|welche[rsn]?)\b/gi;
 
-/** The question with its interrogative phrases removed (what is left names the topic). */
+/**
+ * The question with its interrogative phrases removed (what is left names the topic), and with the function words
+ * of its language when the detector is sure it is German or French: the passages are matched under English rules,
+ * which would keep "pour", "das" or "sont" as topic words. A lower-case single letter ("v." in a case name) names
+ * nothing either.
+ */
 export function withoutInterrogatives(question: string): string {
-  return question.replace(INTERROGATIVE, ' ');
+  const rest = question.replace(INTERROGATIVE, ' ');
+  const language = detectQueryLanguage(question, ['de', 'fr']);
+  return rest.replace(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu, (word) =>
+    (/^\p{Ll}$/u.test(word) && !/\d/.test(word)) || (language !== null && analyze(word, language).length === 0)
+      ? ' '
+      : word,
+  );
 }
 
 /**
