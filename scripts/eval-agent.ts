@@ -182,6 +182,7 @@ async function evalOwnQa(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = E
           a: r.answer.slice(0, 300),
           cited,
           conf: r.confidence,
+          score: Math.round((r.confidenceScore ?? 0) * 100) / 100,
           cause,
           gate: r.trace.flatMap((e) => (e.type === 'validation' ? e.errors.map((x) => x.message.slice(0, 160)) : [])),
         }),

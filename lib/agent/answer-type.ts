@@ -154,6 +154,50 @@ export function numberNearTerms(
   return numbers.some((i) => hits.some((j) => i !== j && Math.abs(i - j) <= window));
 }
 
+/** Whether one word holds a value of the asked type (the word-level form of `holdsAnswerType`). */
+function typedWord(word: string, type: AnswerType, askedNumbers: ReadonlySet<string>, askedNames: ReadonlySet<string>) {
+  switch (type) {
+    case 'quantity':
+      return numbersIn(word).some((n) => !askedNumbers.has(n)) || NUMBER_WORDS.test(word);
+    case 'date':
+      return MONTHS.test(word) || NUMERIC_DATE.test(word) || YEAR.test(word) || TIME.test(word);
+    case 'entity': {
+      const w = word.replace(/^[^\p{L}]+|[^\p{L}'-]+$/gu, '');
+      return /^\p{Lu}[\p{L}'-]+$/u.test(w) && !askedNames.has(w.toLowerCase());
+    }
+    default:
+      return true;
+  }
+}
+
+/**
+ * Whether a value of the asked type (a number the question does not name, a date, a name the question does not
+ * name) stands within `window` words of one of the asked terms: the slot the question asks to fill is filled next
+ * to what the question is about, not anywhere in an on-topic sentence. A sentence's first word is not taken for a
+ * name (capitalised by position). Open types (definition, procedure, yes/no, other) always qualify.
+ */
+export function typedValueNearTerms(
+  text: string,
+  type: AnswerType,
+  terms: ReadonlySet<string>,
+  question: string,
+  analyzeWord: (w: string) => string[],
+  window: number,
+): boolean {
+  if (!typeIsStrict(type)) return true;
+  const askedNumbers = new Set(numbersIn(question));
+  const askedNames = new Set((question.match(/\p{Lu}[\p{L}'-]+/gu) ?? []).map((w) => w.toLowerCase()));
+  const words = text.split(/\s+/).filter(Boolean);
+  const values: number[] = [];
+  const hits: number[] = [];
+  words.forEach((w, i) => {
+    const sentenceStart = i === 0 || /[.!?:]$/.test(words[i - 1] ?? '');
+    if (!(type === 'entity' && sentenceStart) && typedWord(w, type, askedNumbers, askedNames)) values.push(i);
+    if (analyzeWord(w).some((t) => terms.has(t))) hits.push(i);
+  });
+  return values.some((i) => hits.some((j) => i !== j && Math.abs(i - j) <= window));
+}
+
 /**
  * A conjunction that opens a new question: ", and what …", "; how many …", " and who …". Only question words open
  * one: after "and", an auxiliary usually continues the same clause ("… who led the research and was criticized").
