@@ -1,5 +1,3 @@
-import { analyze } from '@/lib/retrieval/analyzer';
-import { specificWords } from './answer-type';
 import type { DecisionAction } from './decision-action';
 import type { ToolName } from './events';
 import { withoutSpans } from './injection';
@@ -53,35 +51,6 @@ export function chooseOpens(state: AgentState, count: number): string[] {
   return picked.slice(0, count);
 }
 
-/**
- * A search result that names what the opened chunks do not: when the question names something specific (a name,
- * a code, a number) that no opened chunk contains, the unopened result holding most of those names (ties: the
- * better search score). A table row sits in the chunk that names its row, which is often not the best-scored one.
- * Each such open must add a missing name, so the rule stops by itself.
- */
-export function nameCompletingOpen(state: AgentState): string | null {
-  const specific = [...new Set(specificWords(state.question).flatMap((w) => analyze(w)))];
-  if (specific.length === 0) return null;
-  const have = new Set<string>();
-  for (const o of state.opened)
-    for (const t of analyze(
-      `${o.chunk.text} ${o.chunk.title ?? ''} ${o.chunk.sheet ?? ''} ${o.chunk.headingPath ?? ''}`,
-    ))
-      have.add(t);
-  const missing = specific.filter((t) => !have.has(t));
-  if (missing.length === 0) return null;
-  const opened = new Set(state.opened.map((o) => o.chunk.chunkId));
-  let best: { handle: string; n: number; score: number } | null = null;
-  for (const e of state.results.values()) {
-    if (opened.has(e.hit.chunkId) || e.irrelevant) continue;
-    const terms = new Set(analyze(`${e.hit.title ?? ''} ${withoutSpans(e.hit.text ?? e.hit.snippet, e.injected)}`));
-    const n = missing.filter((t) => terms.has(t)).length;
-    if (n > 0 && (!best || n > best.n || (n === best.n && e.hit.score > best.score)))
-      best = { handle: e.handle, n, score: e.hit.score };
-  }
-  return best?.handle ?? null;
-}
-
 function searchQueue(state: AgentState): string[] {
   const done = new Set(state.searches.map((s) => s.query.toLowerCase()));
   const queue = state.plan.subQueries.filter((q) => !done.has(q.toLowerCase()));
@@ -133,14 +102,6 @@ export function extractiveNextAction(state: AgentState, tools: Map<ToolName, Age
         reason: 'open the best results',
       };
   }
-
-  const named = nameCompletingOpen(state);
-  if (named && remaining >= 1 && state.opened.length < state.limits.maxContextCitations)
-    return {
-      action: 'tool_call',
-      calls: [{ tool: 'open_citation', handle: named }],
-      reason: 'open the result that names what the opened ones do not',
-    };
 
   const follow = tools.get('follow_reference');
   if (follow && remaining >= 2 && state.follow.visited.size === 0) {
