@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { detectAnswerType } from '@/lib/agent/answer-type';
 import { CONFIDENCE_THRESHOLDS, fitThresholds } from '@/lib/agent/confidence';
 import { copiesPlantedText } from '@/lib/agent/injection';
 import type { AgentModels, QueryEmbedder } from '@/lib/agent/ports';
@@ -18,6 +19,7 @@ import { NO_MODELS } from '@/test/support/agent/fixtures';
 import { createMemoryCatalog, type MemoryDocument } from '@/test/support/agent/memory-catalog';
 import { recordSection } from './agent-report';
 import { recordFigures } from './figures';
+import { type Cause, causeTable, failureCause, recordingIndex } from './qa/failure-causes';
 import { liveModels, type ModelMeter } from './qa/live-models';
 import { ingestQaDocuments } from './qa/qa-corpus';
 import { citesGold, containsGold, loadQaSet, QA_TYPES, type QaQuestion } from './qa/qa-set';
@@ -103,7 +105,16 @@ interface QaOutcome {
   confidence: AgentResult['confidence'];
   confidenceScore: number;
   validated: boolean;
+  /** The pipeline stage that lost the answer (failures only). */
+  cause: Cause | null;
 }
+
+/** The answer type the gold answer of a QA question has (null: any type fits). */
+const GOLD_TYPE: Partial<Record<QaQuestion['type'], ReturnType<typeof detectAnswerType>>> = {
+  number: 'quantity',
+  date: 'date',
+  who: 'entity',
+};
 
 async function evalOwnQa(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = EXTRACTIVE) {
   const all = loadQaSet(QA_FILE);
@@ -118,20 +129,40 @@ async function evalOwnQa(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = E
   await ctx.embedChunks(corpus.chunks);
   await index.upsert(corpus.chunks);
   const catalog = createMemoryCatalog(corpus.docs);
+  const recorder = recordingIndex(index);
   const outcomes: QaOutcome[] = [];
   for (const q of questions) {
     const { r, cost } = await metered(ctx, () =>
       runAgent(
         { question: q.question, ownerId: owner, mode, style: 'concise' },
-        { index, catalog, embedder: ctx.embedder, models: ctx.models },
+        { index: recorder.index, catalog, embedder: ctx.embedder, models: ctx.models },
       ),
     );
+    const record = recorder.take();
     const cited = [...new Set(r.citations.map((c) => corpus.pathOf.get(c.documentId) ?? c.filename))];
     const gold = q.answerable && containsGold(r.answer, q.answers);
     const cites = q.answerable && citesGold(new Set(cited), q.documents);
+    const ok = q.answerable ? gold && cites : declines(r);
+    const goldPaths = new Set(q.documents.flat());
+    const goldType = GOLD_TYPE[q.type];
+    const cause = ok
+      ? null
+      : !q.answerable
+        ? ('false answer (unanswerable answered)' as const)
+        : await failureCause({
+            record,
+            read: (ids) => index.get(owner, ids),
+            goldDocuments: new Set(
+              corpus.docs.filter((d) => goldPaths.has(corpus.pathOf.get(d.documentId) ?? '')).map((d) => d.documentId),
+            ),
+            holds: (texts) => containsGold(texts.join('\n'), q.answers),
+            declined: declines(r),
+            typeMismatch: goldType !== undefined && detectAnswerType(q.question) !== goldType,
+          });
     outcomes.push({
       q,
-      ok: q.answerable ? gold && cites : declines(r),
+      ok,
+      cause,
       answer: r.answer,
       cited,
       containsGold: gold,
@@ -151,6 +182,8 @@ async function evalOwnQa(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = E
           a: r.answer.slice(0, 300),
           cited,
           conf: r.confidence,
+          score: Math.round((r.confidenceScore ?? 0) * 100) / 100,
+          cause,
           gate: r.trace.flatMap((e) => (e.type === 'validation' ? e.errors.map((x) => x.message.slice(0, 160)) : [])),
         }),
       );
@@ -239,12 +272,13 @@ function qaSection(runs: [string, QaRun][]): string[] {
   lines.push('', ...calibrationLines(runs));
   const [name, run] = runs[0] ?? ['agent', first];
   const failing = run.outcomes.filter((o) => !o.ok);
+  lines.push('', ...causeLines(name, run.outcomes));
   lines.push(
     '',
     `<details><summary>Failing questions in ${name} mode (${failing.length}): what was answered</summary>`,
     '',
-    '| id | type | question | why | answer (start) | cited |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| id | type | question | why | cause | answer (start) | cited |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
   );
   for (const o of failing) {
     const why = o.q.answerable
@@ -253,11 +287,36 @@ function qaSection(runs: [string, QaRun][]): string[] {
           .join(', ')
       : 'answered instead of declining';
     lines.push(
-      `| ${o.q.id} | ${o.q.type} | ${oneLine(o.q.question, 90)} | ${why} | ${oneLine(o.answer, 160)} | ${o.cited.map((c) => path.basename(c)).join(', ') || '–'} |`,
+      `| ${o.q.id} | ${o.q.type} | ${oneLine(o.q.question, 90)} | ${why} | ${(o.cause ?? '').replace(/ \(.*$/, '')} | ${oneLine(o.answer, 160)} | ${o.cited.map((c) => path.basename(c)).join(', ') || '–'} |`,
     );
   }
   lines.push('', '</details>');
   return lines;
+}
+
+/** Failures per cause (see scripts/qa/failure-causes.ts), on each half of the question file. */
+function causeLines(mode: string, outcomes: readonly QaOutcome[]): string[] {
+  const { fit, held } = halves(outcomes);
+  const count = (xs: readonly QaOutcome[], c: Cause) => xs.filter((o) => o.cause === c).length;
+  const all = causeTable(outcomes.flatMap((o) => (o.cause ? [o.cause] : [])));
+  const rates = (xs: QaOutcome[]) => {
+    const r = qaRates(xs);
+    return `${pct(r.aOk, r.a)} (${r.aOk}/${r.a}) | ${pct(r.uOk, r.u)} (${r.uOk}/${r.u})`;
+  };
+  return [
+    `Per half (${mode} mode; thresholds and weights are chosen on the fitting half, the held-out half checks them):`,
+    '',
+    '| half | answerable: correct | unanswerable: declined |',
+    '| --- | --- | --- |',
+    `| fitting (even positions) | ${rates(fit)} |`,
+    `| held-out (odd positions) | ${rates(held)} |`,
+    '',
+    `Failures by cause (${mode} mode; the stage that lost the gold answer: whether a chunk of a gold document holding the gold answer was among the searched chunks, among the opened ones, and what the answer did):`,
+    '',
+    '| cause | all | fitting half (even) | held-out half (odd) |',
+    '| --- | --- | --- | --- |',
+    ...all.map(([c, n]) => `| ${c} | ${n} | ${count(fit, c)} | ${count(held, c)} |`),
+  ];
 }
 
 /** The fitting half (even positions of the question file) and the held-out half (odd positions). */
@@ -321,17 +380,33 @@ async function evalClapnq(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = 
   await ctx.embedChunks(chunks);
   await index.upsert(chunks);
   const catalog = createMemoryCatalog(docs);
+  const recorder = recordingIndex(index);
   const a = { n: 0, cites: 0, sentence: 0, both: 0, falseInsufficient: 0 };
   const u = { n: 0, disclosed: 0 };
+  /** Per row (question file order): cites gold / discloses, and the cause of a failure. */
+  const outcomes: { answerable: boolean; ok: boolean; cause: Cause | null }[] = [];
   const ms: number[] = [];
   const costs: Cost[] = [];
   for (const row of rows) {
     const { r: result, cost } = await metered(ctx, () =>
       runAgent(
         { question: row.question, ownerId: owner, mode, style: 'concise' },
-        { index, catalog, embedder: ctx.embedder, models: ctx.models },
+        { index: recorder.index, catalog, embedder: ctx.embedder, models: ctx.models },
       ),
     );
+    const record = recorder.take();
+    if (process.env.EVAL_DEBUG)
+      console.log(
+        JSON.stringify({
+          clapnq: row.id,
+          answerable: row.answerable,
+          q: row.question,
+          type: detectAnswerType(row.question),
+          a: result.answer.slice(0, 200),
+          disclosed: disclosesInsufficiency(result),
+          cites: result.citations.some((c) => c.documentId === goldDoc.get(row.id)),
+        }),
+      );
     costs.push(cost);
     ms.push(result.timings.totalMs);
     if (row.answerable) {
@@ -343,9 +418,30 @@ async function evalClapnq(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = 
       if (sentence) a.sentence++;
       if (cites && sentence) a.both++;
       if (disclosesInsufficiency(result)) a.falseInsufficient++;
+      const gold = goldDoc.get(row.id) ?? '';
+      // The gold passage is one chunk: it "holds the answer" when it is the gold passage.
+      const cause = cites
+        ? sentence
+          ? null
+          : ('selection miss (an opened chunk holds it, other sentences quoted)' as const)
+        : await failureCause({
+            record,
+            read: (ids) => index.get(owner, ids),
+            goldDocuments: new Set([gold]),
+            holds: (texts) => texts.length > 0,
+            declined: declines(result),
+            typeMismatch: false,
+          });
+      outcomes.push({ answerable: true, ok: cites, cause });
     } else {
       u.n++;
-      if (disclosesInsufficiency(result)) u.disclosed++;
+      const disclosed = disclosesInsufficiency(result);
+      if (disclosed) u.disclosed++;
+      outcomes.push({
+        answerable: false,
+        ok: disclosed,
+        cause: disclosed ? null : 'false answer (unanswerable answered)',
+      });
     }
   }
   ms.sort((x, y) => x - y);
@@ -357,7 +453,32 @@ async function evalClapnq(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = 
     p50: ms[Math.floor(ms.length * 0.5)] ?? 0,
     p95: ms[Math.floor(ms.length * 0.95)] ?? 0,
     costs,
+    outcomes,
   };
+}
+
+type ClapnqRun = Awaited<ReturnType<typeof evalClapnq>>;
+
+/** ClapNQ per half (even / odd rows) and failures by cause (answerable: not citing the gold passage, or citing it without a gold sentence). */
+function clapnqCauseLines(run: ClapnqRun): string[] {
+  const { fit, held } = halves(run.outcomes);
+  const rate = (xs: typeof run.outcomes, answerable: boolean) => {
+    const of = xs.filter((o) => o.answerable === answerable);
+    return `${pct(of.filter((o) => o.ok).length, of.length)}`;
+  };
+  const count = (xs: typeof run.outcomes, c: Cause) => xs.filter((o) => o.cause === c).length;
+  return [
+    '| half (agent mode) | answerable: cites gold passage | unanswerable: discloses insufficiency |',
+    '| --- | --- | --- |',
+    `| fitting (even rows) | ${rate(fit, true)} | ${rate(fit, false)} |`,
+    `| held-out (odd rows) | ${rate(held, true)} | ${rate(held, false)} |`,
+    '',
+    '| cause (agent mode) | all | fitting half | held-out half |',
+    '| --- | --- | --- | --- |',
+    ...causeTable(run.outcomes.flatMap((o) => (o.cause ? [o.cause] : []))).map(
+      ([c, n]) => `| ${c} | ${n} | ${count(fit, c)} | ${count(held, c)} |`,
+    ),
+  ];
 }
 
 interface BipiaSample {
@@ -678,6 +799,7 @@ async function main() {
           `| ${name} | ${pct(r.a.cites, r.a.n)} | ${pct(r.a.sentence, r.a.n)} | **${pct(r.a.both, r.a.n)}** | ${pct(r.a.falseInsufficient, r.a.n)} | **${pct(r.u.disclosed, r.u.n)}** | ${r.p50.toFixed(1)} / ${r.p95.toFixed(1)} ms |${live ? ` ${costCell(r.costs)} |` : ''}`,
         );
       }
+      lines.push('', ...clapnqCauseLines(agent));
       lines.push('', `Section time ${((performance.now() - t0) / 1000).toFixed(1)} s.`);
       write('eval-clapnq', lines.join('\n'));
       if (record && !live && !Number.isFinite(limit)) {

@@ -7,6 +7,7 @@ import {
   numberNearTerms,
   specificWords,
   subQuestions,
+  typedValueNearTerms,
   typeNounTerms,
   withoutInterrogatives,
 } from './answer-type';
@@ -76,6 +77,45 @@ describe('question terms', () => {
       expect.arrayContaining(['Zone', 'NA', '2023', 'SNB22-3']),
     );
     expect(specificWords('What were the sales?')).toEqual([]);
+  });
+  it('drops the function words of a German or French question and lone lower-case letters', () => {
+    const fr = analyze(
+      withoutInterrogatives('Comment le sang est-il prélevé pour un examen des gaz du sang artériel?'),
+    );
+    expect(fr).toEqual(expect.arrayContaining(analyze('sang prélevé examen gaz artériel')));
+    expect(fr).not.toEqual(expect.arrayContaining(analyze('pour')));
+    const de = analyze(withoutInterrogatives('Wie viel kostet das Skript als A5-Ausdruck?'));
+    expect(de).not.toEqual(expect.arrayContaining(analyze('als')));
+    expect(analyze(withoutInterrogatives('When was Knowles v. Mirzayance argued?'))).not.toContain('v');
+    // an English question keeps its words ("die" is a German article, an English verb)
+    expect(analyze(withoutInterrogatives('Why do cells die when they lack oxygen?'))).toContain('die');
+  });
+});
+
+describe('typedValueNearTerms', () => {
+  const near = (text: string, type: Parameters<typeof typedValueNearTerms>[1], q: string, about: string) =>
+    typedValueNearTerms(text, type, new Set(analyze(about)), q, analyze, 8);
+  it('a date said next to what the question asks about fills the slot; one far away does not', () => {
+    const q = 'When was the bridge opened?';
+    expect(near('The bridge was opened to traffic in May 1932 after six years.', 'date', q, 'bridge opened')).toBe(
+      true,
+    );
+    expect(
+      near(
+        'In 1932 the city council, after long debates about money and about the route through the old harbour district, finally approved the plan that later opened the bridge.',
+        'date',
+        q,
+        'bridge opened',
+      ),
+    ).toBe(false);
+  });
+  it('a name the question already holds, or a capitalised first word, is not an answer', () => {
+    const q = 'Who founded Acme?';
+    expect(near('Acme was founded by John Smith in a garage.', 'entity', q, 'founded')).toBe(true);
+    expect(near('Acme was founded in a garage by two brothers.', 'entity', q, 'founded')).toBe(false);
+  });
+  it('open types always qualify', () => {
+    expect(near('Anything at all.', 'definition', 'What is a widget?', 'widget')).toBe(true);
   });
 });
 

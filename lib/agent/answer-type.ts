@@ -7,6 +7,7 @@
  */
 
 import { analyze } from '@/lib/retrieval/analyzer';
+import { detectQueryLanguage } from '@/lib/retrieval/language';
 import { NUMBER_WORD_ALTERNATION } from './number-words';
 
 export type AnswerType = 'quantity' | 'date' | 'entity' | 'yesno' | 'definition' | 'procedure' | 'other';
@@ -99,9 +100,20 @@ export function typeIsStrict(type: AnswerType): boolean {
 const INTERROGATIVE =
   /\b(?:how\s+(?:many|much|large|long|big|high|far|old|often|heavy|wide|tall|deep|fast)|in\s+what|on\s+what|what\s+kind\s+of|combien(?:\s+d[e'’])?|quel(?:le)?s?|wie\s+(?:viele?|hoch|lang|gro(?:ß|ss))|wann|quand|comment|qui|wer|was|welche[rsn]?)\b/gi;
 
-/** The question with its interrogative phrases removed (what is left names the topic). */
+/**
+ * The question with its interrogative phrases removed (what is left names the topic), and with the function words
+ * of its language when the detector is sure it is German or French: the passages are matched under English rules,
+ * which would keep "pour", "das" or "sont" as topic words. A lower-case single letter ("v." in a case name) names
+ * nothing either.
+ */
 export function withoutInterrogatives(question: string): string {
-  return question.replace(INTERROGATIVE, ' ');
+  const rest = question.replace(INTERROGATIVE, ' ');
+  const language = detectQueryLanguage(question, ['de', 'fr']);
+  return rest.replace(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu, (word) =>
+    (/^\p{Ll}$/u.test(word) && !/\d/.test(word)) || (language !== null && analyze(word, language).length === 0)
+      ? ' '
+      : word,
+  );
 }
 
 /**
@@ -140,6 +152,50 @@ export function numberNearTerms(
     if (analyzeWord(w).some((t) => terms.has(t))) hits.push(i);
   });
   return numbers.some((i) => hits.some((j) => i !== j && Math.abs(i - j) <= window));
+}
+
+/** Whether one word holds a value of the asked type (the word-level form of `holdsAnswerType`). */
+function typedWord(word: string, type: AnswerType, askedNumbers: ReadonlySet<string>, askedNames: ReadonlySet<string>) {
+  switch (type) {
+    case 'quantity':
+      return numbersIn(word).some((n) => !askedNumbers.has(n)) || NUMBER_WORDS.test(word);
+    case 'date':
+      return MONTHS.test(word) || NUMERIC_DATE.test(word) || YEAR.test(word) || TIME.test(word);
+    case 'entity': {
+      const w = word.replace(/^[^\p{L}]+|[^\p{L}'-]+$/gu, '');
+      return /^\p{Lu}[\p{L}'-]+$/u.test(w) && !askedNames.has(w.toLowerCase());
+    }
+    default:
+      return true;
+  }
+}
+
+/**
+ * Whether a value of the asked type (a number the question does not name, a date, a name the question does not
+ * name) stands within `window` words of one of the asked terms: the slot the question asks to fill is filled next
+ * to what the question is about, not anywhere in an on-topic sentence. A sentence's first word is not taken for a
+ * name (capitalised by position). Open types (definition, procedure, yes/no, other) always qualify.
+ */
+export function typedValueNearTerms(
+  text: string,
+  type: AnswerType,
+  terms: ReadonlySet<string>,
+  question: string,
+  analyzeWord: (w: string) => string[],
+  window: number,
+): boolean {
+  if (!typeIsStrict(type)) return true;
+  const askedNumbers = new Set(numbersIn(question));
+  const askedNames = new Set((question.match(/\p{Lu}[\p{L}'-]+/gu) ?? []).map((w) => w.toLowerCase()));
+  const words = text.split(/\s+/).filter(Boolean);
+  const values: number[] = [];
+  const hits: number[] = [];
+  words.forEach((w, i) => {
+    const sentenceStart = i === 0 || /[.!?:]$/.test(words[i - 1] ?? '');
+    if (!(type === 'entity' && sentenceStart) && typedWord(w, type, askedNumbers, askedNames)) values.push(i);
+    if (analyzeWord(w).some((t) => terms.has(t))) hits.push(i);
+  });
+  return values.some((i) => hits.some((j) => i !== j && Math.abs(i - j) <= window));
 }
 
 /**

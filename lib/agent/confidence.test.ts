@@ -22,6 +22,7 @@ const strong: AnswerSignals = {
   documents: 1,
   declined: false,
   table: true,
+  slotNear: true,
 };
 const base = {
   validated: true,

@@ -28,6 +28,8 @@ export interface AnswerSignals {
   declined: boolean;
   /** Answered from a table row. */
   table: boolean;
+  /** A value of the asked type stands next to the question's terms in the quoted evidence (open types: true). */
+  slotNear: boolean;
 }
 
 const recorded = new WeakMap<AgentState, AnswerSignals>();
