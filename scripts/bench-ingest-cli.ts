@@ -5,14 +5,18 @@
  *   1. the PDFs of the documents corpus (../shared/data/documents), OCR on as shipped (`corpus`), and again with
  *      OCR off (`corpus-text`, OCR_MAX_PAGES=0: text layers only);
  *   2. generated text PDFs (--pages, 50 pages per file);
- *   3. a bulk run (--bulk-pages) that is killed with SIGKILL part-way (--kill-at, share of the expected time),
- *      then started again: it must finish with every page and chunk exactly once (database and index).
+ *   3. a bulk run (--bulk-pages) that is killed with SIGKILL part-way (--kill-at: once that share of the pages is
+ *      INDEXED, so other files are PROCESSING and the rest not yet claimed), then started again: it must finish
+ *      with every page and chunk exactly once (database and index). A sampler reads the CLI's process tree from
+ *      /proc every 2 s (RSS, CPU) through both runs and prints a timeline (pages done, interval rate, RSS), so a
+ *      rate that falls or RSS that grows with the documents already indexed shows. 100,000 bulk pages record
+ *      the `ingest.bulk_100k_*` keys, any other count the `ingest.bulk_*` keys.
  *
  * Shared machines make wall clock unreliable, so each set also reports pages per CPU-second of the ingest process
  * (main thread and parse workers) times the lanes: the rate two idle cores would sustain. Figures record both.
  *
- *   npm run bench:ingest-cli -- [--pages 10000] [--bulk-pages 20000] [--concurrency 2] [--kill-at 0.4]
- *     [--sets corpus,corpus-text,generated,bulk] [--kill-after-s 60 (bulk without generated)] [--no-record]
+ *   npm run bench:ingest-cli -- [--pages 10000] [--bulk-pages 20000] [--concurrency 2] [--kill-at 0.3]
+ *     [--sets corpus,corpus-text,generated,bulk] [--work-dir <dir> (default: a temp dir)] [--keep] [--no-record]
  */
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -34,10 +38,11 @@ const CORPUS = arg('corpus', path.resolve(ROOT, '../../shared/data/documents'));
 const PAGES = Number(arg('pages', '10000'));
 const BULK_PAGES = Number(arg('bulk-pages', '20000'));
 const CONCURRENCY = Number(arg('concurrency', '2'));
-const KILL_AT = Number(arg('kill-at', '0.4'));
+const KILL_AT = Number(arg('kill-at', '0.3'));
 const RECORD = !process.argv.includes('--no-record');
 const SETS = new Set(arg('sets', 'corpus,corpus-text,generated,bulk').split(','));
-const KILL_AFTER_S = Number(arg('kill-after-s', '60'));
+const WORK_DIR = arg('work-dir', '');
+const KEEP = process.argv.includes('--keep');
 const EMAIL = 'bench@example.com';
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
@@ -72,8 +77,28 @@ function freshEnv(root: string, name: string): Env {
   return { dataDir, env };
 }
 
-/** Runs the ingest CLI; resolves with its summary, or null when it was killed. */
-function ingest(folder: string, target: Env, jsonName: string, killAfterMs?: number): Promise<Summary | null> {
+/** What the sampler saw of one CLI run's process tree (nice → tsx → node running the script, with its workers). */
+interface TreeStats {
+  /** Peak resident set of the largest process of the tree (the ingest process: main thread and parse workers). */
+  peakRssMb: number;
+  /** CPU seconds of the whole tree, as last read before it exited. */
+  cpuSeconds: number;
+}
+
+interface RunOptions {
+  /** Polled every 2 s while the run lasts; true kills the process tree with SIGKILL. */
+  killWhen?: () => boolean;
+  /** Called every 2 s with the tree's current numbers (for a timeline). */
+  onSample?: (current: TreeStats & { rssMb: number }) => void;
+}
+
+/** Runs the ingest CLI; resolves with its summary (null when it was killed) and what the sampler saw. */
+function ingest(
+  folder: string,
+  target: Env,
+  jsonName: string,
+  options: RunOptions = {},
+): Promise<{ summary: Summary | null; tree: TreeStats }> {
   const json = path.join(target.dataDir, jsonName);
   const child = spawn(
     'nice',
@@ -100,19 +125,68 @@ function ingest(folder: string, target: Env, jsonName: string, killAfterMs?: num
   child.stderr.on('data', (d: Buffer) => {
     output += d.toString();
   });
-  // tsx runs the script in a node process of its own: the kill goes to the whole process tree.
-  const timer = killAfterMs === undefined ? undefined : setTimeout(() => killTree(child.pid ?? 0), killAfterMs);
+  const tree: TreeStats = { peakRssMb: 0, cpuSeconds: 0 };
+  let killed = false;
+  const sample = () => {
+    const now = sampleTree(child.pid ?? 0);
+    if (!now) return;
+    tree.peakRssMb = Math.max(tree.peakRssMb, now.peakRssMb);
+    tree.cpuSeconds = Math.max(tree.cpuSeconds, now.cpuSeconds);
+    options.onSample?.({ ...tree, rssMb: now.rssMb });
+    if (!killed && options.killWhen?.()) {
+      killed = true;
+      // tsx runs the script in a node process of its own: the kill goes to the whole process tree.
+      killTree(child.pid ?? 0);
+    }
+  };
+  const timer = setInterval(sample, 2000);
   return new Promise((resolve, reject) => {
     child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (signal || code === 137 || (killAfterMs !== undefined && !existsSync(json))) return resolve(null);
+      clearInterval(timer);
+      if (signal || code === 137 || (killed && !existsSync(json))) return resolve({ summary: null, tree });
       if (code !== 0) return reject(new Error(`ingest exited with ${code}:\n${output.slice(-2000)}`));
       const profile = output.slice(output.indexOf('Processing took'));
       console.log(profile.trim().replace(/^/gm, '    '));
-      resolve(summarySchema.parse(JSON.parse(readFileSync(json, 'utf8'))));
+      const summary = summarySchema.parse(JSON.parse(readFileSync(json, 'utf8')));
+      tree.peakRssMb = Math.max(tree.peakRssMb, summary.peakRssMb);
+      resolve({ summary, tree });
     });
     child.on('error', reject);
   });
+}
+
+function descendants(pid: number): number[] {
+  const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean)
+    .map(Number);
+  return children.flatMap((c) => [c, ...descendants(c)]);
+}
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** RSS now, peak RSS (VmHWM) of the largest process, and CPU seconds of the tree, from /proc; null once gone. */
+function sampleTree(pid: number): (TreeStats & { rssMb: number }) | null {
+  let rssMb = 0;
+  let peakRssMb = 0;
+  let cpuSeconds = 0;
+  let seen = 0;
+  for (const p of [pid, ...descendants(pid)]) {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+      rssMb = Math.max(rssMb, kb('VmRSS') / 1024);
+      peakRssMb = Math.max(peakRssMb, kb('VmHWM') / 1024);
+      // fields after the command name (which may hold spaces): utime and stime are the 12th and 13th
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpuSeconds += (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+      seen++;
+    } catch {
+      // exited between the listing and the read
+    }
+  }
+  return seen ? { rssMb, peakRssMb, cpuSeconds } : null;
 }
 
 /** SIGKILL to a process and all its descendants (nice → tsx → node running the script, plus its workers). */
@@ -201,7 +275,8 @@ async function main(): Promise<void> {
   console.log(
     `node ${process.version}, ${os.availableParallelism()} cores, concurrency ${CONCURRENCY}, load ${load()}`,
   );
-  const root = mkdtempSync(path.join(os.tmpdir(), 'docuchat-bench-cli-'));
+  if (WORK_DIR) mkdirSync(WORK_DIR, { recursive: true });
+  const root = mkdtempSync(path.join(WORK_DIR || os.tmpdir(), 'docuchat-bench-cli-'));
   const rows: string[] = [];
   const figures: Parameters<typeof recordFigures>[0] = {};
   const command = 'npm run bench:ingest-cli';
@@ -223,7 +298,7 @@ async function main(): Promise<void> {
       console.log(`corpus: ${pdfs.length} PDFs, OCR ${ocr ? 'on' : 'off'}`);
       const target = freshEnv(root, set);
       if (!ocr) target.env.OCR_MAX_PAGES = '0';
-      const corpus = await ingest(corpusDir, target, 'run.json');
+      const { summary: corpus } = await ingest(corpusDir, target, 'run.json');
       if (!corpus) throw new Error('corpus run was interrupted');
       rows.push(row(`documents corpus, ${pdfs.length} PDFs (OCR ${ocr ? 'on' : 'off'})`, corpus));
       figures[`ingest.corpus_pdf${suffix}_pages_per_s`] = {
@@ -239,13 +314,12 @@ async function main(): Promise<void> {
     }
 
     // 2. generated text PDFs
-    let generatedWallRate: number | null = null;
     if (SETS.has('generated')) {
       const genDir = path.join(root, 'generated');
       mkdirSync(genDir);
       writeGeneratedPdfs(genDir, PAGES, 50);
       console.log(`generated: ${PAGES} pages`);
-      const generated = await ingest(genDir, freshEnv(root, 'generated'), 'run.json');
+      const { summary: generated } = await ingest(genDir, freshEnv(root, 'generated'), 'run.json');
       if (!generated) throw new Error('generated run was interrupted');
       rows.push(row(`generated text PDFs, ${PAGES} pages`, generated));
       rmSync(genDir, { recursive: true, force: true });
@@ -259,41 +333,39 @@ async function main(): Promise<void> {
         unit: 'pages/s on 2 idle cores (pages per CPU-second x 2)',
         command,
       };
-      generatedWallRate = rates(generated).wall;
     }
 
     // 3. bulk, killed part-way and resumed
     if (SETS.has('bulk') && BULK_PAGES > 0) {
-      const bulkDir = path.join(root, 'bulk');
-      mkdirSync(bulkDir);
-      const files = writeGeneratedPdfs(bulkDir, BULK_PAGES, 50);
-      const target = freshEnv(root, 'bulk');
-      const killAfter = generatedWallRate
-        ? Math.round((BULK_PAGES / generatedWallRate) * 1000 * KILL_AT)
-        : KILL_AFTER_S * 1000;
-      console.log(`bulk: ${BULK_PAGES} pages; SIGKILL after ${(killAfter / 1000).toFixed(0)} s, then resume`);
-      const started = performance.now();
-      const first = await ingest(bulkDir, target, 'first.json', killAfter);
-      if (first) console.log('    (the first run finished before the kill)');
-      const firstSeconds = (performance.now() - started) / 1000;
-      const second = await ingest(bulkDir, target, 'second.json');
-      if (!second) throw new Error('resumed bulk run was interrupted');
-      const totalSeconds = (performance.now() - started) / 1000;
-      const problems = await verify(target, BULK_PAGES, files.length);
-      console.log(
-        `    killed after ${firstSeconds.toFixed(0)} s; the resumed run processed ${second.pages} pages in ${second.wallSeconds.toFixed(0)} s; ${problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'nothing lost or duplicated'}`,
-      );
-      rows.push(row(`bulk ${BULK_PAGES} pages, resumed part (after SIGKILL)`, second));
-      figures['ingest.bulk_pages_per_s'] = {
-        value: round(BULK_PAGES / totalSeconds),
+      const bulk = await bulkRun(root);
+      rows.push(row(`bulk ${BULK_PAGES} pages, resumed part (after SIGKILL)`, bulk.second));
+      const key = BULK_PAGES === 100_000 ? 'ingest.bulk_100k' : 'ingest.bulk';
+      figures[`${key}_pages_per_s`] = {
+        value: round(BULK_PAGES / bulk.totalSeconds),
         unit: `pages/s (wall, ${BULK_PAGES} pages incl. SIGKILL + resume)`,
-        command,
+        command: BULK_PAGES === 20_000 ? command : `${command} -- --sets bulk --bulk-pages ${BULK_PAGES}`,
       };
-      figures['ingest.bulk_peak_rss_mb'] = { value: round(second.peakRssMb), unit: 'MB', command };
-      figures['ingest.bulk_resume_problems'] = { value: problems.length, unit: 'count', command };
+      figures[`${key}_peak_rss_mb`] = {
+        value: round(bulk.peakRssMb),
+        unit: 'MB',
+        command: BULK_PAGES === 20_000 ? command : `${command} -- --sets bulk --bulk-pages ${BULK_PAGES}`,
+      };
+      figures[`${key}_resume_problems`] = {
+        value: bulk.problems.length,
+        unit: 'count',
+        command: BULK_PAGES === 20_000 ? command : `${command} -- --sets bulk --bulk-pages ${BULK_PAGES}`,
+      };
+      if (key === 'ingest.bulk_100k') {
+        figures[`${key}_pages_per_cpu_s`] = {
+          value: round(BULK_PAGES / bulk.cpuSeconds),
+          unit: 'pages per CPU-second (both runs, whole CLI process tree)',
+          command: `${command} -- --sets bulk --bulk-pages ${BULK_PAGES}`,
+        };
+      }
     }
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    if (KEEP) console.log(`kept ${root}`);
+    else rmSync(root, { recursive: true, force: true });
   }
   console.log(`\nload average at the end: ${load()}`);
   console.log(
@@ -302,6 +374,88 @@ async function main(): Promise<void> {
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) console.log(r);
   if (RECORD) recordFigures(figures);
+}
+
+interface BulkResult {
+  second: Summary;
+  totalSeconds: number;
+  cpuSeconds: number;
+  peakRssMb: number;
+  problems: string[];
+}
+
+/** Pages of INDEXED documents and documents per status, read from the run's database (read-only, WAL). */
+function progressOf(target: Env): { pages: number; byStatus: Record<string, number> } {
+  const db = new Database(path.join(target.dataDir, 'app.db'), { readonly: true, fileMustExist: true, timeout: 5000 });
+  try {
+    const rows = db
+      .prepare('SELECT status, COUNT(*) AS n, COALESCE(SUM(pageCount), 0) AS pages FROM Document GROUP BY status')
+      .all() as { status: string; n: number; pages: number }[];
+    return {
+      pages: rows.find((r) => r.status === 'INDEXED')?.pages ?? 0,
+      byStatus: Object.fromEntries(rows.map((r) => [r.status, r.n])),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The bulk set: generated PDFs through the CLI, SIGKILL once KILL_AT of the pages are INDEXED, the same command
+ * again, then the database and the index checked. Prints a timeline every 30 s of both runs.
+ */
+async function bulkRun(root: string): Promise<BulkResult> {
+  const bulkDir = path.join(root, 'bulk');
+  mkdirSync(bulkDir);
+  const files = writeGeneratedPdfs(bulkDir, BULK_PAGES, 50);
+  const target = freshEnv(root, 'bulk');
+  const killAtPages = Math.round(BULK_PAGES * KILL_AT);
+  console.log(
+    `bulk: ${BULK_PAGES} pages in ${files.length} PDFs; SIGKILL once ${killAtPages} pages are INDEXED, then resume`,
+  );
+  console.log(
+    '    timeline: s since start | run | pages INDEXED | pages/s (last 30 s) | CPU s (run) | RSS MB | load 1 min',
+  );
+  const started = performance.now();
+  let last = { at: started, pages: 0 };
+  let cpuBefore = 0;
+  let indexed = 0;
+  const timeline = (run: string) => (now: TreeStats & { rssMb: number }) => {
+    const at = performance.now();
+    if (at - last.at < 30_000) return;
+    indexed = progressOf(target).pages;
+    const rate = ((indexed - last.pages) * 1000) / (at - last.at);
+    console.log(
+      `    ${((at - started) / 1000).toFixed(0).padStart(5)} | ${run} | ${String(indexed).padStart(6)} | ${rate.toFixed(1).padStart(6)} | ${now.cpuSeconds.toFixed(0).padStart(5)} | ${now.rssMb.toFixed(0).padStart(5)} | ${os.loadavg()[0]?.toFixed(1)}`,
+    );
+    last = { at, pages: indexed };
+  };
+  let atKill: ReturnType<typeof progressOf> | null = null;
+  const first = await ingest(bulkDir, target, 'first.json', {
+    onSample: timeline('first '),
+    killWhen: () => {
+      const now = progressOf(target);
+      if (now.pages < killAtPages) return false;
+      atKill = now;
+      return true;
+    },
+  });
+  if (first.summary) console.log('    (the first run finished before the kill)');
+  const firstSeconds = (performance.now() - started) / 1000;
+  console.log(
+    `    SIGKILL after ${firstSeconds.toFixed(0)} s; documents then: ${JSON.stringify(atKill ? (atKill as { byStatus: Record<string, number> }).byStatus : null)}; CPU ${first.tree.cpuSeconds.toFixed(0)} s, peak RSS ${first.tree.peakRssMb.toFixed(0)} MB`,
+  );
+  cpuBefore = first.tree.cpuSeconds;
+  const second = await ingest(bulkDir, target, 'second.json', { onSample: timeline('resume') });
+  if (!second.summary) throw new Error('resumed bulk run was interrupted');
+  const totalSeconds = (performance.now() - started) / 1000;
+  const problems = await verify(target, BULK_PAGES, files.length);
+  const cpuSeconds = cpuBefore + second.tree.cpuSeconds;
+  const peakRssMb = Math.max(first.tree.peakRssMb, second.tree.peakRssMb);
+  console.log(
+    `    the resumed run processed ${second.summary.pages} pages in ${second.summary.wallSeconds.toFixed(0)} s; in total ${BULK_PAGES} pages in ${totalSeconds.toFixed(0)} s (${(BULK_PAGES / totalSeconds).toFixed(1)} pages/s wall), ${cpuSeconds.toFixed(0)} CPU s (${(BULK_PAGES / cpuSeconds).toFixed(1)} pages per CPU-second), peak RSS ${peakRssMb.toFixed(0)} MB; ${problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'nothing lost or duplicated'}`,
+  );
+  return { second: second.summary, totalSeconds, cpuSeconds, peakRssMb, problems };
 }
 
 function round(n: number): number {

@@ -21,6 +21,15 @@ export const ANN_MIN_ROWS = 10_000;
 /** Rows written since the last index build after which the index is refreshed (new rows are searched exactly). */
 const ANN_REFRESH_ROWS = 20_000;
 const ANN_RETRY_MS = 60_000;
+/**
+ * Table commits after which the table is compacted and versions older than a minute are removed, whatever the
+ * vectors. Every LanceDB commit adds a fragment and a manifest listing all fragments: never compacted, a
+ * keyword-only owner's table grew by O(commits) per commit. Measured with 2,000 appends of 100 rows
+ * (`docs/benchmarks-ingest.md`): version manifests 165 MB beside 16 MB of data, CPU per append 3.6 → 8 ms; with
+ * a compaction every 200 commits, 6 MB in all and a flat cost per append. LanceDB advises optimizing after more than
+ * 20 modifications; each compaction rewrites the table's small fragments, so it is not run more often than this.
+ */
+const COMPACT_EVERY_COMMITS = 200;
 const VECTOR_INDEX_NAME = `${VECTOR_COLUMN}_idx`;
 /**
  * Rows converted to Arrow per event-loop turn. LanceDB converts plain rows to Arrow synchronously, ~60 µs a row:
@@ -89,6 +98,8 @@ export class ChunkTable {
   private annBuilding: Promise<void> | null = null;
   private annReady = false;
   private rowsSinceIndex = 0;
+  /** Commits since the last compaction (see COMPACT_EVERY_COMMITS). */
+  private commitsSinceCompaction = 0;
   /** Vector rows when the current index was trained (on open: the rows it covers; 0 = unknown). */
   private rowsAtBuild = 0;
   private lastAnnFailure = 0;
@@ -144,6 +155,11 @@ export class ChunkTable {
       const stats = await table.indexStats(vectorIndex.name).catch(() => undefined);
       chunkTable.rowsAtBuild = stats?.numIndexedRows ?? 0;
     }
+    // Commits of earlier processes since the last compaction: each left a fragment.
+    chunkTable.commitsSinceCompaction = await table
+      .stats()
+      .then((stats) => stats.fragmentStats.numSmallFragments)
+      .catch(() => 0);
     return chunkTable;
   }
 
@@ -233,6 +249,7 @@ export class ChunkTable {
     const table = await this.ensureTable();
     await table.add(await toArrowSliced(table, rows));
     this.rowsSinceIndex += rows.length;
+    this.commitsSinceCompaction++;
   }
 
   /** Inserts or overwrites rows by chunk id, atomically. */
@@ -242,6 +259,7 @@ export class ChunkTable {
     const data = await toArrowSliced(table, rows);
     await table.mergeInsert('chunkId').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(data);
     this.rowsSinceIndex += rows.length;
+    this.commitsSinceCompaction++;
   }
 
   /** Sets vectors (and their model) on existing rows; unknown chunk ids are ignored. */
@@ -254,11 +272,13 @@ export class ChunkTable {
     }));
     await this.table.mergeInsert('chunkId').whenMatchedUpdateAll().execute(rows);
     this.rowsSinceIndex += rows.length;
+    this.commitsSinceCompaction++;
   }
 
   async deleteDocument(documentId: string): Promise<void> {
     if (!this.table) return;
     await this.table.delete(`documentId = ${sqlString(documentId)}`);
+    this.commitsSinceCompaction++;
   }
 
   async updateDocumentAttributes(documentId: string, attributes: ChunkDocumentAttributes): Promise<void> {
@@ -267,6 +287,7 @@ export class ChunkTable {
       where: `documentId = ${sqlString(documentId)}`,
       valuesSql: attributesToSql(attributes, sqlString, this.typedColumns),
     });
+    this.commitsSinceCompaction++;
   }
 
   /** Stored vectors of the given chunk ids (ids without a vector are absent from the map). */
@@ -331,6 +352,17 @@ export class ChunkTable {
     }
   }
 
+  /**
+   * Compacts the table and removes old versions once COMPACT_EVERY_COMMITS commits piled up (keyword-only owners
+   * included; an owner with an ANN index is compacted by its refreshes too). Awaited by the write that crosses the
+   * mark, under the owner's write lock, so no write of this or another process races the compaction's commit.
+   */
+  async compactIfDue(): Promise<void> {
+    if (!this.table || this.annBuilding || this.commitsSinceCompaction < COMPACT_EVERY_COMMITS) return;
+    if (Date.now() - this.lastAnnFailure < ANN_RETRY_MS) return;
+    await this.refreshAnnIndex(this.table);
+  }
+
   /** Waits for a running background index job, if any. */
   async settle(): Promise<void> {
     await this.annBuilding;
@@ -342,7 +374,11 @@ export class ChunkTable {
    */
   async optimize(vectorRows: number): Promise<void> {
     await this.settle();
-    if (!this.table || this.vectorDims === null || vectorRows < ANN_MIN_ROWS) return;
+    if (!this.table) return;
+    if (this.vectorDims === null || vectorRows < ANN_MIN_ROWS) {
+      if (this.commitsSinceCompaction > 0) await this.refreshAnnIndex(this.table);
+      return;
+    }
     const stale = !this.annReady || (this.rowsAtBuild > 0 && vectorRows >= 2 * this.rowsAtBuild);
     if (stale) await this.buildAnnIndex(this.table, this.vectorDims, vectorRows);
     else if (this.rowsSinceIndex > 0) await this.refreshAnnIndex(this.table);
@@ -389,14 +425,16 @@ export class ChunkTable {
     }
   }
 
+  /** LanceDB's optimize: compacts fragments, removes versions older than a minute, brings indexes up to date. */
   private async refreshAnnIndex(table: Table): Promise<void> {
     this.rowsSinceIndex = 0;
+    this.commitsSinceCompaction = 0;
     try {
       await this.indexTypedColumns(table, false);
       await table.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
     } catch (error) {
       this.lastAnnFailure = Date.now();
-      console.warn(`[chunk-index] ANN index refresh for ${this.name} failed`, error);
+      console.warn(`[chunk-index] optimize (compaction, ANN index refresh) of ${this.name} failed`, error);
     } finally {
       this.annBuilding = null;
     }

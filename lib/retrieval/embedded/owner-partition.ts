@@ -421,6 +421,7 @@ export class OwnerPartition {
       // Tiered merging: one merge can make the next level full.
     }
     await clearIntent(this.keywordDir);
+    await this.table.compactIfDue();
     this.table.maintainAnnIndex(this.store.vectorCount);
   }
 
