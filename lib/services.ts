@@ -157,6 +157,7 @@ export async function startIngestWorkerOnce(): Promise<IngestWorker> {
         parseTimeoutMs: config.ingest.parseTimeoutMs,
         parseMaxMemoryMb: config.ingest.parseMaxMemoryMb,
         ocr: config.ingest.ocr,
+        visualFlags: config.llm.vision !== null,
       },
       resolveEmbedder: resolveDocumentEmbedder,
       resolveMetaModel: resolveMetaModel,

@@ -132,6 +132,7 @@ async function main(): Promise<number> {
       parseTimeoutMs: config.ingest.parseTimeoutMs,
       parseMaxMemoryMb: config.ingest.parseMaxMemoryMb,
       ocr: config.ingest.ocr,
+      visualFlags: config.llm.vision !== null,
     },
     resolveEmbedder: resolveDocumentEmbedder,
   };

@@ -21,6 +21,8 @@ export interface ParseAndChunkOptions {
   ocr?: OcrOptions;
   /** See ParseOptions.extractChildren. */
   extractChildren?: boolean;
+  /** See ParseOptions.visualFlags. */
+  visualFlags?: boolean;
 }
 
 export interface ParseAndChunkOutput {

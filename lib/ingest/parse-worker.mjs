@@ -14,7 +14,8 @@ const { IngestError } = await import('./errors.ts');
 
 port.on('message', async (message) => {
   if (message?.type !== 'job') return;
-  const { id, path, filename, declaredMime, chunker, zipLimits, maxFileBytes, ocr, extractChildren } = message;
+  const { id, path, filename, declaredMime, chunker, zipLimits, maxFileBytes, ocr, extractChildren, visualFlags } =
+    message;
   let lastProgress = 0;
   const onProgress = (progress) => {
     const now = Date.now();
@@ -31,6 +32,7 @@ port.on('message', async (message) => {
       maxFileBytes,
       ocr,
       extractChildren,
+      visualFlags,
       onProgress,
     });
     port.postMessage({ type: 'result', id, ok: true, parsed, chunks, timings });

@@ -21,6 +21,12 @@ export interface ParseOptions {
    * child nested too deep: its children are then only named in a warning (no archive-in-archive chains).
    */
   extractChildren?: boolean;
+  /**
+   * Flag PDF pages worth reading as pictures (figures, little text) for the visual_interpretation tool (default
+   * true). The app passes whether a vision model is configured: the flags cost an operator list per page (pdf.js
+   * decodes every image to build one, ~40% of parsing a real PDF), and only that tool uses them.
+   */
+  visualFlags?: boolean;
 }
 
 /**
@@ -32,7 +38,11 @@ export async function parseAs(kind: DocumentKind, bytes: Uint8Array, options: Pa
     switch (kind) {
       case 'pdf': {
         const { parsePdf } = await import('./parsers/pdf');
-        return await parsePdf(bytes, { onProgress: options.onProgress, ocr: options.ocr });
+        return await parsePdf(bytes, {
+          onProgress: options.onProgress,
+          ocr: options.ocr,
+          visualFlags: options.visualFlags,
+        });
       }
       case 'docx': {
         const { parseDocx } = await import('./parsers/docx');

@@ -30,7 +30,13 @@ export interface PipelineDeps {
   index: ChunkIndex;
   /** Resolved per job: an embedder that answered its probe, or null. */
   embedder: DocumentEmbedder | null;
-  limits: { parseTimeoutMs: number; parseMaxMemoryMb: number; ocr?: OcrOptions };
+  limits: {
+    parseTimeoutMs: number;
+    parseMaxMemoryMb: number;
+    ocr?: OcrOptions;
+    /** Flag PDF pages for the visual_interpretation tool: whether a vision model is configured (default true). */
+    visualFlags?: boolean;
+  };
   /** Called often; answers true when the job must stop (cancelled, deleted, or the worker is shutting down). */
   shouldStop?: () => Promise<boolean>;
   /**
@@ -108,6 +114,7 @@ export async function processDocument(
     signal: controller.signal,
     ocr: deps.limits.ocr,
     extractChildren: depth < MAX_CHILD_DEPTH,
+    visualFlags: deps.limits.visualFlags,
     onProgress: (p) => {
       void progress(p.stage, p.fraction).catch(() => controller.abort());
     },

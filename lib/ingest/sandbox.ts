@@ -39,6 +39,8 @@ export interface ParseAndChunkFileInput {
   ocr?: OcrOptions;
   /** Return attachments and archive members as `parsed.children` (default true). */
   extractChildren?: boolean;
+  /** Flag PDF pages for the visual_interpretation tool (default true; see ParseOptions.visualFlags). */
+  visualFlags?: boolean;
   /** Absolute path of parse-worker.mjs when it is not found beside this module or under <cwd>/lib/ingest. */
   workerPath?: string;
 }
@@ -332,6 +334,7 @@ export async function parseAndChunkFile(input: ParseAndChunkFileInput): Promise<
       maxFileBytes: limits.maxFileBytes,
       ocr: input.ocr,
       extractChildren: input.extractChildren,
+      visualFlags: input.visualFlags,
     });
   });
 }

@@ -50,6 +50,20 @@ describe('parsePdf', () => {
     ]);
   });
 
+  it('skips the page flags when asked (no vision model configured): same text, no flags', async () => {
+    const lines = Array.from({ length: MIN_SHAPED_SEGMENTS + 5 }, (_, i) => `${50 + i} 100 m ${90 + i} 300 l S`).join(
+      '\n',
+    );
+    // pdf.js takes over the bytes it is given: one copy per parse
+    const pdf = () =>
+      buildPlacedTextPdf([{ texts: [{ text: 'A chart of river flow.', x: 50, y: 700 }], drawing: lines }]);
+    const flagged = await parsePdf(pdf());
+    const unflagged = await parsePdf(pdf(), { visualFlags: false });
+    expect(flagged.visualPages?.length).toBe(1);
+    expect(unflagged.visualPages).toEqual([]);
+    expect(unflagged.units).toEqual(flagged.units);
+  });
+
   it('reads a real multi-page PDF', async () => {
     const parsed = await parsePdf(await load('pypdf_sample_files/004-pdflatex-4-pages/pdflatex-4-pages.pdf'));
     expect(parsed.pageCount).toBe(4);

@@ -315,7 +315,7 @@ function applyLayout(units: ParsedUnit[], layouts: ReadonlyMap<number, PageLayou
  */
 export async function parsePdf(
   bytes: Uint8Array,
-  options: { onProgress?: ProgressCallback; ocr?: OcrOptions } = {},
+  options: { onProgress?: ProgressCallback; ocr?: OcrOptions; visualFlags?: boolean } = {},
 ): Promise<ParsedDocument> {
   let doc: PdfDocument;
   try {
@@ -363,10 +363,12 @@ export async function parsePdf(
       }
       throw new IngestError('no-text', 'no extractable text (scanned?)');
     }
-    // flagged on the page units (one per page, before the layout splits tables off into units of their own)
-    const visualPages = await flagVisualPages(lists.asDocument(), (n) => units[n - 1]?.text.trim().length ?? 0).catch(
-      () => [],
-    );
+    // flagged on the page units (one per page, before the layout splits tables off into units of their own); only
+    // when asked: without a vision model nothing reads the flags, and they cost an operator list per page
+    const visualPages =
+      options.visualFlags === false
+        ? []
+        : await flagVisualPages(lists.asDocument(), (n) => units[n - 1]?.text.trim().length ?? 0).catch(() => []);
     return { kind: 'pdf', title, units: applyLayout(units, layouts), pageCount, warnings, visualPages };
   } finally {
     await doc.destroy().catch(() => undefined);
