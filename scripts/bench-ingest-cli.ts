@@ -34,7 +34,7 @@ function arg(name: string, fallback: string): string {
 }
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const CORPUS = arg('corpus', path.resolve(ROOT, '../../shared/data/documents'));
+const CORPUS = arg('corpus', path.resolve(ROOT, '..', 'shared', 'data', 'documents'));
 const PAGES = Number(arg('pages', '10000'));
 const BULK_PAGES = Number(arg('bulk-pages', '20000'));
 const CONCURRENCY = Number(arg('concurrency', '2'));
