@@ -109,7 +109,9 @@ test('research: clarify, edit and approve the plan, follow the tasks, read and s
     downloadThroughput: 16_000,
     uploadThroughput: -1,
   });
-  const streamed = page.waitForResponse((r) => r.url().endsWith('/approve'));
+  // Read the body as soon as the stream ends: the page's URL changes afterwards, and Chromium drops the body of a
+  // response the page has navigated away from.
+  const streamed = page.waitForResponse((r) => r.url().endsWith('/approve')).then((r) => r.text());
   await plan.getByRole('button', { name: 'Approve plan' }).click();
 
   await expect(page.getByTestId('research')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
@@ -120,7 +122,7 @@ test('research: clarify, edit and approve the plan, follow the tasks, read and s
     uploadThroughput: -1,
   });
   // The stream carried each new log entry as a typed `log` event, and the run last.
-  const lines = (await (await streamed).text())
+  const lines = (await streamed)
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as { event: string; data: { type: string; entry?: { type: string } } });

@@ -25,4 +25,5 @@ const env = {
   TRUSTED_PROXIES: '127.0.0.1,::1',
 };
 migrate(env);
-run('npx', ['next', 'start', '-p', port], { env });
+// As scripts/start.mjs: keep-alive sockets outlive the clients' idle ones (no ECONNRESET on a reused socket).
+run('npx', ['next', 'start', '-p', port, '--keepAliveTimeout', '65000'], { env });
