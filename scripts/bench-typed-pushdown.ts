@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { type MetaFilter, type MetaValue, matchesMetaFilters } from '@/lib/domain/typed-meta';
 import { createEmbeddedChunkIndex } from '@/lib/retrieval/embedded-chunk-index';
 import type { IndexedChunk, SearchFilters, SearchMode } from '@/lib/retrieval/types';
+import { makeContractChunk } from '@/test/support/retrieval/contract';
 import { recordFigures } from './figures';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10_000);
@@ -59,33 +60,23 @@ async function main(): Promise<void> {
       values.set(documentId, meta);
       for (let c = 0; c < CHUNKS_PER_DOC; c++) {
         const body = text();
-        chunks.push({
-          chunkId: `${documentId}-${c}`,
-          documentId,
-          ownerId: OWNER,
-          index: c,
-          text: body,
-          contextPrefix: '',
-          tokenCount: 60,
-          vector: vector(),
-          embeddingModel: 'bench',
-          page: null,
-          sheet: null,
-          rowStart: null,
-          rowEnd: null,
-          headingPath: null,
-          charStart: 0,
-          charEnd: body.length,
-          bucketId: 'invoices',
-          mime: 'text/plain',
-          filename: `${documentId}.txt`,
-          title: null,
-          documentDate: null,
-          tags: [],
-          fields: {},
-          meta,
-          language: 'en',
-        });
+        chunks.push(
+          makeContractChunk({
+            chunkId: `${documentId}-${c}`,
+            documentId,
+            ownerId: OWNER,
+            index: c,
+            text: body,
+            tokenCount: 60,
+            vector: vector(),
+            embeddingModel: 'bench',
+            charEnd: body.length,
+            bucketId: 'invoices',
+            filename: `${documentId}.txt`,
+            meta,
+            language: 'en',
+          }),
+        );
       }
     }
     const loadStart = performance.now();

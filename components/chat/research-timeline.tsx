@@ -27,7 +27,7 @@ import {
   timelineSummary,
 } from './research-timeline-format';
 import { formatMs } from './trace-format';
-import { Row } from './trace-timeline';
+import { Row, TechnicalToggle } from './trace-timeline';
 
 /**
  * The research run's own timeline: one card per research-level event (questions, plan, approval, each task's start
@@ -154,16 +154,7 @@ export function ResearchTimeline({
               },
             )}
           </ol>
-          <div className="flex justify-end px-3 pb-2">
-            <button
-              type="button"
-              aria-pressed={technical}
-              onClick={() => setTechnical((t) => !t)}
-              className="rounded px-1.5 py-0.5 text-xs text-slate-600 underline decoration-slate-300 underline-offset-2 hover:text-slate-900"
-            >
-              {technical ? 'Hide technical details' : 'Show technical details'}
-            </button>
-          </div>
+          <TechnicalToggle technical={technical} onToggle={() => setTechnical((t) => !t)} />
         </div>
       ) : null}
     </section>

@@ -521,6 +521,22 @@ export function currentActivity(trace: TraceEvent[]): string {
  * The agent's trace beside an answer: every plan, search, opened source, check, revision, limit and fallback, as
  * cards updated in place. Collapsible; starts open while the answer runs.
  */
+/** The footer switch between plain-language cards and their technical details (event names, codes, raw values). */
+export function TechnicalToggle({ technical, onToggle }: { technical: boolean; onToggle: () => void }) {
+  return (
+    <div className="flex justify-end px-3 pb-2">
+      <button
+        type="button"
+        aria-pressed={technical}
+        onClick={onToggle}
+        className="rounded px-1.5 py-0.5 text-xs text-slate-600 underline decoration-slate-300 underline-offset-2 hover:text-slate-900"
+      >
+        {technical ? 'Hide technical details' : 'Show technical details'}
+      </button>
+    </div>
+  );
+}
+
 export function TraceTimeline({
   trace,
   running,
@@ -614,16 +630,7 @@ export function TraceTimeline({
               </li>
             ) : null}
           </ol>
-          <div className="flex justify-end px-3 pb-2">
-            <button
-              type="button"
-              aria-pressed={technical}
-              onClick={() => setTechnical((t) => !t)}
-              className="rounded px-1.5 py-0.5 text-xs text-slate-600 underline decoration-slate-300 underline-offset-2 hover:text-slate-900"
-            >
-              {technical ? 'Hide technical details' : 'Show technical details'}
-            </button>
-          </div>
+          <TechnicalToggle technical={technical} onToggle={() => setTechnical((t) => !t)} />
         </div>
       ) : null}
     </section>

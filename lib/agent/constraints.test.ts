@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NO_CONSTRAINTS } from '../../test/support/agent/script-steps';
 import { analyzeConstraints, capConstraints, hasDemands, mergeConstraints } from './constraints';
 
 const RUNBOOK =
@@ -112,14 +113,7 @@ describe('mergeConstraints (model pass)', () => {
     const invented = mergeConstraints(
       base,
       {
-        ...{
-          minSearches: 0,
-          requiredTopics: [],
-          minOpenCitations: 0,
-          exactQuotes: [],
-          conflictRule: 'none',
-          requiredSections: [],
-        },
+        ...NO_CONSTRAINTS,
         insufficiencyPhrase: 'I am a teapot',
       },
       q,

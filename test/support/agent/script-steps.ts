@@ -6,13 +6,13 @@
 /** A constraint analysis that asks for nothing beyond the question. */
 export const NO_CONSTRAINTS = {
   minSearches: 0,
-  requiredTopics: [],
+  requiredTopics: [] as string[],
   minOpenCitations: 0,
-  exactQuotes: [],
-  conflictRule: 'none',
-  requiredSections: [],
+  exactQuotes: [] as string[],
+  conflictRule: 'none' as const,
+  requiredSections: [] as string[],
   insufficiencyPhrase: '',
-} as const;
+};
 
 /** A plain question-answering plan searching `subQueries`. */
 export function qaPlan(subQueries: string[], steps: string[] = ['Search', 'Open', 'Answer']) {
