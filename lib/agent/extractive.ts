@@ -2,6 +2,7 @@ import { analyze } from '@/lib/retrieval/analyzer';
 import { subQuestions } from './answer-type';
 import { recordAnswerSignals } from './confidence';
 import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
+import { documentAnswer } from './document-answer';
 import { declineAnswer, questionWords, tableAnswerLine } from './extractive-answer';
 import { type Candidate, combinedSignals, looksLikeHeading, selectEvidence } from './extractive-select';
 import { searchableQuestion } from './plan';
@@ -143,6 +144,13 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
       insufficiencies: [{ section: 'Answer', missing: 'No relevant passage was found', queriesTried: queries }],
       coverage: 0,
     };
+  }
+
+  // A question about the library ("which of my documents …") is answered per document.
+  if (state.plan.documents && c.requiredSections.length === 0) {
+    const { signals, ...answer } = documentAnswer(state, state.plan.documents, phrase);
+    recordAnswerSignals(state, signals);
+    return answer;
   }
 
   // The question's conditions on typed fields became filters (plan.ts): every opened document passed them, so the

@@ -10,6 +10,7 @@ import {
 import type { SearchFilters } from '@/lib/retrieval/types';
 import { subQuestions } from './answer-type';
 import type { PromptConstraints } from './constraints';
+import { type DocumentQuestion, documentQuestion } from './document-questions';
 import { metaFiltersFromQuestion } from './meta-plan';
 import { callStructured, parseLooseJson, type StructuredOutcome } from './model-call';
 import type { BucketRef } from './ports';
@@ -33,6 +34,8 @@ export interface AgentPlan {
   outputFormat: OutputFormat;
   steps: string[];
   source: 'model' | 'default';
+  /** A question about the library ("which of my documents …"): searched and answered per document. */
+  documents?: DocumentQuestion;
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -105,6 +108,12 @@ export function defaultPlan(
   if (mentioned.length > 0) filters.bucketIds = mentioned.map((b) => b.id);
 
   const subQueries: string[] = [...constraints.requiredTopics];
+  const documents =
+    constraints.requiredSections.length === 0
+      ? (documentQuestion(searchableQuestion(question)) ?? undefined)
+      : undefined;
+  // A question about documents searches its subject (the person, the entity, the description) across them.
+  if (documents && subQueries.length === 0) subQueries.push(documents.subject);
   for (const section of constraints.requiredSections) {
     if (subQueries.length >= constraints.minSearches && subQueries.length > 0) break;
     if (!subQueries.some((s) => s.toLowerCase().includes(section.toLowerCase()))) subQueries.push(section);
@@ -155,6 +164,7 @@ export function defaultPlan(
     outputFormat,
     steps: steps.slice(0, 5),
     source: 'default',
+    ...(documents ? { documents } : {}),
   };
 }
 
@@ -239,6 +249,7 @@ export function reconcilePlan(
     outputFormat: constraints.requiredSections.length > 0 ? 'sections' : model.outputFormat,
     steps: steps.length >= 2 ? steps.slice(0, 5) : fallback.steps,
     source: 'model',
+    ...(fallback.documents ? { documents: fallback.documents } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { DecisionAction } from './decision-action';
+import { MAX_DOCUMENTS, resultsPerDocument } from './document-answer';
 import type { ToolName } from './events';
 import { withoutSpans } from './injection';
 import { type AgentState, type ResultEntry, remainingToolCalls } from './state';
@@ -16,7 +17,11 @@ import type { AgentTool, ToolCall } from './tools/types';
 export function opensWanted(state: AgentState): number {
   const c = state.constraints;
   const perTopic = Math.max(c.requiredTopics.length, c.requiredSections.length);
-  return Math.min(state.limits.maxContextCitations, Math.max(c.minOpenCitations, perTopic, 2));
+  // A question about documents opens one passage per matching document.
+  const documents = state.plan.documents
+    ? Math.min(MAX_DOCUMENTS, resultsPerDocument([...state.results.values()], state.plan.documents).length)
+    : 0;
+  return Math.min(state.limits.maxContextCitations, Math.max(c.minOpenCitations, perTopic, documents, 2));
 }
 
 /** Relevance on what the document says: planted spans do not count, so they cannot pull a result in. */
@@ -29,6 +34,15 @@ function relevant(entry: ResultEntry, terms: string[]): boolean {
 export function chooseOpens(state: AgentState, count: number): string[] {
   const opened = new Set(state.opened.map((o) => o.chunk.chunkId));
   const entries = [...state.results.values()].filter((e) => !opened.has(e.hit.chunkId) && !e.irrelevant);
+  const documents = state.plan.documents;
+  if (documents) {
+    // One passage per matching document not opened yet.
+    const done = new Set(state.opened.map((o) => o.chunk.documentId));
+    return resultsPerDocument(entries, documents)
+      .filter((e) => !done.has(e.hit.documentId))
+      .slice(0, count)
+      .map((e) => e.handle);
+  }
   const picked: string[] = [];
   const followed = entries.filter((e) => e.origin === 'follow').sort((a, b) => b.hit.score - a.hit.score);
   for (const e of followed.slice(0, 1)) picked.push(e.handle);
@@ -104,7 +118,8 @@ export function extractiveNextAction(state: AgentState, tools: Map<ToolName, Age
   }
 
   const follow = tools.get('follow_reference');
-  if (follow && remaining >= 2 && state.follow.visited.size === 0) {
+  // A question about documents is answered from each document's own passage: no reference is followed.
+  if (follow && remaining >= 2 && state.follow.visited.size === 0 && !state.plan.documents) {
     const questionTerms = keyTerms(state.question);
     for (const o of state.opened) {
       const refs = detectReferences(o.chunk.text).filter((r) => r.type !== 'external');

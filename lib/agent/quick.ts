@@ -28,7 +28,9 @@ export async function runQuick(rc: RunContext): Promise<LoopOutcome> {
     inventedMarkers: [],
   });
   state.iterations++;
-  await executeCalls(rc, [{ tool: 'search_docs', query: searchableQuestion(state.question) }]);
+  // A question about documents searches its subject (the plan's query), one passage per document.
+  const query = state.plan.documents?.subject ?? searchableQuestion(state.question);
+  await executeCalls(rc, [{ tool: 'search_docs', query }]);
   if (userAborted(rc)) return none(true);
   if (state.results.size === 0) {
     const clarification = {

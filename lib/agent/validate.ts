@@ -151,9 +151,12 @@ function gateInput(state: AgentState): GateInput {
 
 /** Technical terms of the answer that no opened source contains; the question's terms count only in admissions. */
 function ungroundedTermsOf(text: string, state: AgentState): string[] {
-  // A source's location labels (sheet, section heading) are named by its citation, so their terms are grounded.
+  // A source's location labels (sheet, section heading) and its document's name (file name, title) are named by its
+  // citation, so their terms are grounded.
   const opened = state.opened
-    .map((o) => [o.chunk.text, o.chunk.sheet ?? '', o.chunk.headingPath ?? ''].join('\n'))
+    .map((o) =>
+      [o.chunk.text, o.chunk.sheet ?? '', o.chunk.headingPath ?? '', o.chunk.filename, o.chunk.title ?? ''].join('\n'),
+    )
     .join('\n');
   const phrase = state.constraints.insufficiencyPhrase;
   const missing = ungroundedTerms(text, opened);

@@ -28,8 +28,11 @@ export interface GateIssue {
 
 export interface GateSource {
   n: number;
-  /** `sheet` and `headingPath` are the source's location labels: the citation names them with the text. */
-  chunk: { text: string; sheet?: string | null; headingPath?: string | null };
+  /**
+   * `sheet` and `headingPath` are the source's location labels: the citation names them with the text. `filename`
+   * and `title` name its document: an answer may name a document it cites, digits in the name included.
+   */
+  chunk: { text: string; sheet?: string | null; headingPath?: string | null; filename?: string; title?: string | null };
   /**
    * false for a model's reading of a picture (visual_interpretation): it may ground numbers and claims, never a
    * quote, a block quote or a code line, which must be the document's own words.
@@ -40,6 +43,21 @@ export interface GateSource {
 /** The location labels of a source (sheet name, section heading path): numbers in them are grounded by citing it. */
 function labelsOf(source: GateSource): string {
   return [source.chunk.sheet, source.chunk.headingPath].filter((x): x is string => !!x && x.length > 0).join('\n');
+}
+
+/**
+ * The unit's text with the names of the documents it cites blanked (same length, so offsets hold): a document's
+ * name ("report-2023-06.pdf") is not a claim, and its digits are no number to ground. Only a name written out in
+ * full is blanked; a number merely shared with a name must still be in the cited text.
+ */
+function withoutCitedNames(text: string, sources: readonly GateSource[]): string {
+  let out = text;
+  const names = sources
+    .flatMap((s) => [s.chunk.filename, s.chunk.title])
+    .filter((x): x is string => typeof x === 'string' && /\d/.test(x) && x.trim().length >= 4)
+    .sort((a, b) => b.length - a.length);
+  for (const name of names) out = out.split(name).join(' '.repeat(name.length));
+  return out;
 }
 
 export interface GateInput {
@@ -91,6 +109,7 @@ const short = (s: string) => (s.length > 100 ? `${s.slice(0, 100)}…` : s);
 /** Runs the gate over `answer`. Pure. */
 export function checkAnswer(answer: string, input: GateInput): GateReport {
   const byN = new Map(input.opened.map((o) => [o.n, o.chunk.text]));
+  const sourceByN = new Map(input.opened.map((o) => [o.n, o]));
   const labelsByN = new Map(input.opened.map((o) => [o.n, labelsOf(o)]));
   const wordsByN = new Map(input.opened.filter((o) => o.verbatim !== false).map((o) => [o.n, o.chunk.text]));
   const phrase = input.insufficiencyPhrase ?? null;
@@ -168,7 +187,8 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
       issues.push(quoteIssue(q.text, qCited));
     }
     const keys = [...texts.map((t) => evidenceKeys(t)), ...cited.map((n) => evidenceKeys(labelsByN.get(n) ?? ''))];
-    for (const m of numberMentions(withoutMarkers(unit.text))) {
+    const named = cited.flatMap((n) => sourceByN.get(n) ?? []);
+    for (const m of numberMentions(withoutCitedNames(withoutMarkers(unit.text), named))) {
       const at = unit.start + m.start;
       if (groundedIn(m, keys)) continue;
       if (admitting(at) && grounded(m, questionKeys)) continue;

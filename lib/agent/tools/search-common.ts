@@ -1,6 +1,7 @@
 import { checkMetaFilters, describeMetaFilter, type MetaFilter, unionSchemas } from '@/lib/domain/typed-meta';
 import { isIndexUnavailable } from '@/lib/retrieval/errors';
 import type { SearchFilters, SearchHit, SearchMode } from '@/lib/retrieval/types';
+import { hitsPerDocument, PER_DOCUMENT_CANDIDATES } from '../document-answer';
 import { findInjectedSpans } from '../injection';
 import { deadlineSignal } from '../model-call';
 import type { BucketRef } from '../ports';
@@ -238,18 +239,22 @@ export async function runSearch(
   const search = async (agentFilters: AgentFilters): Promise<SearchHit[]> => {
     const filters = engineFilters(agentFilters);
     if (filters.documentIds?.length === 0) return [];
+    // A question about documents reads more passages and keeps the best of each document (./document-answer).
+    const documents = ctx.state.plan.documents;
+    const topK = ctx.state.limits.searchTopK;
     const hits = await ctx.index.search({
       ownerId: ctx.ownerId,
       query,
       mode: effectiveMode,
-      topK: ctx.state.limits.searchTopK,
+      topK: documents ? Math.max(topK, PER_DOCUMENT_CANDIDATES) : topK,
       filters: isEmptyFilters(filters) ? undefined : filters,
       queryVector: vector,
       includeText: true,
     });
     if (hits.length === 0) return hits;
     const allowed = await ctx.catalog.filterIndexed(ctx.ownerId, [...new Set(hits.map((h) => h.documentId))]);
-    return hits.filter((h) => allowed.has(h.documentId));
+    const mine = hits.filter((h) => allowed.has(h.documentId));
+    return documents ? hitsPerDocument(mine, topK, documents.language) : mine;
   };
 
   let filters = mergeFilters(ctx.baseFilters, soft);
