@@ -8,6 +8,8 @@ import { type Candidate, combinedSignals, looksLikeHeading, selectEvidence } fro
 import { searchableQuestion } from './plan';
 import type { AgentState, OpenedChunk } from './state';
 import { keyTerms, type Sentence, splitSentences } from './text';
+import { namingSection, sectionWords } from './tools/follow-reference';
+import { detectReferences } from './tools/references';
 import type { AnswerStyle, Insufficiency } from './types';
 import { missingParts } from './validate';
 
@@ -266,6 +268,7 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
     }
     const block = exactBlock(questionTerms);
     if (block) lines.push('', block);
+    lines.push(...referencedLines(state, pool, questionTerms, quoted));
   }
 
   for (const part of missingParts(state)) {
@@ -300,6 +303,36 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
     insufficiencies,
     coverage: cov,
   };
+}
+
+/**
+ * The sections the answer's quoted passages point to ("defined in Section 4.2 of the Integration Guide"), when the
+ * run followed the reference and opened the section: its sentence that best covers the question, quoted and cited,
+ * under the reference's own words when the section carries its label (else as "Referenced passage").
+ */
+function referencedLines(state: AgentState, pool: Candidate[], terms: string[], quoted: Set<string>): string[] {
+  const quotedChunks = new Set(pool.filter((p) => quoted.has(p.sentence.text)).map((p) => p.opened.chunk.chunkId));
+  const out: string[] = [];
+  for (const o of state.opened) {
+    const entry = state.results.get(o.handle);
+    const reference = entry?.origin === 'follow' ? entry.queries[0] : undefined;
+    if (!reference || quotedChunks.has(o.chunk.chunkId)) continue;
+    const pointing = state.opened.some((p) => quotedChunks.has(p.chunk.chunkId) && p.chunk.text.includes(reference));
+    if (!pointing) continue;
+    const best = pool
+      .filter((c) => c.opened === o && !quoted.has(c.sentence.text) && !looksLikeHeading(c.sentence.text, o))
+      .map((c) => ({ c, s: coverage(terms, c.terms) - c.sentence.start * 0.000001 }))
+      .sort((a, b) => b.s - a.s)[0]?.c;
+    if (!best) continue;
+    quoted.add(best.sentence.text);
+    const detected = detectReferences(reference)[0];
+    const labelled =
+      detected && namingSection([{ ...o.chunk, snippet: '', score: 0, scores: {} }], detected).length > 0;
+    // The section's label is written only when the cited section carries it (its digits must be in the source).
+    const named = labelled && (!/\d/.test(detected.target) || o.chunk.text.includes(detected.target));
+    out.push(`${named ? `Referenced ${sectionWords(detected)}` : 'Referenced passage'}: ${quoteLine(best, false)}`);
+  }
+  return out;
 }
 
 /** The question's own words for analysed terms (so the answer names them as the user wrote them). */

@@ -1,7 +1,10 @@
+import { analyze } from '@/lib/retrieval/analyzer';
+import { specificWords, subQuestions } from './answer-type';
 import type { DecisionAction } from './decision-action';
 import { MAX_DOCUMENTS, resultsPerDocument } from './document-answer';
 import type { ToolName } from './events';
 import { withoutSpans } from './injection';
+import { searchableQuestion } from './plan';
 import { type AgentState, type ResultEntry, remainingToolCalls } from './state';
 import { keyTerms, termCoverage } from './text';
 import { detectReferences } from './tools/references';
@@ -30,6 +33,50 @@ function relevant(entry: ResultEntry, terms: string[]): boolean {
   return terms.length === 0 || termCoverage(terms, `${entry.hit.title ?? ''} ${text}`) > 0;
 }
 
+/** Whether the question is compound ("How many X …, and what is Y?"): each part is searched and answered alone. */
+function isCompound(state: AgentState): boolean {
+  return subQuestions(searchableQuestion(state.question), keyTerms).length > 1;
+}
+
+/** A result's text read under its document's name, title, sheet and heading (planted spans removed). */
+function namedText(e: ResultEntry): string {
+  const h = e.hit;
+  return `${h.filename.replace(/[-_.]/g, ' ')}\n${h.title ?? ''}\n${h.sheet ?? ''}\n${h.headingPath ?? ''}\n${withoutSpans(h.text ?? h.snippet, e.injected)}`;
+}
+
+/**
+ * For a compound question, the results naming what a part asks about that no opened passage names: the part's
+ * names, numbers and codes (`specificWords`: "Texas" in "how many checks did Texas have in November 2015") read
+ * under each passage's document name. One result per part, the one holding most of them (then the best score),
+ * so each part opens the passage about its own entity, not only its document's best-scoring passage.
+ */
+export function partNameOpens(state: AgentState): string[] {
+  if (!isCompound(state)) return [];
+  const openedIds = new Set(state.opened.map((o) => o.chunk.chunkId));
+  const have = new Set(
+    state.opened.flatMap((o) =>
+      analyze(
+        `${o.chunk.filename.replace(/[-_.]/g, ' ')} ${o.chunk.title ?? ''} ${o.chunk.sheet ?? ''} ${o.chunk.headingPath ?? ''} ${o.chunk.text}`,
+      ),
+    ),
+  );
+  const picked: string[] = [];
+  for (const search of state.searches) {
+    const missing = [...new Set(specificWords(search.query).flatMap((w) => analyze(w)))].filter((t) => !have.has(t));
+    if (missing.length === 0) continue;
+    const best = [...state.results.values()]
+      .filter((e) => e.queries.includes(search.query) && !openedIds.has(e.hit.chunkId) && !e.irrelevant)
+      .map((e) => {
+        const terms = new Set(analyze(namedText(e)));
+        return { e, n: missing.filter((t) => terms.has(t)).length };
+      })
+      .filter((x) => x.n > 0 && !picked.includes(x.e.handle))
+      .sort((a, b) => b.n - a.n || b.e.hit.score - a.e.hit.score)[0];
+    if (best) picked.push(best.e.handle);
+  }
+  return picked;
+}
+
 /** The results to open next: the best unopened result of each query first, then the best remaining ones. */
 export function chooseOpens(state: AgentState, count: number): string[] {
   const opened = new Set(state.opened.map((o) => o.chunk.chunkId));
@@ -46,12 +93,16 @@ export function chooseOpens(state: AgentState, count: number): string[] {
   const picked: string[] = [];
   const followed = entries.filter((e) => e.origin === 'follow').sort((a, b) => b.hit.score - a.hit.score);
   for (const e of followed.slice(0, 1)) picked.push(e.handle);
+  // A compound question's part opens the result covering most of the part's words (read under its document's
+  // name), then the best score: the part's own passage rather than its document's best-scoring one.
+  const compound = isCompound(state);
   for (const search of state.searches) {
     if (picked.length >= count) break;
     const terms = keyTerms(search.query);
+    const covered = (e: ResultEntry) => (compound ? termCoverage(terms, namedText(e)) : 0);
     const best = entries
       .filter((e) => e.queries.includes(search.query) && !picked.includes(e.handle) && relevant(e, terms))
-      .sort((a, b) => b.hit.score - a.hit.score)[0];
+      .sort((a, b) => covered(b) - covered(a) || b.hit.score - a.hit.score)[0];
     if (best) picked.push(best.handle);
   }
   const questionTerms = keyTerms(state.question);
@@ -116,6 +167,16 @@ export function extractiveNextAction(state: AgentState, tools: Map<ToolName, Age
         reason: 'open the best results',
       };
   }
+
+  const named = state.opened.length < state.limits.maxContextCitations ? partNameOpens(state) : [];
+  if (named.length > 0)
+    return {
+      action: 'tool_call',
+      calls: named
+        .slice(0, Math.min(remaining, parallel, state.limits.maxContextCitations - state.opened.length))
+        .map((handle) => ({ tool: 'open_citation', handle })),
+      reason: 'open the passage naming what a part of the question asks about',
+    };
 
   const follow = tools.get('follow_reference');
   // A question about documents is answered from each document's own passage: no reference is followed.

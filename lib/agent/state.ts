@@ -124,6 +124,11 @@ export function registerHit(
   const existing = existingHandle ? state.results.get(existingHandle) : undefined;
   if (existing) {
     if (!existing.queries.includes(query)) existing.queries.push(query);
+    // A result a followed reference resolves to is the referenced passage, however it was first found.
+    if (origin === 'follow' && existing.origin !== 'follow') {
+      existing.origin = 'follow';
+      existing.queries.unshift(existing.queries.splice(existing.queries.indexOf(query), 1)[0] ?? query);
+    }
     if (hit.score > existing.hit.score) existing.hit = { ...hit, text: hit.text ?? existing.hit.text };
     existing.pruned = false;
     return existing;

@@ -6,6 +6,27 @@ import { type DetectedReference, detectReferences, parseReference } from './refe
 import { describeEntry, engineFilters } from './search-common';
 import { type AgentTool, type ToolContext, type ToolOutcome, toolError } from './types';
 
+/** The words a section reference is searched by: its kind and label ("Appendix B", "section 4.2"). */
+export function sectionWords(ref: DetectedReference): string {
+  const kind =
+    /\b(appendix|annex(?:e)?|anhang|chapter|kapitel|clause|part|abschnitt|section)\b/i.exec(ref.original)?.[1] ??
+    'section';
+  return `${kind} ${ref.target}`;
+}
+
+/**
+ * A section reference resolves to the passages that carry the section's label (in their heading path, or in their
+ * opening, where a section's heading stands), when the scope holds any: "Section 4.2" opens 4.2, not the
+ * best-scoring 4.1 beside it. Other references, and sections no passage labels, keep every hit.
+ */
+export function namingSection(hits: SearchHit[], ref: DetectedReference): SearchHit[] {
+  if (ref.type !== 'section') return hits;
+  const label = ref.target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const re = new RegExp(`(?:^|[^\\p{L}\\p{N}.])${label}(?![\\p{L}\\p{N}]|\\.\\d)`, 'u');
+  const naming = hits.filter((h) => re.test(h.headingPath ?? '') || re.test((h.text ?? h.snippet).slice(0, 120)));
+  return naming.length > 0 ? naming : hits;
+}
+
 /**
  * follow_reference: resolves "see Section 4.2" / "as described in the Deployment Guide" found in a
  * result by a scoped search (same document for sections, the named document for document mentions, then broad).
@@ -91,12 +112,12 @@ export function createFollowReferenceTool(ctx: ToolContext): AgentTool {
         if (ref.type === 'section' && named.length > 0) {
           // "Section 4.2 of the Integration Guide": the section, in the named document.
           hits = await scopedSearch(
-            `section ${ref.target} ${context}`,
+            `${sectionWords(ref)} ${context}`,
             named.map((d) => d.documentId),
           );
           scope = named.map((d) => `"${d.filename}"`).join(', ');
         } else if (ref.type === 'section') {
-          hits = await scopedSearch(`section ${ref.target} ${context}`, [entry.hit.documentId]);
+          hits = await scopedSearch(`${sectionWords(ref)} ${context}`, [entry.hit.documentId]);
           scope = `"${entry.hit.filename}"`;
         } else {
           const named = await ctx.catalog.findDocumentsByName(ctx.ownerId, ref.target, 3);
@@ -119,7 +140,10 @@ export function createFollowReferenceTool(ctx: ToolContext): AgentTool {
           'Search for the referenced section directly.',
         );
       }
-      hits = hits.filter((h) => h.chunkId !== entry.hit.chunkId);
+      hits = namingSection(
+        hits.filter((h) => h.chunkId !== entry.hit.chunkId),
+        ref,
+      );
       if (hits.length === 0)
         return toolError(
           'NO_RESULTS',

@@ -27,6 +27,8 @@ const PATTERNS: { type: DetectedReference['type']; re: RegExp }[] = [
   },
   { type: 'section', re: /\b(?:section|chapter|clause|appendix|annex)\s+([0-9]+(?:\.[0-9]+)+|[0-9]+)\b/gi },
   { type: 'section', re: /§\s*([0-9]+[a-z]?(?:\.[0-9]+)*)/g },
+  // A lettered appendix or annex ("set out in Appendix B", "Anhang C", "annexe A"): capitalised, so not "an appendix".
+  { type: 'section', re: /\b(?:Appendix|APPENDIX|Annex|ANNEX|Anhang|ANHANG|Annexe|ANNEXE)\s+([A-Z](?:\.[0-9]+)*)\b/g },
   { type: 'section', re: /\b(?:siehe|gemäß|gem\.|vgl\.)\s+(?:Abschnitt|Kapitel|Ziffer|§)\s*([0-9]+(?:\.[0-9]+)*)/gi },
   {
     type: 'document',
