@@ -193,3 +193,32 @@ describe('location labels', () => {
     ]);
   });
 });
+
+describe('document names in an answer', () => {
+  const named = [
+    {
+      n: 1,
+      chunk: {
+        text: 'Boeing Company Long Beach 56 Layoff Unknown at this time',
+        filename: 'WARN-Report-for-7-1-2015-to-03-25-2016.pdf',
+        title: 'WARN report 2015',
+      },
+    },
+    { n: 2, chunk: { text: 'Sales rose by 4 percent.', filename: 'report-2023.pdf', title: null } },
+  ];
+  const check = (answer: string) => checkAnswer(answer, input({ opened: named })).issues.map((i) => i.code);
+
+  it('reads a cited document name written out in full as a name, digits included', () => {
+    expect(check('- WARN-Report-for-7-1-2015-to-03-25-2016.pdf: "Boeing Company Long Beach 56" [1]')).toEqual([]);
+    expect(check('- report-2023.pdf (WARN report 2015): "Sales rose by 4 percent." [2]')).toEqual([
+      'UNGROUNDED_NUMBER',
+    ]);
+  });
+
+  it('still needs a number merely shared with a name in the cited text', () => {
+    expect(check('Sales rose by 2023 percent [2].')).toEqual(['UNGROUNDED_NUMBER']);
+    expect(check('The layoffs began in 2015 [1].')).toEqual(['UNGROUNDED_NUMBER']);
+    // The name of a document the unit does not cite is no excuse.
+    expect(check('- report-2023.pdf: "Boeing Company Long Beach 56" [1]')).toEqual(['UNGROUNDED_NUMBER']);
+  });
+});
