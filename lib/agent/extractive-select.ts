@@ -13,7 +13,7 @@ import {
 } from './answer-type';
 import type { AnswerSignals } from './confidence';
 import type { OpenedChunk } from './state';
-import { bestTableRow, type TableHit } from './table-answer';
+import { bestTableRow, cellFits, type TableHit } from './table-answer';
 import { keyTerms, normalizeForQuote, type Sentence } from './text';
 
 /**
@@ -192,7 +192,14 @@ export function selectEvidence(args: {
     .filter((x) => x.sentence > 0)
     .sort((a, b) => b.s - a.s);
 
-  const table = bestTableRow(opened, terms, weight);
+  const table = bestTableRow(opened, {
+    terms,
+    weight,
+    specific,
+    typeNouns: typeNounTerms(answerType),
+    fits: (value) => cellFits(value, answerType, question),
+    has: holds,
+  });
   const top = scored[0];
   const seen = new Set<string>();
   const picked: Candidate[] = [];
@@ -206,11 +213,12 @@ export function selectEvidence(args: {
   }
   picked.sort((a, b) => a.opened.n - b.opened.n || a.sentence.start - b.sentence.start);
 
-  // Prefer the table row when its label names the asked entity and it covers the question at least as well.
+  // Prefer the table cell when its row's key names the asked entity, its column header says the asked attribute (as
+  // a sentence must) and it covers the question at least as well.
   const useTable =
     table !== null &&
     table.value !== null &&
-    (answerType === 'quantity' || answerType === 'other' || !top || top.heading || !top.typed) &&
+    table.attributeCoverage > DECLINE_ATTRIBUTE &&
     table.coverage >= (top?.chunk ?? 0) * 0.75;
 
   const chosen = useTable && table ? [table.opened] : [...new Set(picked.map((p) => p.opened))];

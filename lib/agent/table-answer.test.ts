@@ -44,7 +44,7 @@ describe('table answers', () => {
       question: 'What were Zone EUR restructuring costs in January–June 2023?',
       opened: [chunk],
     });
-    const hit = bestTableRow(state.opened, ['zone', 'eur', 'restructur', 'cost'], () => 1);
+    const hit = bestTableRow(state.opened, { terms: ['zone', 'eur', 'restructur', 'cost'], weight: () => 1 });
     expect(hit?.label).toBe('Zone EUR');
     expect(hit?.value).toBe('-140');
     const ex = extractiveAnswer(state, 'concise');
