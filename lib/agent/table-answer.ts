@@ -18,8 +18,13 @@ export interface TableLine {
   cells: string[];
 }
 
-export interface TableHit {
-  opened: OpenedChunk;
+/** Where a table is read from: an opened chunk, or a search result not opened yet. */
+export interface TableSource {
+  chunk: { text: string; sheet: string | null; title: string | null; filename: string };
+}
+
+export interface TableHit<T extends TableSource = OpenedChunk> {
+  opened: T;
   row: TableLine;
   /** The header lines of the row's table (nearest last). */
   headers: TableLine[];
@@ -116,18 +121,29 @@ export function tableRows(text: string): { row: TableLine; headers: TableLine[] 
 
 /**
  * A spanning header line ("In millions of CHF | | | 2023 | | | 2022" above the column header line): at most half as
- * many labels as columns, each standing for a group of columns. Each column gets the label of its group: the columns between two empty separator columns, or
- * else the nearest label.
+ * many labels as columns, each standing for a group of columns. One label titles every column; when the empty
+ * separator columns cut the table into groups holding one label each, a label stands for its group; otherwise a
+ * label stands for its own column and those to its right up to the next label (a merged cell's value is stored in
+ * its first cell), and the columns left of the first label have none.
  */
 function groupLabels(line: TableLine, width: number, separators: ReadonlySet<number>): string[] | null {
   const labelled = line.cells.map((c, i) => (i > 0 && c.length > 0 ? i : -1)).filter((i) => i > 0);
   if (labelled.length === 0 || labelled.length * 2 > width - 1) return null;
+  const cuts = [0, ...[...separators].sort((a, b) => a - b), width];
+  const groups = cuts.slice(1).map((end, g) => ({ from: (cuts[g] ?? 0) + 1, to: end - 1 }));
+  const inGroup = (i: number) => groups.find((g) => i >= g.from && i <= g.to);
+  const oneEach = groups
+    .filter((g) => g.to >= g.from)
+    .every((g) => labelled.filter((j) => j >= g.from && j <= g.to).length <= 1);
   const out: string[] = [''];
   for (let i = 1; i < width; i++) {
-    const group = labelled.filter((j) => ![...separators].some((s) => (s - i) * (s - j) <= 0 && s !== i && s !== j));
-    const pool = group.length > 0 ? group : labelled;
-    const nearest = pool.reduce((a, b) => (Math.abs(b - i) < Math.abs(a - i) ? b : a));
-    out.push(line.cells[nearest] ?? '');
+    let label: number | undefined;
+    if (labelled.length === 1) label = labelled[0];
+    else if (oneEach && labelled.length > 0) {
+      const g = inGroup(i);
+      label = g ? labelled.find((j) => j >= g.from && j <= g.to) : undefined;
+    } else label = labelled.filter((j) => j <= i).at(-1);
+    out.push(label === undefined ? '' : (line.cells[label] ?? ''));
   }
   return out;
 }
@@ -205,10 +221,15 @@ function emptyColumns(lines: readonly TableLine[], width: number): Set<number> {
   return out;
 }
 
+/** Whether a table hit answers: a column's header says more than `share` of the asked attribute. */
+export function answersFromTable(hit: TableHit<TableSource> | null, share: number): boolean {
+  return hit !== null && hit.value !== null && hit.attributeCoverage > share;
+}
+
 /** The best-matching table cell over the opened chunks, or null when no row's key names an asked term. */
-export function bestTableRow(opened: readonly OpenedChunk[], q: TableQuery): TableHit | null {
+export function bestTableRow<T extends TableSource>(opened: readonly T[], q: TableQuery): TableHit<T> | null {
   const has = q.has ?? exact;
-  let best: TableHit | null = null;
+  let best: TableHit<T> | null = null;
   for (const o of opened) {
     // The table's caption: the chunk's sheet, title and file name and its lines that are not table rows.
     const caption = new Set(analyze(`${o.chunk.sheet ?? ''} ${o.chunk.title ?? ''} ${o.chunk.filename}`));
