@@ -13,7 +13,7 @@ import {
 } from './answer-type';
 import type { AnswerSignals } from './confidence';
 import type { OpenedChunk } from './state';
-import { answersFromTable, bestTableRow, cellFits, type TableHit, type TableQuery } from './table-answer';
+import { answersFromTable, bestTableRow, cellFits, type TableHit, type TableQuery, tableRows } from './table-answer';
 import { keyTerms, normalizeForQuote, type Sentence } from './text';
 
 /**
@@ -191,7 +191,8 @@ export function selectEvidence(args: {
       const typed = holdsAnswerType(c.sentence.text, answerType, question);
       // A quantity question wants the number said next to what it counts.
       const near = answerType !== 'quantity' || !typed || numberNearTerms(c.sentence.text, termSet, question, analyze);
-      const heading = looksLikeHeading(c.sentence.text, c.opened);
+      // A table row is read with its column headers (the table reader), never quoted as a sentence that answers.
+      const heading = looksLikeHeading(c.sentence.text, c.opened) || tableRows(c.sentence.text).length > 0;
       const named =
         specificTerms.length === 0 ? 1 : specificTerms.filter((t) => ctx.has(t)).length / specificTerms.length;
       const s =

@@ -63,9 +63,12 @@ export interface TableQuery {
 const NUMBER = String.raw`[-−–—+]?\(?\d[\d.,\s]*\)?`;
 /** A value cell: a number, a range ("0.75 - 1.2", "293-375"), a bound ("max 0.025", "≤ 5"), a percentage, a dash. */
 const VALUE = new RegExp(
-  String.raw`^(?:(?:[<>≤≥~≈]|\p{L}{1,3}\.?)\s*)?${NUMBER}(?:\s*[-−–—]\s*${NUMBER})?\s*%?$|^[—–-]$`,
+  String.raw`^(?:(?:[<>≤≥~≈]|\p{L}{1,3}\.?)\s*)?(${NUMBER})(?:\s*[-−–—]\s*(${NUMBER}))?\s*%?$|^[—–-]$`,
   'u',
 );
+
+/** Digits before the decimal point. */
+const integerDigits = (n: string) => (n.replace(/[^\d.]/g, '').split('.')[0] ?? '').length;
 
 function isTableLine(line: string): boolean {
   return line.includes(' | ') || /^\s*\|.*\|\s*$/.test(line);
@@ -80,7 +83,11 @@ function cellsOf(line: string): string[] {
 
 /** A value cell (number, range, bound, dash). */
 export function isValueCell(cell: string): boolean {
-  return cell.length > 0 && VALUE.test(cell);
+  const m = cell.length > 0 ? VALUE.exec(cell) : null;
+  if (!m) return false;
+  // A range joins two numbers of one magnitude ("293-375"); "20-8143439" is an identifier.
+  const [from, to] = [m[1], m[2]];
+  return !from || !to || Math.abs(integerDigits(from) - integerDigits(to)) <= 1;
 }
 
 /** A data row: a label with letters and at least one value cell holding a digit. */
@@ -89,6 +96,12 @@ export function isDataRow(cells: readonly string[]): boolean {
   if (!/\p{L}/u.test(label) || /^-{3,}$/.test(label)) return false;
   return cells.slice(1).some((c) => isValueCell(c) && /\d/.test(c));
 }
+
+/**
+ * Header lines kept above a table's first data row: a column header under one or two spanning lines, or the text rows
+ * of a transposed table (countries across, "Continent", "Capital", "Currency" down) above its first numeric row.
+ */
+const MAX_HEADER_LINES = 5;
 
 /** The tables of a chunk: data rows with the header lines above them. */
 export function tableRows(text: string): { row: TableLine; headers: TableLine[] }[] {
@@ -100,8 +113,11 @@ export function tableRows(text: string): { row: TableLine; headers: TableLine[] 
     const start = offset + (raw.length - raw.trimStart().length);
     offset += raw.length + 1;
     const trimmed = raw.trim();
+    // A Markdown separator line ("---|:---:") sits between a header and its rows.
+    if (/^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)+\|?$/.test(trimmed)) continue;
+    // A line that is not a table line (a caption, a blank line) ends the table above it.
     if (!isTableLine(trimmed)) {
-      if (inData) headers = [];
+      headers = [];
       inData = false;
       continue;
     }
@@ -114,7 +130,7 @@ export function tableRows(text: string): { row: TableLine; headers: TableLine[] 
     } else if (inData) {
       headers = [line];
       inData = false;
-    } else headers = [...headers, line].slice(-3);
+    } else headers = [...headers, line].slice(-MAX_HEADER_LINES);
   }
   return out;
 }
