@@ -13,7 +13,15 @@ import {
 } from './answer-type';
 import type { AnswerSignals } from './confidence';
 import type { OpenedChunk } from './state';
-import { answersFromTable, bestTableRow, cellFits, type TableHit, type TableQuery, tableRows } from './table-answer';
+import {
+  answersFromTable,
+  askedNoun,
+  bestTableRow,
+  cellFits,
+  type TableHit,
+  type TableQuery,
+  tableRows,
+} from './table-answer';
 import { keyTerms, normalizeForQuote, type Sentence } from './text';
 
 /**
@@ -154,6 +162,7 @@ export function tableQuery(question: string, terms: readonly string[], weight: W
     specific: new Set(specificWords(question).flatMap((w) => analyze(w))),
     typeNouns: typeNounTerms(answerType),
     fits: (value) => cellFits(value, answerType, question),
+    focus: analyze(askedNoun(question)),
     has: holds,
   };
 }

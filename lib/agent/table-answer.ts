@@ -56,6 +56,11 @@ export interface TableQuery {
   typeNouns?: ReadonlySet<string>;
   /** Whether a cell holds a value of the asked type (a year question is not answered by a count). */
   fits?: (value: string) => boolean;
+  /**
+   * The noun the question asks for when it names one ("how many titles …", "which page …"): what the column must say;
+   * the question's other words may be a relation no table spells out ("… have the Otters won").
+   */
+  focus?: readonly string[];
   /** Whether analysed terms hold a term (word families, see `holds` in extractive-select). */
   has?: (have: ReadonlySet<string>, term: string) => boolean;
 }
@@ -105,9 +110,8 @@ const MAX_HEADER_LINES = 5;
 
 /** The tables of a chunk: data rows with the header lines above them. */
 export function tableRows(text: string): { row: TableLine; headers: TableLine[] }[] {
-  const out: { row: TableLine; headers: TableLine[] }[] = [];
-  let headers: TableLine[] = [];
-  let inData = false;
+  // The table lines (null: a line that ends a table), separator lines dropped.
+  const lines: (TableLine | null)[] = [];
   let offset = 0;
   for (const raw of text.split('\n')) {
     const start = offset + (raw.length - raw.trimStart().length);
@@ -117,14 +121,26 @@ export function tableRows(text: string): { row: TableLine; headers: TableLine[] 
     if (/^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)+\|?$/.test(trimmed)) continue;
     // A line that is not a table line (a caption, a blank line) ends the table above it.
     if (!isTableLine(trimmed)) {
-      headers = [];
-      inData = false;
+      lines.push(null);
       continue;
     }
     const cells = cellsOf(trimmed);
     if (cells.every((c) => /^:?-{2,}:?$/.test(c) || c === '')) continue;
-    const line = { text: trimmed, start, end: start + trimmed.length, cells };
-    if (isDataRow(cells)) {
+    lines.push({ text: trimmed, start, end: start + trimmed.length, cells });
+  }
+  const out: { row: TableLine; headers: TableLine[] }[] = [];
+  let headers: TableLine[] = [];
+  let inData = false;
+  for (const [i, line] of lines.entries()) {
+    if (!line) {
+      headers = [];
+      inData = false;
+      continue;
+    }
+    const next = lines[i + 1];
+    // A table's first line followed by a header line is a header too ("Region | 2021 | 2022" over "| Sales | Sales").
+    const heads = i === 0 || !lines[i - 1] ? next && !isDataRow(next.cells) : false;
+    if (isDataRow(line.cells) && !heads) {
       inData = true;
       out.push({ row: line, headers });
     } else if (inData) {
@@ -212,6 +228,20 @@ const CONTAINER = new Set(
   analyze('table tables sheet sheets spreadsheet spreadsheets workbook workbooks column columns row rows'),
 );
 
+/** The words naming what is asked, between an interrogative and the verb or preposition after it. */
+const ASKED_NOUN =
+  /\b(?:how\s+(?:many|much)|which|what)\s+((?:[\p{L}\p{N}][\p{L}\p{N}'’-]*\s+){1,4}?)(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should|of|in|for|on|at|by|to|from|with)\b/iu;
+
+/** The question's asked noun phrase ("how many Stanley Cups have …" → "Stanley Cups"), or '' when it names none. */
+export function askedNoun(question: string): string {
+  return ASKED_NOUN.exec(question)?.[1]?.trim() ?? '';
+}
+
+/** Drops a term that is part of another asked term ("qx" of "qx9"): one word of the question counts once. */
+function wholeTerms(terms: readonly string[]): string[] {
+  return terms.filter((t) => !terms.some((u) => u !== t && u.length > t.length && u.startsWith(t) && /\d/.test(u)));
+}
+
 const exact = (have: ReadonlySet<string>, term: string) => have.has(term);
 const isNumberTerm = (t: string) => /^\d[\d.,]*$/.test(t);
 
@@ -259,7 +289,9 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
       const heads = columnHeads(headers, width, emptyColumns([...sameTable, ...headers], width));
       // What the question asks beyond the row's key: the column header (with its group label) must say it.
       const rest = q.terms.filter((t) => !has(key.terms, t) && !CONTAINER.has(t));
-      const attribute = rest.filter((t) => !isNumberTerm(t) && !q.typeNouns?.has(t));
+      const asked = (ts: readonly string[]) => wholeTerms(ts.filter((t) => !isNumberTerm(t) && !q.typeNouns?.has(t)));
+      const focus = asked((q.focus ?? []).filter((t) => rest.includes(t)));
+      const attribute = focus.length > 0 ? focus : asked(rest);
       // The numbers the question gives (a year, a code) must be the row's own: in its cells, its table's header
       // lines or the caption, not in another table of the chunk.
       const own = new Set([
