@@ -57,7 +57,7 @@ describe('tableRows', () => {
   it('values: numbers, ranges of one magnitude, bounds and dashes; not identifiers', () => {
     for (const v of ['12', '-140', '1,234.5', '0.75 - 1.2', '293-375', 'max 0.025', '≤ 5', '45%', '—', '(12)'])
       expect(isValueCell(v), v).toBe(true);
-    for (const v of ['20-8143439', 'Nine quarters to 30 June 2023', 'FY 23/24', 'TOR', ''])
+    for (const v of ['20-8143439', 'Nine quarters to 30 June 2023', 'FY 23/24', 'Q1 2024', 'TOR', ''])
       expect(isValueCell(v), v).toBe(false);
   });
 });
@@ -99,6 +99,16 @@ describe('table answers', () => {
     ].join('\n');
     const { ex } = answer('What was the operating margin of Lakeside?', chunkOf(text));
     expect(ex.answer).toMatch(/Operating margin: 8\.4 \[1\]/);
+  });
+
+  it('of two row labels naming the asked line item, the one saying least else wins', () => {
+    const text = [
+      'In thousands | Q1 2024 | Q1 2023',
+      'Adjusted gross margin before one-off items | 410 | 380',
+      'Gross margin | 395 | 371',
+    ].join('\n');
+    const { ex } = answer('What was the gross margin for Q1 2024?', chunkOf(text, 'quarter.xlsx', 'Bridge'));
+    expect(ex.answer).toMatch(/^Gross margin, Q1 2024: 395 \[1\]/);
   });
 
   it('declines when no column header says the asked attribute (no neighbouring column)', () => {

@@ -68,7 +68,7 @@ export interface TableQuery {
 const NUMBER = String.raw`[-−–—+]?\(?\d[\d.,\s]*\)?`;
 /** A value cell: a number, a range ("0.75 - 1.2", "293-375"), a bound ("max 0.025", "≤ 5"), a percentage, a dash. */
 const VALUE = new RegExp(
-  String.raw`^(?:(?:[<>≤≥~≈]|\p{L}{1,3}\.?)\s*)?(${NUMBER})(?:\s*[-−–—]\s*(${NUMBER}))?\s*%?$|^[—–-]$`,
+  String.raw`^(?:[<>≤≥~≈]\s*|\p{Ll}{1,3}\.?\s+)?(${NUMBER})(?:\s*[-−–—]\s*(${NUMBER}))?\s*%?$|^[—–-]$`,
   'u',
 );
 
@@ -230,7 +230,7 @@ const CONTAINER = new Set(
 
 /** The words naming what is asked, between an interrogative and the verb or preposition after it. */
 const ASKED_NOUN =
-  /\b(?:how\s+(?:many|much)|which|what)\s+((?:[\p{L}\p{N}][\p{L}\p{N}'’-]*\s+){1,4}?)(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should|of|in|for|on|at|by|to|from|with)\b/iu;
+  /\b(?:how\s+(?:many|much)|(?:which|what)(?:\s+(?:is|are|was|were))?(?:\s+(?:the|an?))?)\s+((?:[\p{L}\p{N}][\p{L}\p{N}'’-]*\s+){1,4}?)(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should|of|in|for|on|at|by|to|from|with)\b/iu;
 
 /** The question's asked noun phrase ("how many Stanley Cups have …" → "Stanley Cups"), or '' when it names none. */
 export function askedNoun(question: string): string {
@@ -276,6 +276,7 @@ export function answersFromTable(hit: TableHit<TableSource> | null, share: numbe
 export function bestTableRow<T extends TableSource>(opened: readonly T[], q: TableQuery): TableHit<T> | null {
   const has = q.has ?? exact;
   let best: TableHit<T> | null = null;
+  let bestPrecision = 0;
   for (const o of opened) {
     // The table's caption: the chunk's sheet, title and file name and its lines that are not table rows.
     const caption = new Set(analyze(`${o.chunk.sheet ?? ''} ${o.chunk.title ?? ''} ${o.chunk.filename}`));
@@ -324,7 +325,11 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
       const all = new Set([...key.terms, ...caption, ...headers.flatMap((h) => analyze(h.text))]);
       const coverage = weighted(q.terms, (t) => has(all, t), q.weight);
       const score = key.coverage * 2 + (column?.score ?? 0) + coverage;
-      if (score > (best?.score ?? -1)) {
+      // Of two rows matching alike, the one whose key says least else ("Operating profit" over "Underlying … profit").
+      const precision = [...key.terms].filter((t) => q.terms.some((u) => has(new Set([t]), u))).length / key.terms.size;
+      const tie = best !== null && Math.abs(score - best.score) < 1e-9;
+      if (score > (best?.score ?? -1) + 1e-9 || (tie && precision > bestPrecision)) {
+        bestPrecision = precision;
         const head = column === null ? null : heads[column.index];
         best = {
           opened: o,
