@@ -13,7 +13,15 @@ import {
 } from './answer-type';
 import type { AnswerSignals } from './confidence';
 import type { OpenedChunk } from './state';
-import { bestTableRow, type TableHit } from './table-answer';
+import {
+  answersFromTable,
+  askedNoun,
+  bestTableRow,
+  cellFits,
+  type TableHit,
+  type TableQuery,
+  tableRows,
+} from './table-answer';
 import { keyTerms, normalizeForQuote, type Sentence } from './text';
 
 /**
@@ -142,6 +150,23 @@ export function questionParts(question: string): Set<string>[] {
   return parts.length >= 2 ? [whole, ...parts] : [whole];
 }
 
+/**
+ * What the table reader looks for: the question's topic terms (`terms`, as `selectEvidence` weighs them), its names
+ * and codes, the words that only name the answer's type, and the cell type the answer needs.
+ */
+export function tableQuery(question: string, terms: readonly string[], weight: Weight): TableQuery {
+  const answerType = detectAnswerType(question);
+  return {
+    terms,
+    weight,
+    specific: new Set(specificWords(question).flatMap((w) => analyze(w))),
+    typeNouns: typeNounTerms(answerType),
+    fits: (value) => cellFits(value, answerType, question),
+    focus: analyze(askedNoun(question)),
+    has: holds,
+  };
+}
+
 /** Picks the evidence for the question and decides whether it answers. */
 export function selectEvidence(args: {
   question: string;
@@ -175,7 +200,8 @@ export function selectEvidence(args: {
       const typed = holdsAnswerType(c.sentence.text, answerType, question);
       // A quantity question wants the number said next to what it counts.
       const near = answerType !== 'quantity' || !typed || numberNearTerms(c.sentence.text, termSet, question, analyze);
-      const heading = looksLikeHeading(c.sentence.text, c.opened);
+      // A table row is read with its column headers (the table reader), never quoted as a sentence that answers.
+      const heading = looksLikeHeading(c.sentence.text, c.opened) || tableRows(c.sentence.text).length > 0;
       const named =
         specificTerms.length === 0 ? 1 : specificTerms.filter((t) => ctx.has(t)).length / specificTerms.length;
       const s =
@@ -192,7 +218,7 @@ export function selectEvidence(args: {
     .filter((x) => x.sentence > 0)
     .sort((a, b) => b.s - a.s);
 
-  const table = bestTableRow(opened, terms, weight);
+  const table = bestTableRow(opened, tableQuery(question, terms, weight));
   const top = scored[0];
   const seen = new Set<string>();
   const picked: Candidate[] = [];
@@ -206,12 +232,10 @@ export function selectEvidence(args: {
   }
   picked.sort((a, b) => a.opened.n - b.opened.n || a.sentence.start - b.sentence.start);
 
-  // Prefer the table row when its label names the asked entity and it covers the question at least as well.
+  // Prefer the table cell when its row's key names the asked entity, its column header says the asked attribute (as
+  // a sentence must) and it covers the question at least as well.
   const useTable =
-    table !== null &&
-    table.value !== null &&
-    (answerType === 'quantity' || answerType === 'other' || !top || top.heading || !top.typed) &&
-    table.coverage >= (top?.chunk ?? 0) * 0.75;
+    table !== null && answersFromTable(table, DECLINE_ATTRIBUTE) && table.coverage >= (top?.chunk ?? 0) * 0.75;
 
   const chosen = useTable && table ? [table.opened] : [...new Set(picked.map((p) => p.opened))];
   const chosenTerms = new Set<string>();
@@ -222,7 +246,8 @@ export function selectEvidence(args: {
   const specificMissing = terms.filter((t) => specific.has(t) && !chosenTerms.has(t));
   // The asked attribute: the topic terms that are not names (an on-topic passage lacking it does not answer).
   const chosenText = chosen.map((o) => o.chunk.text).join('\n');
-  const numbersMissing = askedNumbers(question).filter((n) => !numbersIn(chosenText).includes(n));
+  // (A table row's numbers may stand in its table's caption, the sheet or file name: the table reader checked them.)
+  const numbersMissing = useTable ? [] : askedNumbers(question).filter((n) => !numbersIn(chosenText).includes(n));
   const typed = useTable ? true : picked.some((p) => holdsAnswerType(p.sentence.text, answerType, question));
   // The asked slot filled next to the question's terms (a table cell is read where the asked row meets the column).
   const slotNear =

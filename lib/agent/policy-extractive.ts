@@ -1,11 +1,13 @@
 import { analyze } from '@/lib/retrieval/analyzer';
-import { specificWords, subQuestions } from './answer-type';
+import { specificWords, subQuestions, withoutInterrogatives } from './answer-type';
 import type { DecisionAction } from './decision-action';
 import { MAX_DOCUMENTS, resultsPerDocument } from './document-answer';
 import type { ToolName } from './events';
+import { DECLINE_ATTRIBUTE, tableQuery } from './extractive-select';
 import { withoutSpans } from './injection';
 import { searchableQuestion } from './plan';
 import { type AgentState, type ResultEntry, remainingToolCalls } from './state';
+import { answersFromTable, bestTableRow, type TableQuery } from './table-answer';
 import { keyTerms, termCoverage } from './text';
 import { detectReferences } from './tools/references';
 import type { AgentTool, ToolCall } from './tools/types';
@@ -116,6 +118,42 @@ export function chooseOpens(state: AgentState, count: number): string[] {
   return picked.slice(0, count);
 }
 
+/** The table question(s) a question asks: its parts when compound, each with its topic terms. */
+function tableQueries(question: string): TableQuery[] {
+  const whole = searchableQuestion(question);
+  return subQuestions(whole, keyTerms).map((part) => {
+    const specific = new Set(specificWords(part).flatMap((w) => analyze(w)));
+    const topic = keyTerms(withoutInterrogatives(part));
+    return tableQuery(part, topic.length > 0 ? topic : keyTerms(part), (t) => (specific.has(t) ? 3 : 1));
+  });
+}
+
+/**
+ * A table row is found by the name or code it is keyed by, and sits in the one chunk holding it, often not among the
+ * best-ranked ones (a sheet's other chunks repeat its title and headers). When no opened chunk answers a table
+ * question (a row naming the asked entity, a column header saying the asked attribute) but a searched one does (cells
+ * joined by " | ", which the table reader reads), that chunk is the one to open. Planted spans do not count.
+ */
+export function tableRowToOpen(state: AgentState): string | null {
+  const openedIds = new Set(state.opened.map((o) => o.chunk.chunkId));
+  const opened = state.opened.map((o) => ({ chunk: { ...o.chunk, text: withoutSpans(o.chunk.text, o.injected) } }));
+  const results = [...state.results.values()]
+    .filter((e) => !openedIds.has(e.hit.chunkId) && !e.irrelevant && e.origin === 'search')
+    .sort((a, b) => b.hit.score - a.hit.score);
+  for (const q of tableQueries(state.question)) {
+    if (answersFromTable(bestTableRow(opened, q), DECLINE_ATTRIBUTE)) continue;
+    let best: { handle: string; score: number } | null = null;
+    for (const e of results) {
+      const source = { chunk: { ...e.hit, text: withoutSpans(e.hit.text ?? '', e.injected) } };
+      const hit = bestTableRow([source], q);
+      if (hit && answersFromTable(hit, DECLINE_ATTRIBUTE) && hit.score > (best?.score ?? -1))
+        best = { handle: e.handle, score: hit.score };
+    }
+    if (best) return best.handle;
+  }
+  return null;
+}
+
 function searchQueue(state: AgentState): string[] {
   const done = new Set(state.searches.map((s) => s.query.toLowerCase()));
   const queue = state.plan.subQueries.filter((q) => !done.has(q.toLowerCase()));
@@ -176,6 +214,14 @@ export function extractiveNextAction(state: AgentState, tools: Map<ToolName, Age
         .slice(0, Math.min(remaining, parallel, state.limits.maxContextCitations - state.opened.length))
         .map((handle) => ({ tool: 'open_citation', handle })),
       reason: 'open the passage naming what a part of the question asks about',
+    };
+
+  const row = state.opened.length < state.limits.maxContextCitations ? tableRowToOpen(state) : null;
+  if (row)
+    return {
+      action: 'tool_call',
+      calls: [{ tool: 'open_citation', handle: row }],
+      reason: 'open the table row the question names',
     };
 
   const follow = tools.get('follow_reference');

@@ -1,8 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { analyze } from '@/lib/retrieval/analyzer';
 import { makeChunk, makeDocument } from '../../test/support/agent/fixtures';
 import { stateWith } from '../../test/support/agent/state';
 import { extractiveAnswer } from './extractive';
-import { bestTableRow, isDataRow, tableRows } from './table-answer';
+import { tableRowToOpen } from './policy-extractive';
+import { registerHit } from './state';
+import { answersFromTable, bestTableRow, isDataRow, isValueCell, tableRows } from './table-answer';
 import { validateDraft } from './validate';
 
 const SHEET = [
@@ -14,10 +18,20 @@ const SHEET = [
   'Total | 45580 | 6684 | -87',
 ].join('\n');
 
-function sheetChunk() {
-  const doc = makeDocument({ filename: 'segments.xlsx', mime: 'application/vnd.ms-excel' });
-  return makeChunk(doc, 0, SHEET, { sheet: 'Segments' });
+function chunkOf(text: string, filename = 'segments.xlsx', sheet: string | null = 'Segments') {
+  const doc = makeDocument({ filename, mime: 'application/vnd.ms-excel' });
+  return makeChunk(doc, 0, text, { sheet });
 }
+
+const sheetChunk = () => chunkOf(SHEET);
+
+/** The extractive answer to `question` over the given chunks, opened as [1], [2]… */
+function answer(question: string, ...chunks: ReturnType<typeof chunkOf>[]) {
+  const state = stateWith({ question, opened: chunks });
+  return { state, ex: extractiveAnswer(state, 'concise') };
+}
+
+const declines = (text: string) => !/\[\d+\]/.test(text) && text.includes('Insufficient documentation');
 
 describe('tableRows', () => {
   it('separates header lines from data rows', () => {
@@ -35,6 +49,17 @@ describe('tableRows', () => {
     expect(rows.map((r) => r.row.cells[0])).toEqual(['Juicy Apples', 'Bananas']);
     expect(rows[0]?.headers[0]?.cells).toEqual(['Item', 'Price']);
   });
+  it('a caption line between two tables ends the first table header', () => {
+    const rows = tableRows('A | B\n1.5 | 2.5\n\nProperties of K-7\n\nKind | Weight\nRod | 40');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.headers.map((h) => h.text)).toEqual(['Kind | Weight']);
+  });
+  it('values: numbers, ranges of one magnitude, bounds and dashes; not identifiers', () => {
+    for (const v of ['12', '-140', '1,234.5', '0.75 - 1.2', '293-375', 'max 0.025', '≤ 5', '45%', '—', '(12)'])
+      expect(isValueCell(v), v).toBe(true);
+    for (const v of ['20-8143439', 'Nine quarters to 30 June 2023', 'FY 23/24', 'Q1 2024', 'TOR', ''])
+      expect(isValueCell(v), v).toBe(false);
+  });
 });
 
 describe('table answers', () => {
@@ -44,7 +69,7 @@ describe('table answers', () => {
       question: 'What were Zone EUR restructuring costs in January–June 2023?',
       opened: [chunk],
     });
-    const hit = bestTableRow(state.opened, ['zone', 'eur', 'restructur', 'cost'], () => 1);
+    const hit = bestTableRow(state.opened, { terms: ['zone', 'eur', 'restructur', 'cost'], weight: () => 1 });
     expect(hit?.label).toBe('Zone EUR');
     expect(hit?.value).toBe('-140');
     const ex = extractiveAnswer(state, 'concise');
@@ -56,9 +81,175 @@ describe('table answers', () => {
   });
 
   it('a row the table does not hold is declined, not answered from another row', () => {
-    const state = stateWith({ question: 'What were Zone LATAM sales in January–June 2021?', opened: [sheetChunk()] });
-    const ex = extractiveAnswer(state, 'concise');
+    const { ex } = answer('What were Zone LATAM sales in January–June 2021?', sheetChunk());
     expect(ex.answer).not.toMatch(/\[\d+\]/);
     expect(ex.answer).toContain('Insufficient documentation');
+  });
+
+  it('the period in a spanning header does not choose the column: the attribute does', () => {
+    const { ex } = answer('What were Zone NA sales in January–June 2023?', sheetChunk());
+    expect(ex.answer).toMatch(/^Zone NA, January–June 2023 Sales: 12553 \[1\]/);
+  });
+
+  it('of two headers saying the attribute, the one saying least else wins', () => {
+    const text = [
+      'Brand | Sales | Adjusted operating margin | Operating margin',
+      'Pinewood | 800 | 14.2 | 11.9',
+      'Lakeside | 640 | 9.1 | 8.4',
+    ].join('\n');
+    const { ex } = answer('What was the operating margin of Lakeside?', chunkOf(text));
+    expect(ex.answer).toMatch(/Operating margin: 8\.4 \[1\]/);
+  });
+
+  it('of two row labels naming the asked line item, the one saying least else wins', () => {
+    const text = [
+      'In thousands | Q1 2024 | Q1 2023',
+      'Adjusted gross margin before one-off items | 410 | 380',
+      'Gross margin | 395 | 371',
+    ].join('\n');
+    const { ex } = answer('What was the gross margin for Q1 2024?', chunkOf(text, 'quarter.xlsx', 'Bridge'));
+    expect(ex.answer).toMatch(/^Gross margin, Q1 2024: 395 \[1\]/);
+  });
+
+  it('declines when no column header says the asked attribute (no neighbouring column)', () => {
+    const cities = ['City | Population | Area (km2)', 'Ashford | 74204 | 58', 'Brayton | 19310 | 21'].join('\n');
+    const { ex } = answer('What is the elevation of Ashford?', chunkOf(cities, 'towns.csv', 'towns'));
+    expect(declines(ex.answer)).toBe(true);
+  });
+
+  it('declines when the header says only part of a longer attribute (impact strength vs tensile strength)', () => {
+    const text = [
+      'Mechanical properties of alloy QX-9',
+      '',
+      'Form | Tensile strength | Elongation',
+      'Rods | 720 | 14',
+    ].join('\n');
+    const { ex } = answer('What is the fatigue impact strength of QX-9 rods?', chunkOf(text, 'qx9.html', null));
+    expect(declines(ex.answer)).toBe(true);
+    const ok = answer('What is the tensile strength of QX-9 rods?', chunkOf(text, 'qx9.html', null)).ex;
+    expect(ok.answer).toMatch(/Tensile strength: 720 \[1\]/);
+  });
+
+  it('a year question is not answered by a count in the matching row', () => {
+    const text = ['League titles', 'Club | City | Titles', 'Otters | Hull | 7', 'Herons | Leeds | 3'].join('\n');
+    const { ex } = answer('In which year did the Otters win their last title?', chunkOf(text, 'titles.csv', 'titles'));
+    expect(declines(ex.answer)).toBe(true);
+    const count = answer('How many titles have the Otters won?', chunkOf(text, 'titles.csv', 'titles')).ex;
+    expect(count.answer).toMatch(/Otters, Titles: 7 \[1\]/);
+  });
+
+  it('finds a row by a code in another cell and answers from the label column', () => {
+    const text = ['Club | City | Titles', 'Otters | HUL | 7', 'Herons | LDS | 3'].join('\n');
+    const { ex } = answer('Which club has the city code LDS?', chunkOf(text, 'titles.csv', 'titles'));
+    expect(ex.answer).toMatch(/LDS, Club: Herons \[1\]/);
+  });
+
+  it('reads a spanning header per column group (separator columns), so the asked year picks its group', () => {
+    const text = [
+      'In units | | 2021 | | | 2022',
+      ' | Imports | Exports | | Imports | Exports',
+      'Northland | 10 | 12 | | 31 | 33',
+      'Southmark | 20 | 22 | | 41 | 43',
+    ].join('\n');
+    const { ex } = answer('What were the exports of Southmark in 2022?', chunkOf(text, 'trade.xlsx', 'Trade'));
+    expect(ex.answer).toMatch(/Southmark, 2022 Exports: 43 \[1\]/);
+    const earlier = answer('What were the exports of Southmark in 2021?', chunkOf(text, 'trade.xlsx', 'Trade')).ex;
+    expect(earlier.answer).toMatch(/Southmark, 2021 Exports: 22 \[1\]/);
+  });
+
+  it('a year the question asks must be the row table’s, not another table’s of the same chunk', () => {
+    const text = ['Year 2024 | | Sales', 'Northland | | 50', 'Summary', 'Year 2025 | | Staff', 'Eastvale | | 9'].join(
+      '\n',
+    );
+    const { ex } = answer('What were Northland sales in 2025?', chunkOf(text, 'book.xlsx', 'Book'));
+    expect(declines(ex.answer)).toBe(true);
+  });
+
+  it('an index row whose columns do not say the asked attribute is not quoted as a sentence either', () => {
+    const text = [
+      'Contents of the quarterly pack',
+      'Topic | Period | Page',
+      'Customer churn | Nine quarters to June 2024 | 11',
+      'Average exchange rates | Nine quarters to June 2024 | 14',
+    ].join('\n');
+    const { ex } = answer('What was the customer churn rate in the quarter to June 2024?', chunkOf(text, 'pack.xlsx'));
+    expect(declines(ex.answer)).toBe(true);
+    const page = answer('On which page is customer churn reported?', chunkOf(text, 'pack.xlsx')).ex;
+    expect(page.answer).toMatch(/Customer churn, Page: 11 \[1\]/);
+  });
+
+  it('a range cell answers a range question', () => {
+    const text = ['Hardness of grade K-7', '', '- | Brinell HB | Vickers HV', 'K-7 | 210-250'].join('\n');
+    const { ex } = answer('What Brinell hardness range does K-7 have?', chunkOf(text, 'k7.html', null));
+    expect(ex.answer).toMatch(/K-7, Brinell HB: 210-250 \[1\]/);
+  });
+
+  it('property: the cell where the asked row meets the asked column is the answer; an absent column answers nothing', () => {
+    const LABELS = ['Otterburn', 'Falkirk', 'Heronsgate', 'Badgerton', 'Lynwood'];
+    const HEADS = ['Rainfall', 'Altitude', 'Turnover', 'Headcount', 'Mileage'];
+    fc.assert(
+      fc.property(
+        fc.shuffledSubarray(HEADS, { minLength: 2, maxLength: 4 }),
+        fc.array(fc.integer({ min: 1, max: 99999 }), { minLength: 25, maxLength: 25 }),
+        fc.nat(),
+        fc.nat(),
+        (heads, values, r, c) => {
+          const rows = LABELS.map((l, i) => [l, ...heads.map((_, j) => String(values[i * 5 + j]))]);
+          const text = [['Place', ...heads].join(' | '), ...rows.map((row) => row.join(' | '))].join('\n');
+          const opened = [{ chunk: { text, sheet: 'Places', title: null, filename: 'places.csv' } }];
+          const row = rows[r % rows.length] ?? [];
+          const col = c % heads.length;
+          const ask = (head: string) =>
+            bestTableRow(opened, {
+              terms: analyze(`${head} ${row[0]}`),
+              weight: () => 1,
+              fits: (v) => /\d/.test(v),
+            });
+          const hit = ask(heads[col] ?? '');
+          expect(hit?.label).toBe(row[0]);
+          expect(hit?.value).toBe(row[col + 1]);
+          expect(answersFromTable(hit, 0.5)).toBe(true);
+          const absent = HEADS.find((h) => !heads.includes(h)) ?? '';
+          expect(answersFromTable(ask(absent), 0.5)).toBe(false);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('opening the chunk that holds the asked row', () => {
+  const doc = makeDocument({ filename: 'stock.xlsx', mime: 'application/vnd.ms-excel' });
+  const header = 'Stock by depot\nDepot | Pallets | Forklifts';
+  const first = makeChunk(doc, 0, `${header}\nArden | 120 | 4\nBexley | 98 | 3`, { sheet: 'Stock' });
+  const second = makeChunk(doc, 1, `${header}\nCrawley | 77 | 2\nDunmore | 65 | 5`, { sheet: 'Stock' });
+  const pdfText = makeChunk(doc, 2, 'Stock by depot\nDunmore 65 5\nEsher 12 1', { sheet: null });
+
+  function withUnopened(question: string, unopened: (typeof first)[]) {
+    const state = stateWith({ question, opened: [first] });
+    for (const [i, chunk] of unopened.entries())
+      registerHit(
+        state,
+        { ...chunk, snippet: chunk.text.slice(0, 80), text: chunk.text, score: 0.5 - i * 0.1, scores: { keyword: 1 } },
+        question,
+        [],
+      );
+    return state;
+  }
+
+  it('opens the searched chunk whose table row answers when no opened one does', () => {
+    const state = withUnopened('How many forklifts does the Dunmore depot have?', [second]);
+    const handle = tableRowToOpen(state);
+    expect(handle).not.toBeNull();
+    expect(state.results.get(handle ?? '')?.hit.chunkId).toBe(second.chunkId);
+  });
+
+  it('opens nothing when an opened chunk answers, or when only text without cell separators holds the row', () => {
+    expect(tableRowToOpen(withUnopened('How many forklifts does the Bexley depot have?', [second]))).toBeNull();
+    expect(tableRowToOpen(withUnopened('How many forklifts does the Esher depot have?', [pdfText]))).toBeNull();
+  });
+
+  it('opens nothing when the searched row has no column saying the asked attribute', () => {
+    expect(tableRowToOpen(withUnopened('What is the floor area of the Dunmore depot?', [second]))).toBeNull();
   });
 });

@@ -1,11 +1,14 @@
 import { analyze } from '@/lib/retrieval/analyzer';
+import { type AnswerType, holdsAnswerType } from './answer-type';
 import type { OpenedChunk } from './state';
 
 /**
  * Table lookups for extractive mode. Parsed documents render a table as lines of cells joined by " | " (spreadsheets,
  * CSV/TSV, Markdown and HTML tables alike); the header lines are the table lines above the first data row. A
- * question is answered from the data row whose label (first cell) names the asked entity and the column whose
- * header names the asked attribute: never from a header row alone.
+ * question is answered from the cell where the asked row meets the asked column: the row is found by its key (the
+ * label in the first cell, or a name or code the question gives in another cell: "which team is located in PHI"),
+ * the column by its header, which must say what the question asks beyond the row's key. A header row alone is never
+ * an answer, and a row whose columns do not say the asked attribute answers nothing.
  */
 
 export interface TableLine {
@@ -15,24 +18,62 @@ export interface TableLine {
   cells: string[];
 }
 
-export interface TableHit {
-  opened: OpenedChunk;
+/** Where a table is read from: an opened chunk, or a search result not opened yet. */
+export interface TableSource {
+  chunk: { text: string; sheet: string | null; title: string | null; filename: string };
+}
+
+export interface TableHit<T extends TableSource = OpenedChunk> {
+  opened: T;
   row: TableLine;
   /** The header lines of the row's table (nearest last). */
   headers: TableLine[];
+  /** The row's key cell (its label, or the cell naming what the question gives). */
   label: string;
-  /** The matched column's header and the row's value in it, when a column matched. */
+  /** The matched column's header (with its group label) and the row's value in it, when a column matched. */
   column: string | null;
   value: string | null;
-  /** Weighted share of the question's terms the row label, the column header and the table's context cover. */
+  /** Weighted share of the question's terms the key, the column header and the table's context cover. */
   coverage: number;
-  /** Weighted share covered by the row label alone (the asked entity). */
+  /** Weighted share covered by the key alone (the asked entity). */
   labelCoverage: number;
-  /** Ranking score: label match first, then column and context. */
+  /**
+   * Share of the asked attribute (the question's words the key does not name, numbers and words that only name the
+   * answer's type aside) that the column's header, its group label and the table's caption hold (0 when no column).
+   */
+  attributeCoverage: number;
+  /** Ranking score: key match first, then column and context. */
   score: number;
 }
 
-const VALUE = /^[-−–—+]?[\d.,\s%()]+$|^[—–-]$/;
+export interface TableQuery {
+  /** The question's analysed topic terms. */
+  terms: readonly string[];
+  weight: (term: string) => number;
+  /** Terms naming something specific (a name, code or number): they may find a row by any of its cells. */
+  specific?: ReadonlySet<string>;
+  /** Terms that only name the answer's type ("year", "number"): never what a column must say. */
+  typeNouns?: ReadonlySet<string>;
+  /** Whether a cell holds a value of the asked type (a year question is not answered by a count). */
+  fits?: (value: string) => boolean;
+  /**
+   * The noun the question asks for when it names one ("how many titles …", "which page …"): what the column must say;
+   * the question's other words may be a relation no table spells out ("… have the Otters won").
+   */
+  focus?: readonly string[];
+  /** Whether analysed terms hold a term (word families, see `holds` in extractive-select). */
+  has?: (have: ReadonlySet<string>, term: string) => boolean;
+}
+
+const NUMBER = String.raw`[-−–—+]?\(?\d[\d.,\s]*\)?`;
+/** A value cell: a number, a range ("0.75 - 1.2", "293-375"), a bound ("max 0.025", "≤ 5"), a percentage, a dash. */
+const VALUE = new RegExp(
+  String.raw`^(?:[<>≤≥~≈]\s*|\p{Ll}{1,3}\.?\s+)?(${NUMBER})(?:\s*[-−–—]\s*(${NUMBER}))?\s*%?$|^[—–-]$`,
+  'u',
+);
+
+/** Digits before the decimal point. */
+const integerDigits = (n: string) => (n.replace(/[^\d.]/g, '').split('.')[0] ?? '').length;
 
 function isTableLine(line: string): boolean {
   return line.includes(' | ') || /^\s*\|.*\|\s*$/.test(line);
@@ -45,106 +86,261 @@ function cellsOf(line: string): string[] {
   return body.split('|').map((c) => c.trim());
 }
 
-/** A data row: a non-numeric label and at least one value cell. */
+/** A value cell (number, range, bound, dash). */
+export function isValueCell(cell: string): boolean {
+  const m = cell.length > 0 ? VALUE.exec(cell) : null;
+  if (!m) return false;
+  // A range joins two numbers of one magnitude ("293-375"); "20-8143439" is an identifier.
+  const [from, to] = [m[1], m[2]];
+  return !from || !to || Math.abs(integerDigits(from) - integerDigits(to)) <= 1;
+}
+
+/** A data row: a label with letters and at least one value cell holding a digit. */
 export function isDataRow(cells: readonly string[]): boolean {
   const label = cells[0] ?? '';
   if (!/\p{L}/u.test(label) || /^-{3,}$/.test(label)) return false;
-  return cells.slice(1).some((c) => c.length > 0 && VALUE.test(c) && /\d/.test(c));
+  return cells.slice(1).some((c) => isValueCell(c) && /\d/.test(c));
 }
+
+/**
+ * Header lines kept above a table's first data row: a column header under one or two spanning lines, or the text rows
+ * of a transposed table (countries across, "Continent", "Capital", "Currency" down) above its first numeric row.
+ */
+const MAX_HEADER_LINES = 5;
 
 /** The tables of a chunk: data rows with the header lines above them. */
 export function tableRows(text: string): { row: TableLine; headers: TableLine[] }[] {
-  const out: { row: TableLine; headers: TableLine[] }[] = [];
-  let headers: TableLine[] = [];
-  let inData = false;
+  // The table lines (null: a line that ends a table), separator lines dropped.
+  const lines: (TableLine | null)[] = [];
   let offset = 0;
   for (const raw of text.split('\n')) {
     const start = offset + (raw.length - raw.trimStart().length);
     offset += raw.length + 1;
     const trimmed = raw.trim();
+    // A Markdown separator line ("---|:---:") sits between a header and its rows.
+    if (/^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)+\|?$/.test(trimmed)) continue;
+    // A line that is not a table line (a caption, a blank line) ends the table above it.
     if (!isTableLine(trimmed)) {
-      if (inData) headers = [];
-      inData = false;
+      lines.push(null);
       continue;
     }
     const cells = cellsOf(trimmed);
     if (cells.every((c) => /^:?-{2,}:?$/.test(c) || c === '')) continue;
-    const line = { text: trimmed, start, end: start + trimmed.length, cells };
-    if (isDataRow(cells)) {
+    lines.push({ text: trimmed, start, end: start + trimmed.length, cells });
+  }
+  const out: { row: TableLine; headers: TableLine[] }[] = [];
+  let headers: TableLine[] = [];
+  let inData = false;
+  for (const [i, line] of lines.entries()) {
+    if (!line) {
+      headers = [];
+      inData = false;
+      continue;
+    }
+    const next = lines[i + 1];
+    // A table's first line followed by a header line is a header too ("Region | 2021 | 2022" over "| Sales | Sales").
+    const heads = i === 0 || !lines[i - 1] ? next && !isDataRow(next.cells) : false;
+    if (isDataRow(line.cells) && !heads) {
       inData = true;
       out.push({ row: line, headers });
     } else if (inData) {
       headers = [line];
       inData = false;
-    } else headers = [...headers, line].slice(-3);
+    } else headers = [...headers, line].slice(-MAX_HEADER_LINES);
   }
   return out;
 }
 
-type Weight = (term: string) => number;
+/**
+ * A spanning header line ("In millions of CHF | | | 2023 | | | 2022" above the column header line): at most half as
+ * many labels as columns, each standing for a group of columns. One label titles every column; when the empty
+ * separator columns cut the table into groups holding one label each, a label stands for its group; otherwise a
+ * label stands for its own column and those to its right up to the next label (a merged cell's value is stored in
+ * its first cell), and the columns left of the first label have none.
+ */
+function groupLabels(line: TableLine, width: number, separators: ReadonlySet<number>): string[] | null {
+  const labelled = line.cells.map((c, i) => (i > 0 && c.length > 0 ? i : -1)).filter((i) => i > 0);
+  if (labelled.length === 0 || labelled.length * 2 > width - 1) return null;
+  const cuts = [0, ...[...separators].sort((a, b) => a - b), width];
+  const groups = cuts.slice(1).map((end, g) => ({ from: (cuts[g] ?? 0) + 1, to: end - 1 }));
+  const inGroup = (i: number) => groups.find((g) => i >= g.from && i <= g.to);
+  const oneEach = groups
+    .filter((g) => g.to >= g.from)
+    .every((g) => labelled.filter((j) => j >= g.from && j <= g.to).length <= 1);
+  const out: string[] = [''];
+  for (let i = 1; i < width; i++) {
+    let label: number | undefined;
+    if (labelled.length === 1) label = labelled[0];
+    else if (oneEach && labelled.length > 0) {
+      const g = inGroup(i);
+      label = g ? labelled.find((j) => j >= g.from && j <= g.to) : undefined;
+    } else label = labelled.filter((j) => j <= i).at(-1);
+    out.push(label === undefined ? '' : (line.cells[label] ?? ''));
+  }
+  return out;
+}
 
-function weighted(terms: readonly string[], have: Set<string>, weight: Weight): number {
+/** Per column: its own header words and its group label (from the spanning lines). */
+function columnHeads(
+  headers: readonly TableLine[],
+  width: number,
+  separators: ReadonlySet<number>,
+): { own: string; group: string }[] {
+  const out = Array.from({ length: width }, () => ({ own: [] as string[], group: [] as string[] }));
+  for (const [n, h] of headers.entries()) {
+    // Only a line above the column header line can span columns.
+    const groups = n < headers.length - 1 ? groupLabels(h, width, separators) : null;
+    for (let i = 0; i < width; i++) {
+      const cell = groups ? (groups[i] ?? '') : (h.cells[i] ?? '');
+      if (cell.length === 0 || /^[-–—]$/.test(cell)) continue;
+      (groups ? out[i]?.group : out[i]?.own)?.push(cell);
+    }
+  }
+  return out.map((c) => ({ own: c.own.join(' '), group: c.group.join(' ') }));
+}
+
+function weighted(terms: readonly string[], have: (t: string) => boolean, weight: (t: string) => number): number {
   let all = 0;
   let hit = 0;
   for (const t of terms) {
     const w = weight(t);
     all += w;
-    if (have.has(t)) hit += w;
+    if (have(t)) hit += w;
   }
   return all === 0 ? 0 : hit / all;
 }
 
-/** The best-matching data row over the opened chunks, or null when no row label names an asked term. */
-export function bestTableRow(
-  opened: readonly OpenedChunk[],
-  terms: readonly string[],
-  weight: Weight,
-): TableHit | null {
-  let best: TableHit | null = null;
+/**
+ * Whether a cell holds a value of the asked type: a quantity a number the question does not give, a date a date or
+ * year, a name letters and no digits; the open types take any non-empty cell.
+ */
+export function cellFits(value: string, type: AnswerType, question: string): boolean {
+  if (!/[\p{L}\p{N}]/u.test(value)) return false;
+  if (type === 'entity') return /\p{L}/u.test(value) && !/\d/.test(value);
+  return type === 'quantity' || type === 'date' ? holdsAnswerType(value, type, question) : true;
+}
+
+/**
+ * Words naming the table itself or its parts ("the stock table", "the Vodafone workbook"): a question uses them to
+ * point at the table, and no column header says them.
+ */
+const CONTAINER = new Set(
+  analyze('table tables sheet sheets spreadsheet spreadsheets workbook workbooks column columns row rows'),
+);
+
+/** The words naming what is asked, between an interrogative and the verb or preposition after it. */
+const ASKED_NOUN =
+  /\b(?:how\s+(?:many|much)|(?:which|what)(?:\s+(?:is|are|was|were))?(?:\s+(?:the|an?))?)\s+((?:[\p{L}\p{N}][\p{L}\p{N}'’-]*\s+){1,4}?)(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should|of|in|for|on|at|by|to|from|with)\b/iu;
+
+/** The question's asked noun phrase ("how many Stanley Cups have …" → "Stanley Cups"), or '' when it names none. */
+export function askedNoun(question: string): string {
+  return ASKED_NOUN.exec(question)?.[1]?.trim() ?? '';
+}
+
+/** Drops a term that is part of another asked term ("qx" of "qx9"): one word of the question counts once. */
+function wholeTerms(terms: readonly string[]): string[] {
+  return terms.filter((t) => !terms.some((u) => u !== t && u.length > t.length && u.startsWith(t) && /\d/.test(u)));
+}
+
+const exact = (have: ReadonlySet<string>, term: string) => have.has(term);
+const isNumberTerm = (t: string) => /^\d[\d.,]*$/.test(t);
+
+/** The key cell of a row: its label when that names an asked term, else a cell naming a specific asked term. */
+function keyCell(cells: readonly string[], q: TableQuery, has: NonNullable<TableQuery['has']>) {
+  let best: { index: number; terms: Set<string>; coverage: number } | null = null;
+  for (const [index, cell] of cells.entries()) {
+    const terms = new Set(analyze(cell));
+    const named = q.terms.filter((t) => has(terms, t) && !isNumberTerm(t));
+    if (named.length === 0) continue;
+    if (index > 0 && !named.some((t) => q.specific?.has(t))) continue;
+    const coverage = weighted(q.terms, (t) => has(terms, t), q.weight);
+    if (index === 0 && coverage > 0) return { index, terms, coverage };
+    if (!best || coverage > best.coverage) best = { index, terms, coverage };
+  }
+  return best;
+}
+
+/** Columns that are empty in every row and header line of a table: they separate column groups. */
+function emptyColumns(lines: readonly TableLine[], width: number): Set<number> {
+  const out = new Set<number>();
+  for (let i = 1; i < width; i++) if (lines.every((l) => (l.cells[i] ?? '') === '')) out.add(i);
+  return out;
+}
+
+/** Whether a table hit answers: a column's header says more than `share` of the asked attribute. */
+export function answersFromTable(hit: TableHit<TableSource> | null, share: number): boolean {
+  return hit !== null && hit.value !== null && hit.attributeCoverage > share;
+}
+
+/** The best-matching table cell over the opened chunks, or null when no row's key names an asked term. */
+export function bestTableRow<T extends TableSource>(opened: readonly T[], q: TableQuery): TableHit<T> | null {
+  const has = q.has ?? exact;
+  let best: TableHit<T> | null = null;
+  let bestPrecision = 0;
   for (const o of opened) {
-    const context = new Set(analyze(`${o.chunk.sheet ?? ''} ${o.chunk.title ?? ''} ${o.chunk.filename}`));
-    for (const line of o.chunk.text.split('\n')) if (!isTableLine(line)) for (const t of analyze(line)) context.add(t);
-    for (const { row, headers } of tableRows(o.chunk.text)) {
-      const labelTerms = new Set(analyze(row.cells[0] ?? ''));
-      const labelCoverage = weighted(terms, labelTerms, weight);
-      if (labelCoverage === 0) continue;
-      for (const h of headers) for (const t of analyze(h.text)) context.add(t);
-      let column: number | null = null;
-      let columnScore = 0;
+    // The table's caption: the chunk's sheet, title and file name and its lines that are not table rows.
+    const caption = new Set(analyze(`${o.chunk.sheet ?? ''} ${o.chunk.title ?? ''} ${o.chunk.filename}`));
+    for (const line of o.chunk.text.split('\n')) if (!isTableLine(line)) for (const t of analyze(line)) caption.add(t);
+    const rows = tableRows(o.chunk.text);
+    for (const { row, headers } of rows) {
+      const key = keyCell(row.cells, q, has);
+      if (!key) continue;
+      const sameTable = rows.filter((r) => r.headers === headers).map((r) => r.row);
       const width = Math.max(row.cells.length, ...headers.map((h) => h.cells.length));
-      for (let i = 1; i < width; i++) {
+      const heads = columnHeads(headers, width, emptyColumns([...sameTable, ...headers], width));
+      // What the question asks beyond the row's key: the column header (with its group label) must say it.
+      const rest = q.terms.filter((t) => !has(key.terms, t) && !CONTAINER.has(t));
+      const asked = (ts: readonly string[]) => wholeTerms(ts.filter((t) => !isNumberTerm(t) && !q.typeNouns?.has(t)));
+      const focus = asked((q.focus ?? []).filter((t) => rest.includes(t)));
+      const attribute = focus.length > 0 ? focus : asked(rest);
+      // The numbers the question gives (a year, a code) must be the row's own: in its cells, its table's header
+      // lines or the caption, not in another table of the chunk.
+      const own = new Set([
+        ...row.cells.flatMap((c) => analyze(c)),
+        ...caption,
+        ...headers.flatMap((h) => analyze(h.text)),
+      ]);
+      if (rest.some((t) => isNumberTerm(t) && !own.has(t))) continue;
+      // The attribute may be said by the table's caption, the corner cells and the key column's header, not by another
+      // column's header (a column without a value in this row answers nothing).
+      const context = new Set([
+        ...caption,
+        ...headers.flatMap((h) => analyze(h.cells[0] ?? '')),
+        ...analyze(heads[key.index]?.own ?? ''),
+      ]);
+      let column: { index: number; score: number; precision: number; said: number } | null = null;
+      for (let i = 0; i < width; i++) {
         const value = row.cells[i] ?? '';
-        if (!/\d/.test(value)) continue;
-        const head = new Set(analyze(headers.map((h) => h.cells[i] ?? '').join(' ')));
-        const s = weighted(
-          terms.filter((t) => !labelTerms.has(t)),
-          head,
-          weight,
-        );
-        if (s > columnScore) {
-          columnScore = s;
-          column = i;
-        }
+        if (i === key.index || !(q.fits ? q.fits(value) : /\d/.test(value))) continue;
+        const own = new Set(analyze(heads[i]?.own ?? ''));
+        if (!attribute.some((t) => has(own, t))) continue;
+        const head = new Set([...own, ...analyze(heads[i]?.group ?? '')]);
+        const score = weighted(rest, (t) => has(head, t), q.weight);
+        // Of two headers saying as much, the one saying less else ("Trading operating profit" over "Underlying …").
+        const precision = [...own].filter((t) => rest.some((r) => has(new Set([t]), r))).length / own.size;
+        const said = attribute.filter((t) => has(head, t) || has(context, t)).length / Math.max(1, attribute.length);
+        if (!column || score > column.score || (score === column.score && precision > column.precision))
+          column = { index: i, score, precision, said };
       }
-      const all = new Set([...labelTerms, ...context]);
-      const coverage = weighted(terms, all, weight);
-      const score = labelCoverage * 2 + columnScore + coverage;
-      if (score > (best?.score ?? -1)) {
+      const all = new Set([...key.terms, ...caption, ...headers.flatMap((h) => analyze(h.text))]);
+      const coverage = weighted(q.terms, (t) => has(all, t), q.weight);
+      const score = key.coverage * 2 + (column?.score ?? 0) + coverage;
+      // Of two rows matching alike, the one whose key says least else ("Operating profit" over "Underlying … profit").
+      const precision = [...key.terms].filter((t) => q.terms.some((u) => has(new Set([t]), u))).length / key.terms.size;
+      const tie = best !== null && Math.abs(score - best.score) < 1e-9;
+      if (score > (best?.score ?? -1) + 1e-9 || (tie && precision > bestPrecision)) {
+        bestPrecision = precision;
+        const head = column === null ? null : heads[column.index];
         best = {
           opened: o,
           row,
           headers,
-          label: row.cells[0] ?? '',
-          column:
-            column === null
-              ? null
-              : headers
-                  .map((h) => h.cells[column] ?? '')
-                  .filter(Boolean)
-                  .join(' ') || null,
-          value: column === null ? null : (row.cells[column] ?? null),
+          label: row.cells[key.index] ?? '',
+          column: head ? [head.group, head.own].filter(Boolean).join(' ') || null : null,
+          value: column === null ? null : (row.cells[column.index] ?? null),
           coverage,
-          labelCoverage,
+          labelCoverage: key.coverage,
+          attributeCoverage: column?.said ?? 0,
           score,
         };
       }
