@@ -213,6 +213,59 @@ describe('chunkDocument on sheet units', () => {
     expect(expectedRow - 1).toBe(400);
   });
 
+  it('repeats the nearest table header of a sheet that stacks two tables, not the first one', () => {
+    const table = (period: string, from: number, count: number) => [
+      { position: from, cells: ['In millions', '', `January–June ${period}`] },
+      { position: from + 1, cells: ['', 'Sales', 'Profit'] },
+      ...Array.from({ length: count }, (_, i) => ({
+        position: from + 2 + i,
+        cells: [`Segment ${period} ${i}`, String(1000 + i), String(i * 7)],
+      })),
+    ];
+    const unit = buildSheetUnit(0, 'Results', [
+      { position: 1, cells: ['Revenue and results'] },
+      ...table('2023', 2, 120),
+      ...table('2022', 200, 120),
+      { position: 400, cells: ['(a) Note one', 'continued'] },
+    ]);
+    if (!unit) throw new Error('no unit');
+    const chunks = chunkDocument({ kind: 'xlsx', title: 'Book', units: [unit], pageCount: 1, warnings: [] });
+    const lastYearRows = chunks.filter((c) => c.text.includes('Segment 2022'));
+    expect(lastYearRows.length).toBeGreaterThan(1);
+    for (const chunk of chunks) {
+      expect(chunk.text).toBe(`${chunk.repeatedHeader}\n${unit.text.slice(chunk.charStart, chunk.charEnd)}`);
+      expect(chunk.tokenCount).toBeLessThanOrEqual(500);
+      expect(chunk.repeatedHeader?.startsWith('Revenue and results')).toBe(true);
+      const rows = chunk.text.split('\n').filter((l) => l.startsWith('Segment'));
+      const periods = chunk.text.split('\n').filter((l) => l.startsWith('In millions'));
+      // Every data row sits below the caption of its own period, and the last caption above a row is its own.
+      for (const row of rows) {
+        const before = chunk.text.slice(0, chunk.text.indexOf(row));
+        const caption = before
+          .split('\n')
+          .filter((l) => l.startsWith('In millions'))
+          .at(-1);
+        expect(caption, row).toContain(row.includes('2022') ? '2022' : '2023');
+      }
+      expect(periods.length).toBeGreaterThan(0);
+    }
+    // The 2022 table starts its own chunk: no chunk mixes the two periods' rows.
+    expect(chunks.some((c) => c.text.includes('Segment 2023') && c.text.includes('Segment 2022'))).toBe(false);
+  });
+
+  it('keeps the first header when later rows only look like headers (notes, numbered headers)', () => {
+    const unit = buildSheetUnit(0, 'S', [
+      { position: 1, cells: ['Item', 'Price'] },
+      ...Array.from({ length: 200 }, (_, i) => ({ position: i + 2, cells: [`item ${i}`, String(i)] })),
+      { position: 300, cells: ['Year', '2022'] },
+      { position: 301, cells: ['Source', 'internal ledger'] },
+    ]);
+    if (!unit) throw new Error('no unit');
+    const chunks = chunkDocument({ kind: 'xlsx', title: null, units: [unit], pageCount: 1, warnings: [] });
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) expect(chunk.repeatedHeader).toBe('Item | Price');
+  });
+
   it('splits a single over-long row, keeping its row number and the header', () => {
     const unit = buildSheetUnit(0, 'S', [
       { position: 1, cells: ['Doc'] },

@@ -6,8 +6,9 @@
  * the header line repeated in front (see IngestChunk).
  */
 
+import { sheetHeaders } from './sheet-headers';
 import { countTokens } from './tokens';
-import type { ChunkerOptions, IngestChunk, ParsedDocument, ParsedUnit, ProgressCallback } from './types';
+import type { ChunkerOptions, IngestChunk, ParsedDocument, ParsedRow, ParsedUnit, ProgressCallback } from './types';
 
 export const DEFAULT_TARGET_TOKENS = 500;
 export const DEFAULT_OVERLAP_TOKENS = 50;
@@ -290,16 +291,40 @@ function chunkSheetUnit(unit: ParsedUnit, prefix: string, target: number): Chunk
       },
     ];
   }
-  const { header, tokens: headerTokens } = headerForChunks(fullHeader, target);
+  const headers = sheetHeaders(text, fullHeader, rows);
+  const headerCache = new Map<string, { header: string; tokens: number }>();
+  const headerAt = (index: number) => {
+    const full = headers.headerFor(index);
+    let h = headerCache.get(full);
+    if (!h) {
+      h = full ? headerForChunks(full, target) : { header: '', tokens: 0 };
+      headerCache.set(full, h);
+    }
+    return h;
+  };
+  // Every header a chunk may repeat fits beside a full budget of rows.
+  const headerTokens = Math.max(
+    headerAt(0).tokens,
+    ...headers.blockStarts.flatMap((start) => [headerAt(start).tokens, headerAt(start + 1).tokens]),
+  );
   const budget = Math.max(1, target - headerTokens - 1);
+  const blockStarts = new Set(headers.blockStarts);
   const drafts: ChunkDraft[] = [];
-  const emit = (charStart: number, charEnd: number, tokens: number, rowStart: number, rowEnd: number) => {
+  const emit = (
+    charStart: number,
+    charEnd: number,
+    tokens: number,
+    rowStart: number,
+    rowEnd: number,
+    first: number,
+  ) => {
     const body = text.slice(charStart, charEnd);
+    const { header, tokens: hTokens } = headerAt(first);
     drafts.push({
       ...base,
       text: header ? `${header}\n${body}` : body,
       repeatedHeader: header || null,
-      tokenCount: tokens + (header ? headerTokens + 1 : 0),
+      tokenCount: tokens + (header ? hTokens + 1 : 0),
       rowStart,
       rowEnd,
       charStart,
@@ -309,14 +334,16 @@ function chunkSheetUnit(unit: ParsedUnit, prefix: string, target: number): Chunk
   let blockStart = -1;
   let blockTokens = 0;
   let blockFirstRow = 0;
+  let blockFirstIndex = 0;
   let blockLastRow = 0;
   let blockEnd = 0;
   const flush = () => {
-    if (blockStart >= 0) emit(blockStart, blockEnd, blockTokens, blockFirstRow, blockLastRow);
+    if (blockStart >= 0) emit(blockStart, blockEnd, blockTokens, blockFirstRow, blockLastRow, blockFirstIndex);
     blockStart = -1;
     blockTokens = 0;
   };
-  for (const row of rows) {
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows[index] as ParsedRow;
     const length = row.charEnd - row.charStart;
     const rowTokens =
       length > budget * MAX_CHARS_PER_TOKEN
@@ -328,14 +355,17 @@ function chunkSheetUnit(unit: ParsedUnit, prefix: string, target: number): Chunk
       hardSplit(text, row.charStart, row.charEnd, budget, parts);
       for (const part of parts) {
         const [s, e] = trimSpan(text, part.start, part.end);
-        if (e > s) emit(s, e, part.tokens, row.rowNumber, row.rowNumber);
+        if (e > s) emit(s, e, part.tokens, row.rowNumber, row.rowNumber, index);
       }
       continue;
     }
-    if (blockStart >= 0 && blockTokens + rowTokens > budget) flush();
+    // A new table of the sheet starts a new chunk unless the current one is still small.
+    if (blockStart >= 0 && (blockTokens + rowTokens > budget || (blockStarts.has(index) && blockTokens > budget / 2)))
+      flush();
     if (blockStart < 0) {
       blockStart = row.charStart;
       blockFirstRow = row.rowNumber;
+      blockFirstIndex = index;
     }
     blockTokens += rowTokens;
     blockLastRow = row.rowNumber;
