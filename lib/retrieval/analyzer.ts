@@ -9,6 +9,7 @@ import {
   analysisLanguageOf,
   detectQueryLanguage,
 } from '@/lib/retrieval/language';
+import { emitUnspacedRun, HAS_UNSPACED_SCRIPT, UNSPACED_RUN } from '@/lib/retrieval/unspaced-scripts';
 
 /**
  * The BM25 analyser shared by the embedded keyword index and the Qdrant sparse vectors.
@@ -28,6 +29,9 @@ import {
  * - Stop words of the text's language are removed (letters-only tokens).
  * - Letters-only tokens are stemmed with the language's stemmer; tokens with digits or `_` are kept verbatim.
  * - Tokens longer than 64 characters are dropped (hashes, base64 blobs).
+ * - Scripts written without spaces (Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar) are split into words by
+ *   ICU's dictionaries, and Han also into overlapping character bigrams (unspaced-scripts.ts); their words are
+ *   neither stemmed nor stop-listed. Text without these scripts analyses exactly as at version 3.
  *
  * Languages (an optional argument, ISO 639-1; default English): English keeps the Porter stemmer and the stop
  * lists below, so English text analyses exactly as it did before languages existed; German and French use the
@@ -38,7 +42,7 @@ import {
  * its terms is searched (`analyzeQueryTerms`).
  */
 /** Bumped whenever the rules change, so persisted analyses can be detected as stale. */
-export const ANALYZER_VERSION = 3;
+export const ANALYZER_VERSION = 4;
 
 const MAX_TOKEN_LENGTH = 64;
 
@@ -282,18 +286,42 @@ function queryProfile(stopKey: string, stops: ReadonlySet<string>, language: Ana
   return profile;
 }
 
+/** Appends the terms of every candidate token `pattern` finds in `text` (folded). */
+function emitCandidates(text: string, pattern: RegExp, profile: Profile, out: string[]): void {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const terms = termsOfCandidate(match[0], profile.cache);
+    for (let i = 0; i < terms.length; i++) out.push(terms[i] as string);
+  }
+}
+
+/**
+ * Text holding a script written without spaces: its runs of such characters are split into words by ICU
+ * (unspaced-scripts.ts); the text between them is analysed by the ordinary rules, in text order.
+ */
+function analyseMixedScripts(text: string, profile: Profile, out: string[]): void {
+  let from = 0;
+  UNSPACED_RUN.lastIndex = 0;
+  for (let run = UNSPACED_RUN.exec(text); run !== null; run = UNSPACED_RUN.exec(text)) {
+    if (run.index > from) emitCandidates(text.slice(from, run.index), CANDIDATE, profile, out);
+    emitUnspacedRun(run[0], out);
+    from = run.index + run[0].length;
+  }
+  if (from < text.length) emitCandidates(text.slice(from), CANDIDATE, profile, out);
+}
+
 function analyseWith(text: string, profile: Profile): string[] {
   const out: string[] = [];
   const folded = foldText(text);
   const pattern = ASCII_ONLY.test(folded) ? ASCII_CANDIDATE : CANDIDATE;
-  pattern.lastIndex = 0;
   stopWords = profile.stops;
   stem = profile.stem;
   elision = profile.elision;
   try {
-    for (let match = pattern.exec(folded); match !== null; match = pattern.exec(folded)) {
-      const terms = termsOfCandidate(match[0], profile.cache);
-      for (let i = 0; i < terms.length; i++) out.push(terms[i] as string);
+    if (pattern === CANDIDATE && HAS_UNSPACED_SCRIPT.test(folded)) {
+      analyseMixedScripts(folded, profile, out);
+    } else {
+      emitCandidates(folded, pattern, profile, out);
     }
   } finally {
     stopWords = STOP_WORDS;
