@@ -5,6 +5,7 @@ import {
   analyzeForIndex,
   analyzeQuery,
   analyzeQueryTerms,
+  analyzeWords,
   foldText,
   INDEX_STOP_WORDS,
   STOP_WORDS,
@@ -147,6 +148,27 @@ describe('scripts written without spaces', () => {
     expect(analyze('刘道骐').filter((term) => document.has(term))).toContain('道骐');
     const question = analyzeQueryTerms('东北电气发展股份有限公司的公司负责人是谁?').content;
     expect(question).toEqual(expect.arrayContaining(['公司', '负责', '责人']));
+  });
+
+  it('analyzeWords leaves out the bigrams and nothing else', () => {
+    expect(analyzeWords('东北电气发展股份有限公司 covid-19')).toEqual([
+      '东北',
+      '电气',
+      '发展',
+      '股份',
+      '有限公司',
+      'covid19',
+      'covid',
+      '19',
+    ]);
+    // Text without Han characters has no bigrams: both analyses agree.
+    const han = /\p{Script=Han}/gu;
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (text) => {
+        const value = text.replace(han, 'x');
+        expect(analyzeWords(value)).toEqual(analyze(value));
+      }),
+    );
   });
 
   it('gives every bigram of a Han query to any text that contains it', () => {

@@ -258,6 +258,8 @@ interface Profile {
   /** Leading elisions to drop (French), or null. */
   elision: RegExp | null;
   cache: Map<string, readonly string[]>;
+  /** Whether Han runs also yield their bigrams (the index and searches) or only their dictionary words. */
+  bigrams: boolean;
 }
 
 const profiles = new Map<string, Profile>();
@@ -269,7 +271,18 @@ function profileOf(kind: 'search' | 'index', language: AnalysisLanguage): Profil
   let profile = profiles.get(key);
   if (!profile) {
     const stops = kind === 'search' ? QUERY_STOP_WORDS[language] : INDEX_STOP_SETS[language];
-    profile = { stops, stem: STEMMERS[language], elision: ELISIONS[language], cache: new Map() };
+    profile = { stops, stem: STEMMERS[language], elision: ELISIONS[language], cache: new Map(), bigrams: true };
+    profiles.set(key, profile);
+  }
+  return profile;
+}
+
+/** Like the search profile, but Han runs yield only their dictionary words (see analyzeWords). */
+function wordsProfile(language: AnalysisLanguage): Profile {
+  const key = `words:${language}`;
+  let profile = profiles.get(key);
+  if (!profile) {
+    profile = { ...profileOf('search', language), cache: new Map(), bigrams: false };
     profiles.set(key, profile);
   }
   return profile;
@@ -280,7 +293,7 @@ function queryProfile(stopKey: string, stops: ReadonlySet<string>, language: Ana
   const key = `query:${stopKey}:${language}`;
   let profile = profiles.get(key);
   if (!profile) {
-    profile = { stops, stem: STEMMERS[language], elision: ELISIONS[language], cache: new Map() };
+    profile = { stops, stem: STEMMERS[language], elision: ELISIONS[language], cache: new Map(), bigrams: true };
     profiles.set(key, profile);
   }
   return profile;
@@ -304,7 +317,7 @@ function analyseMixedScripts(text: string, profile: Profile, out: string[]): voi
   UNSPACED_RUN.lastIndex = 0;
   for (let run = UNSPACED_RUN.exec(text); run !== null; run = UNSPACED_RUN.exec(text)) {
     if (run.index > from) emitCandidates(text.slice(from, run.index), CANDIDATE, profile, out);
-    emitUnspacedRun(run[0], out);
+    emitUnspacedRun(run[0], out, profile.bigrams);
     from = run.index + run[0].length;
   }
   if (from < text.length) emitCandidates(text.slice(from), CANDIDATE, profile, out);
@@ -337,6 +350,15 @@ function analyseWith(text: string, profile: Profile): string[] {
  */
 export function analyze(text: string, language?: string | null): string[] {
   return analyseWith(text, profileOf('search', analysisLanguageOf(language)));
+}
+
+/**
+ * `analyze` without the Han bigrams: the words of a text as a reader counts them. For weighing a question's topic
+ * words against each other (a long name would otherwise count once per word and again per bigram); matching
+ * still uses `analyze`, whose bigrams hold every two-character word.
+ */
+export function analyzeWords(text: string, language?: string | null): string[] {
+  return analyseWith(text, wordsProfile(analysisLanguageOf(language)));
 }
 
 /**

@@ -40,7 +40,7 @@ const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
  * text order, then the overlapping bigrams of its Han characters, except where a two-character word already
  * stands at that position.
  */
-export function emitUnspacedRun(match: string, out: string[]): void {
+export function emitUnspacedRun(match: string, out: string[], bigrams = true): void {
   const run = match.replace(WHITESPACE, '');
   const wordAt = new Map<number, string>();
   for (const { segment, index, isWordLike } of segmenter.segment(run)) {
@@ -48,6 +48,7 @@ export function emitUnspacedRun(match: string, out: string[]): void {
     out.push(segment);
     wordAt.set(index, segment);
   }
+  if (!bigrams) return;
   // Code points with their UTF-16 offsets (rare Han characters lie outside the BMP).
   const chars: { char: string; at: number }[] = [];
   for (let at = 0; at < run.length; ) {
@@ -61,4 +62,43 @@ export function emitUnspacedRun(match: string, out: string[]): void {
     if (!HAN.test(first) || !HAN.test(second) || wordAt.get(at) === first + second) continue;
     out.push(first + second);
   }
+}
+
+/** Where a dropped word stood: a separator that ends a run, so no bigram spans the gap. */
+const GAP = '、';
+
+/**
+ * The text with every dictionary word of its unspaced runs that is in `words` replaced by a separator (text in
+ * other scripts is left as it is). Used to take the question words out of a question ("营业收入是多少" →
+ * "营业收入、、"), as English function words are.
+ */
+export function withoutUnspacedWords(text: string, words: ReadonlySet<string>): string {
+  if (!HAS_UNSPACED_SCRIPT.test(text)) return text;
+  return text.replace(UNSPACED_RUN, (match) => {
+    let out = '';
+    for (const { segment } of segmenter.segment(match.replace(WHITESPACE, ''))) {
+      out += words.has(segment) ? GAP : segment;
+    }
+    return out;
+  });
+}
+
+/**
+ * The words of a text: whitespace-separated tokens, with each run of an unspaced script split into its
+ * dictionary words (punctuation between them dropped). Text without such scripts splits exactly on whitespace.
+ */
+export function wordsOf(text: string): string[] {
+  const tokens = text.split(/\s+/).filter(Boolean);
+  if (!HAS_UNSPACED_SCRIPT.test(text)) return tokens;
+  const out: string[] = [];
+  for (const token of tokens) {
+    if (!HAS_UNSPACED_SCRIPT.test(token)) {
+      out.push(token);
+      continue;
+    }
+    for (const { segment, isWordLike } of segmenter.segment(token)) {
+      if (isWordLike || /[\p{L}\p{N}]/u.test(segment)) out.push(segment);
+    }
+  }
+  return out;
 }
