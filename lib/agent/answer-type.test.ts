@@ -169,3 +169,49 @@ describe('type nouns', () => {
     expect(typeNounTerms('procedure').size).toBe(0);
   });
 });
+
+describe('questions in Chinese, Japanese, Korean and Thai', () => {
+  it.each([
+    ['东北电气发展股份有限公司2018年第一季度营业收入是多少?', 'quantity'],
+    ['公司有几名员工？', 'quantity'],
+    ['売上高はいくらですか', 'quantity'],
+    ['직원은 몇 명입니까?', 'quantity'],
+    ['公司是什么时候成立的？', 'date'],
+    ['公司成立于哪一年？', 'date'],
+    ['東京タワーはいつ建てられましたか', 'date'],
+    ['东北电气发展股份有限公司的公司负责人是谁?', 'entity'],
+    ['社長は誰ですか', 'entity'],
+    ['ใครเป็นประธาน', 'entity'],
+    ['公司的主要业务', 'other'],
+  ] as const)('%s asks for %s', (question, type) => {
+    expect(detectAnswerType(question)).toBe(type);
+  });
+
+  it('does not take a word that merely contains an interrogative character for one', () => {
+    expect(detectAnswerType('几乎所有的收入')).toBe('other'); // 几乎 "almost", not 几 "how many"
+  });
+
+  it('finds a name in caseless text only when the question does not already hold it', () => {
+    const question = '东北电气发展股份有限公司的公司负责人是谁?';
+    expect(holdsAnswerType('公司负责人刘道骐', 'entity', question)).toBe(true);
+    expect(holdsAnswerType('东北电气发展股份有限公司', 'entity', question)).toBe(false);
+  });
+
+  it('takes an organisation name ending in its organisation word as specific, and a year inside the run', () => {
+    expect(specificWords('东北电气发展股份有限公司2018年第一季度营业收入是多少?')).toEqual([
+      '东北电气发展股份有限公司',
+      '2018',
+    ]);
+    // "公司" alone (the company) is a common noun, not a name.
+    expect(specificWords('公司负责人是谁?')).toEqual([]);
+    expect(specificWords('トヨタ自動車株式会社の社長は誰ですか')).toEqual(['トヨタ自動車株式会社']);
+  });
+
+  it('reads a number next to the asked words inside unspaced text', () => {
+    const terms = new Set(analyze('营业收入'));
+    expect(numberNearTerms('营业收入（元） 4,755,785.11', terms, '营业收入是多少?', analyze)).toBe(true);
+    expect(
+      typedValueNearTerms('公司负责人刘道骐', 'entity', new Set(analyze('负责人')), '公司负责人是谁?', analyze, 3),
+    ).toBe(true);
+  });
+});

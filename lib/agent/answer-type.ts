@@ -2,13 +2,16 @@
  * What kind of answer a question asks for, and whether a passage holds an answer of that kind. Used by extractive
  * mode to prefer evidence that can answer (a "how many" question needs a number, a "when" question a date) and to
  * decline when no opened passage holds one. The cues are the grammar of questions (interrogatives and the nouns
- * that name a measurement), in English plus the common French and German interrogatives; a question matching
- * none is 'other' and every passage qualifies.
+ * that name a measurement), in English plus the common French and German interrogatives and the Chinese, Japanese,
+ * Korean and Thai ones for amounts, times and persons; a question matching none is 'other' and every passage
+ * qualifies.
  */
 
 import { analyze } from '@/lib/retrieval/analyzer';
 import { detectQueryLanguage } from '@/lib/retrieval/language';
+import { HAS_UNSPACED_SCRIPT, UNSPACED_RUN, wordsOf } from '@/lib/retrieval/unspaced-scripts';
 import { NUMBER_WORD_ALTERNATION } from './number-words';
+import { UNSPACED_QUESTION_NOISE } from './text';
 
 export type AnswerType = 'quantity' | 'date' | 'entity' | 'yesno' | 'definition' | 'procedure' | 'other';
 
@@ -27,12 +30,19 @@ const DEFINITION =
 const PROCEDURE =
   /^\s*(?:how\s+(?:do|can|should|does|to|is|are|must|may)\b|what\s+(?:are\s+the\s+)?steps\b)|\b(?:steps?\s+(?:to|for)|procedure|process\s+for|comment\b|wie\s+(?:kann|muss|soll))/i;
 
+// Interrogatives of scripts without word spaces (no \b there): when, how much/many, who.
+const DATE_CJK =
+  /什么时候|何时|哪一?[年天月日]|几[月号]|什么日期|いつ|何[年月日]|언제|몇\s*[년월일]|เมื่อไร|เมื่อไหร่|ปีไหน|วันไหน/u;
+const QUANTITY_CJK =
+  /多少|几[个名家次种位人天倍]|いくら|いくつ|どのくらい|どれくらい|何[人個件回社名円本]|얼마|몇|เท่าไร|เท่าไหร่|กี่/u;
+const ENTITY_CJK = /谁|哪位|哪家|誰|だれ|どなた|누구|ใคร/u;
+
 /** The kind of answer the question asks for. */
 export function detectAnswerType(question: string): AnswerType {
   const q = question.replace(/\s+/g, ' ').trim();
-  if (DATE.test(q)) return 'date';
-  if (QUANTITY.test(q)) return 'quantity';
-  if (ENTITY.test(q)) return 'entity';
+  if (DATE.test(q) || DATE_CJK.test(q)) return 'date';
+  if (QUANTITY.test(q) || QUANTITY_CJK.test(q)) return 'quantity';
+  if (ENTITY.test(q) || ENTITY_CJK.test(q)) return 'entity';
   if (/^\s*(?:what|which|quel(?:le)?s?|was|welche[rsn]?)\b/i.test(q) && MEASURE_NOUN.test(q)) return 'quantity';
   if (DEFINITION.test(q)) return 'definition';
   if (PROCEDURE.test(q)) return 'procedure';
@@ -54,6 +64,22 @@ export function numbersIn(text: string): string[] {
   );
 }
 
+/** A word of a script without letter case (Han, kana, Hangul, Thai…): its capital cannot show a name. */
+const CASELESS_WORD = /^\p{Lo}[\p{Lo}\p{M}]*$/u;
+
+function caselessWords(text: string): string[] {
+  return wordsOf(text).filter((word) => CASELESS_WORD.test(word));
+}
+
+/**
+ * Whether the text holds a word of a caseless script that the question does not: in Chinese or Japanese a name
+ * cannot be told by its capital letter, so any such word may be the asked name.
+ */
+function caselessWordsNotAsked(text: string, question: string): boolean {
+  const asked = new Set(caselessWords(question));
+  return caselessWords(text).some((word) => !asked.has(word));
+}
+
 const NUMBER_WORDS = new RegExp(`\\b(?:${NUMBER_WORD_ALTERNATION})\\b`, 'i');
 
 /**
@@ -73,7 +99,11 @@ export function holdsAnswerType(text: string, type: AnswerType, question: string
       const names = (text.match(/(?<=[\p{L}\p{N},;:(] +|\n)\p{Lu}[\p{L}'-]+/gu) ?? []).filter(
         (w) => !asked.has(w.toLowerCase()),
       );
-      return names.length > 0 || /\b(?:Mr|Ms|Mrs|Dr|Inc|Ltd|LLC|GmbH|SA|AG|Corp)\b\.?/.test(text);
+      return (
+        names.length > 0 ||
+        /\b(?:Mr|Ms|Mrs|Dr|Inc|Ltd|LLC|GmbH|SA|AG|Corp)\b\.?/.test(text) ||
+        caselessWordsNotAsked(text, question)
+      );
     }
     default:
       return true;
@@ -116,13 +146,44 @@ export function withoutInterrogatives(question: string): string {
   );
 }
 
+/** The word that ends an organisation's name in Chinese and Japanese (as "Inc", "Ltd", "GmbH" do in English). */
+const ORGANISATION_WORD = /(?:公司|集团|银行|大学|学院|医院|研究院|研究所|委员会|协会|会社|銀行|病院)$/u;
+
 /**
- * Words of the question that name something specific: proper nouns (capitalised after the first word), numbers
- * and codes, and quoted words. Evidence that misses one of them is about something else.
+ * Organisation names in the unspaced runs of a question: two or more dictionary words ending in an organisation
+ * word ("东北电气发展股份有限公司"), started after a particle or question word. Chinese and Japanese have no capital
+ * letters to mark a name; the organisation word is the mark they have.
+ */
+function organisationNames(question: string): string[] {
+  const out: string[] = [];
+  for (const run of question.match(UNSPACED_RUN) ?? []) {
+    let name: string[] = [];
+    for (const word of wordsOf(run)) {
+      if (UNSPACED_QUESTION_NOISE.has(word)) {
+        name = [];
+        continue;
+      }
+      name.push(word);
+      if (ORGANISATION_WORD.test(word) && name.length >= 2) {
+        out.push(name.join(''));
+        name = [];
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Words of the question that name something specific: proper nouns (capitalised after the first word, or an
+ * organisation's name in Chinese or Japanese), numbers and codes, and quoted words. Evidence that misses one of
+ * them is about something else.
  */
 export function specificWords(question: string): string[] {
-  const out: string[] = [];
-  const words = question.match(/[\p{L}\p{N}][\p{L}\p{N}_'’.-]*/gu) ?? [];
+  const out: string[] = [...organisationNames(question)];
+  // A run of an unspaced script is split into its words, so a year inside it is specific, not the whole run.
+  const words = (question.match(/[\p{L}\p{N}][\p{L}\p{N}_'’.-]*/gu) ?? []).flatMap((w) =>
+    HAS_UNSPACED_SCRIPT.test(w) ? wordsOf(w) : [w],
+  );
   words.forEach((w, i) => {
     const word = w.replace(/[.'’]+$/, '');
     if (/\d/.test(word) || (i > 0 && /^\p{Lu}/u.test(word))) out.push(word);
@@ -143,7 +204,7 @@ export function numberNearTerms(
   window = 8,
 ): boolean {
   const asked = new Set(numbersIn(question));
-  const words = text.split(/\s+/).filter(Boolean);
+  const words = wordsOf(text);
   const hits: number[] = [];
   const numbers: number[] = [];
   words.forEach((w, i) => {
@@ -163,7 +224,7 @@ function typedWord(word: string, type: AnswerType, askedNumbers: ReadonlySet<str
       return MONTHS.test(word) || NUMERIC_DATE.test(word) || YEAR.test(word) || TIME.test(word);
     case 'entity': {
       const w = word.replace(/^[^\p{L}]+|[^\p{L}'-]+$/gu, '');
-      return /^\p{Lu}[\p{L}'-]+$/u.test(w) && !askedNames.has(w.toLowerCase());
+      return (/^\p{Lu}[\p{L}'-]+$/u.test(w) || CASELESS_WORD.test(w)) && !askedNames.has(w.toLowerCase());
     }
     default:
       return true;
@@ -186,12 +247,15 @@ export function typedValueNearTerms(
 ): boolean {
   if (!typeIsStrict(type)) return true;
   const askedNumbers = new Set(numbersIn(question));
-  const askedNames = new Set((question.match(/\p{Lu}[\p{L}'-]+/gu) ?? []).map((w) => w.toLowerCase()));
-  const words = text.split(/\s+/).filter(Boolean);
+  const askedNames = new Set([
+    ...(question.match(/\p{Lu}[\p{L}'-]+/gu) ?? []).map((w) => w.toLowerCase()),
+    ...caselessWords(question),
+  ]);
+  const words = wordsOf(text);
   const values: number[] = [];
   const hits: number[] = [];
   words.forEach((w, i) => {
-    const sentenceStart = i === 0 || /[.!?:]$/.test(words[i - 1] ?? '');
+    const sentenceStart = i === 0 || /[.!?:。！？：]$/.test(words[i - 1] ?? '');
     if (!(type === 'entity' && sentenceStart) && typedWord(w, type, askedNumbers, askedNames)) values.push(i);
     if (analyzeWord(w).some((t) => terms.has(t))) hits.push(i);
   });

@@ -67,6 +67,16 @@ describe('extractive evidence selection', () => {
     expect(looksLikeHeading('The company had 1,245 employees at the end of 2023.', o)).toBe(false);
   });
 
+  it('counts the words of a Chinese sentence, and its full stop ends it: not a heading', () => {
+    const state = stateWith({ question: 'x', opened: [TENK] });
+    const o = state.opened[0];
+    if (!o) throw new Error('opened');
+    expect(
+      looksLikeHeading('公司负责人刘道骐、主管会计工作负责人肖寻声明：保证季度报告中财务报表的真实、准确、完整。', o),
+    ).toBe(false);
+    expect(looksLikeHeading('第一节 重要提示', o)).toBe(true); // a short line without a stop still is
+  });
+
   it('recognises page furniture: table-of-contents lines, line-number runs, upper-case letterheads', () => {
     const state = stateWith({ question: 'x', opened: [TENK] });
     const o = state.opened[0];

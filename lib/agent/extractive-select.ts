@@ -1,4 +1,5 @@
 import { analyze } from '@/lib/retrieval/analyzer';
+import { wordsOf } from '@/lib/retrieval/unspaced-scripts';
 import {
   type AnswerType,
   detectAnswerType,
@@ -114,10 +115,11 @@ export function looksLikeHeading(text: string, opened: OpenedChunk): boolean {
     const cells = t.split('|').map((c) => c.trim());
     return !cells.slice(1).some((c) => /\d/.test(c));
   }
-  const words = t.split(' ').length;
-  if (/[.!?;:)"”]$/.test(t) || words > 14) return false;
+  // Words as a reader counts them (a Chinese sentence has no spaces); a full-width stop ends a sentence too.
+  const words = wordsOf(t).length;
+  if (/[.!?;:)"”。！？；：）」』]$/.test(t) || words > 14) return false;
   // A short line without a sentence end, mostly capitalised words: a title.
-  const capitalised = t.split(' ').filter((w) => /^[\p{Lu}\d]/u.test(w)).length;
+  const capitalised = wordsOf(t).filter((w) => /^[\p{Lu}\d]/u.test(w)).length;
   return capitalised / words >= 0.5 || words <= 6;
 }
 

@@ -1,4 +1,5 @@
 import { analyze } from '@/lib/retrieval/analyzer';
+import { wordsOf } from '@/lib/retrieval/unspaced-scripts';
 import { subQuestions } from './answer-type';
 import { recordAnswerSignals } from './confidence';
 import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
@@ -7,7 +8,7 @@ import { declineAnswer, questionWords, tableAnswerLine } from './extractive-answ
 import { type Candidate, combinedSignals, looksLikeHeading, selectEvidence } from './extractive-select';
 import { searchableQuestion } from './plan';
 import type { AgentState, OpenedChunk } from './state';
-import { keyTerms, type Sentence, splitSentences } from './text';
+import { displayWidth, keyTerms, type Sentence, splitSentences } from './text';
 import { namingSection, sectionWords } from './tools/follow-reference';
 import { detectReferences } from './tools/references';
 import type { AnswerStyle, Insufficiency } from './types';
@@ -45,7 +46,7 @@ function candidates(state: AgentState): Candidate[] {
   const out: Candidate[] = [];
   for (const opened of state.opened) {
     for (const sentence of units(opened.chunk.text)) {
-      if (sentence.text.length < 25 || sentence.text.split(/\s+/).length < 4) continue;
+      if (displayWidth(sentence.text) < 25 || wordsOf(sentence.text).length < 4) continue;
       // Planted instructions are never quoted.
       if (
         opened.injected.some(

@@ -1,4 +1,5 @@
-import { analyze } from '@/lib/retrieval/analyzer';
+import { analyze, analyzeWords } from '@/lib/retrieval/analyzer';
+import { HAS_UNSPACED_SCRIPT, withoutUnspacedWords } from '@/lib/retrieval/unspaced-scripts';
 
 /** Small, pure text helpers shared by the stages (sentences, key terms, quote normalisation, token estimates). */
 
@@ -8,7 +9,8 @@ export interface Sentence {
   end: number;
 }
 
-const SENTENCE_END = /[.!?](?=\s|$)|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)/g;
+// Chinese and Japanese full stops, exclamation and question marks (。！？) end a sentence with no space after them.
+const SENTENCE_END = /[.!?](?=\s|$)|[。！？]+|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)/g;
 
 /** Splits text into sentences with their offsets; list items and paragraphs end a sentence too. */
 export function splitSentences(text: string): Sentence[] {
@@ -43,11 +45,24 @@ const QUESTION_NOISE = new Set(
   ),
 );
 
+/**
+ * The question words and particles of Chinese, Japanese and Thai, as their dictionary segmentation splits them:
+ * what English drops as stop words and QUESTION_NOISE ("是多少" how much, "谁" who, "は" topic marker, "ですか").
+ */
+export const UNSPACED_QUESTION_NOISE: ReadonlySet<string> = new Set(
+  (
+    '是 的 了 吗 呢 吧 啊 谁 什么 什么时候 哪 哪些 哪个 哪一 哪里 哪儿 多少 几 怎么 怎样 如何 为什么 何时 是否 请 请问 ' +
+    'は が を に の で と も か です ます ですか 何 なに なん いつ どこ だれ 誰 どれ どの どんな いくら いくつ どう ' +
+    'ใคร อะไร ที่ไหน เมื่อไร เมื่อไหร่ เท่าไร เท่าไหร่ อย่างไร ไหม'
+  ).split(' '),
+);
+
 /** The analysed topic terms of a question (deduplicated, in order), without question scaffolding words. */
 export function keyTerms(text: string): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const term of analyze(text)) {
+  const topic = HAS_UNSPACED_SCRIPT.test(text) ? withoutUnspacedWords(text, UNSPACED_QUESTION_NOISE) : text;
+  for (const term of analyzeWords(topic)) {
     if (QUESTION_NOISE.has(term) || seen.has(term)) continue;
     seen.add(term);
     out.push(term);
@@ -74,6 +89,16 @@ export function normalizeForQuote(text: string): string {
     .replace(/\u2026/g, '...')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff60]/gu;
+
+/**
+ * Length in columns: a Chinese, Japanese or Korean character (and full-width punctuation) takes two, as in a
+ * terminal (East Asian Width), so a length floor means about as much text in those scripts as in Latin ones.
+ */
+export function displayWidth(text: string): number {
+  return text.length + (text.match(WIDE)?.length ?? 0);
 }
 
 /** Rough token estimate (4 characters per token), enough for budgets. */

@@ -9,6 +9,7 @@ import {
   analysisLanguageOf,
   detectQueryLanguage,
 } from '@/lib/retrieval/language';
+import { emitUnspacedRun, HAS_UNSPACED_SCRIPT, UNSPACED_RUN } from '@/lib/retrieval/unspaced-scripts';
 
 /**
  * The BM25 analyser shared by the embedded keyword index and the Qdrant sparse vectors.
@@ -28,6 +29,9 @@ import {
  * - Stop words of the text's language are removed (letters-only tokens).
  * - Letters-only tokens are stemmed with the language's stemmer; tokens with digits or `_` are kept verbatim.
  * - Tokens longer than 64 characters are dropped (hashes, base64 blobs).
+ * - Scripts written without spaces (Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar) are split into words by
+ *   ICU's dictionaries, and Han also into overlapping character bigrams (unspaced-scripts.ts); their words are
+ *   neither stemmed nor stop-listed. Text without these scripts analyses exactly as at version 3.
  *
  * Languages (an optional argument, ISO 639-1; default English): English keeps the Porter stemmer and the stop
  * lists below, so English text analyses exactly as it did before languages existed; German and French use the
@@ -38,7 +42,7 @@ import {
  * its terms is searched (`analyzeQueryTerms`).
  */
 /** Bumped whenever the rules change, so persisted analyses can be detected as stale. */
-export const ANALYZER_VERSION = 3;
+export const ANALYZER_VERSION = 4;
 
 const MAX_TOKEN_LENGTH = 64;
 
@@ -254,6 +258,8 @@ interface Profile {
   /** Leading elisions to drop (French), or null. */
   elision: RegExp | null;
   cache: Map<string, readonly string[]>;
+  /** Whether Han runs also yield their bigrams (the index and searches) or only their dictionary words. */
+  bigrams: boolean;
 }
 
 const profiles = new Map<string, Profile>();
@@ -265,7 +271,18 @@ function profileOf(kind: 'search' | 'index', language: AnalysisLanguage): Profil
   let profile = profiles.get(key);
   if (!profile) {
     const stops = kind === 'search' ? QUERY_STOP_WORDS[language] : INDEX_STOP_SETS[language];
-    profile = { stops, stem: STEMMERS[language], elision: ELISIONS[language], cache: new Map() };
+    profile = { stops, stem: STEMMERS[language], elision: ELISIONS[language], cache: new Map(), bigrams: true };
+    profiles.set(key, profile);
+  }
+  return profile;
+}
+
+/** Like the search profile, but Han runs yield only their dictionary words (see analyzeWords). */
+function wordsProfile(language: AnalysisLanguage): Profile {
+  const key = `words:${language}`;
+  let profile = profiles.get(key);
+  if (!profile) {
+    profile = { ...profileOf('search', language), cache: new Map(), bigrams: false };
     profiles.set(key, profile);
   }
   return profile;
@@ -276,24 +293,48 @@ function queryProfile(stopKey: string, stops: ReadonlySet<string>, language: Ana
   const key = `query:${stopKey}:${language}`;
   let profile = profiles.get(key);
   if (!profile) {
-    profile = { stops, stem: STEMMERS[language], elision: ELISIONS[language], cache: new Map() };
+    profile = { stops, stem: STEMMERS[language], elision: ELISIONS[language], cache: new Map(), bigrams: true };
     profiles.set(key, profile);
   }
   return profile;
+}
+
+/** Appends the terms of every candidate token `pattern` finds in `text` (folded). */
+function emitCandidates(text: string, pattern: RegExp, profile: Profile, out: string[]): void {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const terms = termsOfCandidate(match[0], profile.cache);
+    for (let i = 0; i < terms.length; i++) out.push(terms[i] as string);
+  }
+}
+
+/**
+ * Text holding a script written without spaces: its runs of such characters are split into words by ICU
+ * (unspaced-scripts.ts); the text between them is analysed by the ordinary rules, in text order.
+ */
+function analyseMixedScripts(text: string, profile: Profile, out: string[]): void {
+  let from = 0;
+  UNSPACED_RUN.lastIndex = 0;
+  for (let run = UNSPACED_RUN.exec(text); run !== null; run = UNSPACED_RUN.exec(text)) {
+    if (run.index > from) emitCandidates(text.slice(from, run.index), CANDIDATE, profile, out);
+    emitUnspacedRun(run[0], out, profile.bigrams);
+    from = run.index + run[0].length;
+  }
+  if (from < text.length) emitCandidates(text.slice(from), CANDIDATE, profile, out);
 }
 
 function analyseWith(text: string, profile: Profile): string[] {
   const out: string[] = [];
   const folded = foldText(text);
   const pattern = ASCII_ONLY.test(folded) ? ASCII_CANDIDATE : CANDIDATE;
-  pattern.lastIndex = 0;
   stopWords = profile.stops;
   stem = profile.stem;
   elision = profile.elision;
   try {
-    for (let match = pattern.exec(folded); match !== null; match = pattern.exec(folded)) {
-      const terms = termsOfCandidate(match[0], profile.cache);
-      for (let i = 0; i < terms.length; i++) out.push(terms[i] as string);
+    if (pattern === CANDIDATE && HAS_UNSPACED_SCRIPT.test(folded)) {
+      analyseMixedScripts(folded, profile, out);
+    } else {
+      emitCandidates(folded, pattern, profile, out);
     }
   } finally {
     stopWords = STOP_WORDS;
@@ -309,6 +350,15 @@ function analyseWith(text: string, profile: Profile): string[] {
  */
 export function analyze(text: string, language?: string | null): string[] {
   return analyseWith(text, profileOf('search', analysisLanguageOf(language)));
+}
+
+/**
+ * `analyze` without the Han bigrams: the words of a text as a reader counts them. For weighing a question's topic
+ * words against each other (a long name would otherwise count once per word and again per bigram); matching
+ * still uses `analyze`, whose bigrams hold every two-character word.
+ */
+export function analyzeWords(text: string, language?: string | null): string[] {
+  return analyseWith(text, wordsProfile(analysisLanguageOf(language)));
 }
 
 /**

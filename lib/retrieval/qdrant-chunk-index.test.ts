@@ -1,13 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '@/lib/errors';
 import { createQdrantChunkIndex, type QdrantChunkIndexOptions } from '@/lib/retrieval/qdrant-chunk-index';
+import { chunkToPoint, indexedText } from '@/lib/retrieval/qdrant-payload';
 import {
   chunkPointId,
   collectionNameFor,
   createCollectionRequest,
   PAYLOAD_INDEXES,
 } from '@/lib/retrieval/qdrant-requests';
+import { documentVectorFromTerms } from '@/lib/retrieval/sparse-bm25';
 import type { ChunkIndex, IndexedChunk } from '@/lib/retrieval/types';
+import * as v3 from '@/test/support/retrieval/analyzer-v3';
 import { type FakeQdrant, startFakeQdrant } from '@/test/support/retrieval/qdrant-fake-server';
 
 /**
@@ -101,8 +104,45 @@ describe('collection setup', () => {
     expect(calls()).toEqual([
       `GET /collections/${COLLECTION}/exists`,
       `GET /collections/${COLLECTION}`,
+      `POST /collections/${COLLECTION}/points/scroll`, // points of another analyser version: none
       `POST /collections/${COLLECTION}/points/count`,
     ]);
+  });
+
+  it('rebuilds the sparse vectors of points written by an older analyser, and only those', async () => {
+    const report = chunk({ chunkId: 'report', text: '营业收入（元） 4,755,785.11 公司负责人刘道骐', language: 'und' });
+    const current = chunk({ chunkId: 'current', text: 'The invoice is due.' });
+    const first = await makeIndex();
+    await first.upsert([current]);
+    // The report's point as analyser version 3 wrote it: no version in the payload, the Han run as one term.
+    const { analyzer: _version, ...oldPayload } = chunkToPoint(report, { dimensions: 3 }).payload ?? {};
+    const oldVector = documentVectorFromTerms(v3.analyze(indexedText(report)));
+    const response = await fetch(`${fake.url}/collections/${COLLECTION}/points?wait=true`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        points: [{ id: chunkPointId('report'), vector: { bm25: oldVector }, payload: oldPayload }],
+      }),
+    });
+    expect(response.ok).toBe(true);
+    const keyword = (index: ChunkIndex, query: string) =>
+      index.search({ ownerId: 'alice', query, mode: 'keyword', topK: 5 }).then((hits) => hits.map((h) => h.chunkId));
+    expect(await keyword(first, '营业收入是多少?')).toEqual([]); // the stale vector cannot match
+
+    fake.requests.length = 0;
+    const restarted = await makeIndex();
+    expect(await keyword(restarted, '营业收入是多少?')).toEqual(['report']);
+    expect(await keyword(restarted, '公司负责人是谁?')).toEqual(['report']);
+    expect(await keyword(restarted, 'invoice')).toEqual(['current']);
+    const rewritten = fake.requests.filter((r) => r.path.includes('/points/vectors')).map((r) => r.body);
+    expect(rewritten).toEqual([{ points: [expect.objectContaining({ id: chunkPointId('report') })] }]);
+    const [stored] = await restarted.get('alice', ['report']);
+    expect(stored?.text).toBe(report.text);
+
+    // Marked current: the next start finds nothing to rebuild.
+    fake.requests.length = 0;
+    await (await makeIndex()).countChunks('alice');
+    expect(calls().filter((c) => c.endsWith('/points/vectors'))).toEqual([]);
   });
 
   it('survives losing the creation race to another app instance', async () => {

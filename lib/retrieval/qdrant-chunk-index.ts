@@ -9,6 +9,7 @@ import {
   payloadToHit,
   recordToChunk,
 } from '@/lib/retrieval/qdrant-payload';
+import { reanalyseStalePoints } from '@/lib/retrieval/qdrant-reanalyse';
 import {
   batchBySize,
   buildQueryRequest,
@@ -26,7 +27,7 @@ import {
   SPARSE_VECTOR,
   toQdrantFilter,
 } from '@/lib/retrieval/qdrant-requests';
-import type { Bm25Params } from '@/lib/retrieval/sparse-bm25';
+import { type Bm25Params, DEFAULT_BM25_PARAMS } from '@/lib/retrieval/sparse-bm25';
 import type {
   ChunkDocumentAttributes,
   ChunkIndex,
@@ -188,6 +189,12 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
         false,
       );
       indexedKeys.add(index.field_name);
+    }
+    // A new collection holds nothing stale; an existing one may hold sparse vectors of an older analyser.
+    if (exists) {
+      await reanalyseStalePoints(client, name, options.bm25 ?? DEFAULT_BM25_PARAMS, (operation, run) =>
+        call(operation, run, false),
+      );
     }
   }
 

@@ -1,7 +1,7 @@
 import type { Schemas } from '@qdrant/js-client-rest';
 import { z } from 'zod';
 import type { MetaValue } from '@/lib/domain/typed-meta';
-import { analyze, analyzeQueryTerms } from '@/lib/retrieval/analyzer';
+import { ANALYZER_VERSION, analyze, analyzeQueryTerms } from '@/lib/retrieval/analyzer';
 import { detectLanguage, likelyQueryLanguages } from '@/lib/retrieval/language';
 import {
   chunkPointId,
@@ -59,6 +59,8 @@ export function chunkPayload(chunk: IndexedChunk, embeddingModel: string | null)
     charEnd: chunk.charEnd,
     embeddingModel,
     language: languageOfChunk(chunk),
+    // The analyser version the sparse vector was made with (qdrant-reanalyse.ts rebuilds other versions).
+    analyzer: ANALYZER_VERSION,
     ...attributesPayload(chunk),
   };
 }

@@ -151,6 +151,7 @@ describe('collection layout', () => {
       { field_name: 'documentDate', field_schema: { type: 'datetime' } },
       { field_name: 'tags', field_schema: { type: 'keyword' } },
       { field_name: 'fieldPairs', field_schema: { type: 'keyword' } },
+      { field_name: 'analyzer', field_schema: { type: 'integer' } },
     ]);
     // Every key a filter can produce is indexed (strict mode would reject the query otherwise).
     const filter = toQdrantFilter('u', {

@@ -96,6 +96,8 @@ export const PAYLOAD_INDEXES: ReadonlyArray<Schemas['CreateFieldIndex'] & { fiel
   { field_name: 'documentDate', field_schema: { type: 'datetime' } },
   { field_name: 'tags', field_schema: { type: 'keyword' } },
   { field_name: 'fieldPairs', field_schema: { type: 'keyword' } },
+  // The analyser version of the point's sparse vector: points of another version are re-analysed at start-up.
+  { field_name: 'analyzer', field_schema: { type: 'integer' } },
 ];
 
 /**

@@ -427,6 +427,26 @@ export async function startFakeQdrant(): Promise<FakeQdrant> {
       }
       return ok;
     }
+    if (method === 'POST' && rest === 'points/scroll') {
+      checkFilter(c, b.filter);
+      const limit = typeof b.limit === 'number' ? b.limit : 10;
+      const sorted = [...c.points.values()]
+        .filter((p) => matches(p, b.filter, c.indexes))
+        .sort((x, y) => idKey(x.id).localeCompare(idKey(y.id)));
+      const from =
+        b.offset === undefined || b.offset === null ? 0 : sorted.findIndex((p) => idKey(p.id) === idKey(b.offset));
+      const page = sorted.slice(Math.max(0, from), Math.max(0, from) + limit);
+      const next = sorted[Math.max(0, from) + limit];
+      return {
+        points: page.map((point) => {
+          const out: JsonObject = { id: point.id };
+          const payload = payloadSelection(point.payload, b.with_payload ?? true);
+          if (payload) out.payload = payload;
+          return out;
+        }),
+        next_page_offset: next ? next.id : null,
+      };
+    }
     if (method === 'POST' && rest === 'points/count') {
       checkFilter(c, b.filter);
       return { count: [...c.points.values()].filter((p) => matches(p, b.filter, c.indexes)).length };

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { displayWidth, keyTerms, splitSentences } from './text';
+
+describe('splitSentences', () => {
+  it('ends a sentence at a Chinese or Japanese full stop, exclamation or question mark without a space after', () => {
+    expect(splitSentences('公司负责人刘道骐。主管会计工作负责人肖寻！是吗？東京です。').map((s) => s.text)).toEqual([
+      '公司负责人刘道骐。',
+      '主管会计工作负责人肖寻！',
+      '是吗？',
+      '東京です。',
+    ]);
+  });
+
+  it('keeps offsets exact', () => {
+    const text = '第一句。 第二句。';
+    for (const s of splitSentences(text)) expect(text.slice(s.start, s.end)).toBe(s.text);
+  });
+
+  it('still needs a space after a Latin full stop (decimals, versions)', () => {
+    expect(splitSentences('Version 2.1 is out. It costs 3.50 euros.').map((s) => s.text)).toEqual([
+      'Version 2.1 is out.',
+      'It costs 3.50 euros.',
+    ]);
+  });
+});
+
+describe('keyTerms', () => {
+  it('keeps the dictionary words of a Chinese question and drops its question words and particles', () => {
+    expect(keyTerms('东北电气发展股份有限公司的公司负责人是谁?')).toEqual([
+      '东北',
+      '电气',
+      '发展',
+      '股份',
+      '有限公司',
+      '公司',
+      '负责',
+      '人',
+    ]);
+    expect(keyTerms('营业收入是多少?')).toEqual(['营业', '收入']);
+    expect(keyTerms('売上高はいくらですか')).toEqual(['売上', '高']);
+  });
+
+  it('leaves English questions as they were', () => {
+    expect(keyTerms('What is the revenue of Acme in 2018?')).toEqual(['revenu', 'acm', '2018']);
+  });
+});
+
+describe('displayWidth', () => {
+  it('counts a CJK character as two columns and a Latin one as one', () => {
+    expect(displayWidth('abc')).toBe(3);
+    expect(displayWidth('公司')).toBe(4);
+    expect(displayWidth('公司 ab。')).toBe(9);
+  });
+});
