@@ -253,10 +253,14 @@ describe('chunkDocument on sheet units', () => {
     expect(chunks.some((c) => c.text.includes('Segment 2023') && c.text.includes('Segment 2022'))).toBe(false);
   });
 
-  it('keeps the first header when later rows only look like headers (notes, numbered headers)', () => {
+  it('keeps the first header when later rows only look like headers (text-only rows, notes)', () => {
     const unit = buildSheetUnit(0, 'S', [
       { position: 1, cells: ['Item', 'Price'] },
-      ...Array.from({ length: 200 }, (_, i) => ({ position: i + 2, cells: [`item ${i}`, String(i)] })),
+      ...Array.from({ length: 200 }, (_, i) => ({
+        position: i + 2,
+        // every third row a text-only data row: it must not relabel the rows below it
+        cells: i % 3 === 0 ? [`item ${i}`, 'on request'] : [`item ${i}`, String(i)],
+      })),
       { position: 300, cells: ['Year', '2022'] },
       { position: 301, cells: ['Source', 'internal ledger'] },
     ]);

@@ -303,12 +303,9 @@ function chunkSheetUnit(unit: ParsedUnit, prefix: string, target: number): Chunk
     return h;
   };
   // Every header a chunk may repeat fits beside a full budget of rows.
-  const headerTokens = Math.max(
-    headerAt(0).tokens,
-    ...headers.blockStarts.flatMap((start) => [headerAt(start).tokens, headerAt(start + 1).tokens]),
-  );
+  const headerTokens = Math.max(headerAt(0).tokens, ...headers.blocks.map((b) => headerAt(b.end).tokens));
   const budget = Math.max(1, target - headerTokens - 1);
-  const blockStarts = new Set(headers.blockStarts);
+  const tableEnds = new Map(headers.blocks.map((b) => [b.start, b.end]));
   const drafts: ChunkDraft[] = [];
   const emit = (
     charStart: number,
@@ -359,9 +356,15 @@ function chunkSheetUnit(unit: ParsedUnit, prefix: string, target: number): Chunk
       }
       continue;
     }
-    // A new table of the sheet starts a new chunk unless the current one is still small.
-    if (blockStart >= 0 && (blockTokens + rowTokens > budget || (blockStarts.has(index) && blockTokens > budget / 2)))
+    // A new table of the sheet starts a new chunk unless the current one is still small; a chunk that starts at a
+    // table's header block carries those rows as its repeated header instead of in its body.
+    const tableEnd = tableEnds.get(index);
+    if (blockStart >= 0 && (blockTokens + rowTokens > budget || (tableEnd !== undefined && blockTokens > budget / 2)))
       flush();
+    if (blockStart < 0 && tableEnd !== undefined) {
+      index = tableEnd - 1;
+      continue;
+    }
     if (blockStart < 0) {
       blockStart = row.charStart;
       blockFirstRow = row.rowNumber;

@@ -4,9 +4,11 @@
  * front of a chunk that holds the second table's rows would label last period's figures with this period's caption,
  * so a chunk repeats the nearest column header above its first row instead.
  *
- * A row inside the body starts a new header when it and the rows right after it, up to the next data row, are
- * header rows: at least two filled cells and no cell that is a number (a caption such as "January–June 2022" or a
- * label such as "Sales (a)" is text; placeholders such as "—" count neither way). A header row before the sheet's
+ * A row inside the body starts a new table when it repeats a line of the sheet's header (at least half of the filled
+ * cells of each are the same cell texts): the classic stacked layout, where every table has the same columns. The
+ * caption rows right above it (at most two rows with two or more filled cells and no number, such as "In millions |
+ * January–June 2022") belong to its header. Rows that merely hold no number are not headers: a text-only data row
+ * ("Bob | London") must not relabel the rows below it. A repeated header before the sheet's
  * first data row continues the sheet's own header, as before. Title lines (one filled cell) of the sheet's header are
  * kept in front of every chunk, since they name the whole sheet.
  */
@@ -23,8 +25,24 @@ function cellsOf(line: string): string[] {
 
 /** A header row: at least two filled cells, none of them a number. */
 export function isHeaderRow(line: string): boolean {
-  const filled = cellsOf(line).filter((c) => !PLACEHOLDER_CELL.test(c));
+  const filled = filledCells(line);
   return filled.length >= 2 && !filled.some((c) => NUMBER_CELL.test(c));
+}
+
+/** Caption rows above a repeated column header that belong to its table. */
+const MAX_CAPTION_ROWS = 2;
+
+function filledCells(line: string): string[] {
+  return cellsOf(line).filter((c) => !PLACEHOLDER_CELL.test(c));
+}
+
+/** Whether a body row repeats a header line: at least half of the filled cells of each are shared. */
+export function repeatsColumns(line: string, columns: string): boolean {
+  const row = filledCells(line);
+  const head = new Set(filledCells(columns));
+  if (row.length < 2 || head.size < 2) return false;
+  const shared = row.filter((c) => head.has(c)).length;
+  return shared * 2 >= row.length && shared * 2 >= head.size;
 }
 
 /** A data row: at least one cell is a number. */
@@ -43,42 +61,46 @@ export function titleLines(header: string): string[] {
 }
 
 export interface SheetHeaders {
-  /** Index of the first row of each header block inside `rows` (ascending). */
-  blockStarts: number[];
+  /** Header blocks inside `rows`: [start, end) row indexes, ascending. */
+  blocks: { start: number; end: number }[];
   /** The header text to repeat in front of a chunk whose first row is rows[index]. */
   headerFor(index: number): string;
 }
 
 /**
  * Finds the header blocks inside a sheet's body rows and says which header a chunk starting at a given row repeats:
- * the sheet's header until the first block, then the title lines with the latest block that ends above the row.
+ * the sheet's header until the first block, then the title lines with the latest block that ends above the row. A
+ * chunk that starts at a block leaves the block's rows out of its body: they are its header.
  */
 export function sheetHeaders(text: string, header: string, rows: readonly ParsedRow[]): SheetHeaders {
   const lines = rows.map((r) => text.slice(r.charStart, r.charEnd));
+  const headerRows = header.split('\n').filter((l) => filledCells(l).length >= 2);
   const blocks: { start: number; end: number }[] = [];
   let seenData = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    if (!isHeaderRow(line)) {
+    if (!headerRows.some((h) => repeatsColumns(line, h))) {
       if (isDataRow(line)) seenData = true;
       continue;
     }
-    if (!seenData) continue;
+    // The repeated header and the header rows right under it (a caption repeated above its column header).
     let end = i + 1;
-    while (end < lines.length && isHeaderRow(lines[end] as string)) end++;
-    // Only a header that data rows follow: header-like lines at the end of a sheet are notes, not a table.
-    if (end < lines.length && isDataRow(lines[end] as string)) blocks.push({ start: i, end });
+    while (end < lines.length && end - i < MAX_CAPTION_ROWS + 1 && isHeaderRow(lines[end] as string)) end++;
+    // Only a repeated header after data and before more data: one at the end of a sheet is a note.
+    const next = lines[end];
+    if (!seenData || next === undefined || !isDataRow(next)) continue;
+    let start = i;
+    const floor = blocks.at(-1)?.end ?? 0;
+    while (start > floor && i - start < MAX_CAPTION_ROWS && isHeaderRow(lines[start - 1] as string)) start--;
+    blocks.push({ start, end });
     i = end - 1;
   }
   const titles = titleLines(header);
   return {
-    blockStarts: blocks.map((b) => b.start),
+    blocks,
     headerFor(index: number): string {
       let block: { start: number; end: number } | undefined;
       for (const b of blocks) if (b.end <= index) block = b;
-      // A chunk that starts with a block's own rows carries that header itself: only the titles go in front.
-      const opening = blocks.find((b) => b.start === index);
-      if (opening) return titles.join('\n');
       if (!block) return header;
       return [...titles, ...lines.slice(block.start, block.end)].join('\n');
     },
