@@ -6,13 +6,18 @@
  *   npx tsx scripts/bench-keyword-store.ts --dir /path/owner_x.kw [--queries 300] [--rounds 3] [--top 10]
  *   ... --save answers.json     # the top k (slots, scores) of every query, to compare another build against
  *   ... --compare answers.json  # fails (exit 1) when any query's top k differs from the saved one
+ *   ... --buckets a,b,c         # only chunks in these buckets (the product's filter path, memoised per attribute set)
+ *   ... --threads N             # N worker threads, each with its own copy of the index, run the queries side by
+ *                               # side (what a second core would add: wall-clock q/s of N threads against one)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import { analyzeQueryTerms } from '@/lib/retrieval/analyzer';
 import { DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-index';
+import type { AttributeSet } from '@/lib/retrieval/embedded/keyword-segment';
 import { KeywordStore, languageMarker } from '@/lib/retrieval/embedded/keyword-store';
 import { ANALYSIS_LANGUAGES } from '@/lib/retrieval/language';
 
@@ -38,6 +43,8 @@ function readQueries(): string[] {
 }
 
 async function main(): Promise<void> {
+  const threads = Number(option('--threads') ?? 0);
+  if (isMainThread && threads > 0) return runThreads(threads);
   const dir = option('--dir');
   if (!dir) throw new Error('--dir required');
   const count = Number(option('--queries') ?? 300);
@@ -56,12 +63,37 @@ async function main(): Promise<void> {
       for (const term of terms) map.set(term, (map.get(term) ?? 0) + 1);
       return map;
     });
+  const buckets = option('--buckets')?.split(',');
+  let accept: ((slot: number) => boolean) | undefined;
+  if (buckets) {
+    const verdicts = new Map<AttributeSet, boolean>();
+    accept = (slot) => {
+      const attributes = store.attributes(slot);
+      let verdict = verdicts.get(attributes);
+      if (verdict === undefined) {
+        verdict = buckets.includes(attributes.bucketId ?? '');
+        verdicts.set(attributes, verdict);
+      }
+      return verdict;
+    };
+  }
   const answers: { slot: number; score: number }[][] = [];
+  if (!isMainThread) {
+    // A thread of --threads: signal ready, wait for the start, run every query `rounds` times.
+    const port = parentPort as NonNullable<typeof parentPort>;
+    port.postMessage('ready');
+    await new Promise((resolve) => port.once('message', resolve));
+    for (let round = 0; round < rounds; round++)
+      for (const query of queries) store.search(query, top, DEFAULT_BM25_PARAMS, accept);
+    port.postMessage('done');
+    store.close();
+    return;
+  }
   for (let round = 0; round < rounds; round++) {
     const cpu = process.cpuUsage();
     const started = performance.now();
     for (const [i, query] of queries.entries()) {
-      const hits = store.search(query, top, DEFAULT_BM25_PARAMS);
+      const hits = store.search(query, top, DEFAULT_BM25_PARAMS, accept);
       if (round === 0) answers[i] = hits;
     }
     const used = process.cpuUsage(cpu);
@@ -91,6 +123,29 @@ async function main(): Promise<void> {
     if (differ > 0) process.exitCode = 1;
   }
   store.close();
+}
+
+/** --threads N: N workers (each opens the index), started together once all are loaded; wall-clock q/s. */
+async function runThreads(threads: number): Promise<void> {
+  const workers = Array.from(
+    { length: threads },
+    () => new Worker(new URL(import.meta.url), { argv: process.argv.slice(2) }),
+  );
+  await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once('message', resolve))));
+  const rounds = Number(option('--rounds') ?? 3);
+  const count = Number(option('--queries') ?? 300);
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const done = workers.map((worker) => new Promise((resolve) => worker.once('message', resolve)));
+  for (const worker of workers) worker.postMessage('start');
+  await Promise.all(done);
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  const queries = threads * rounds * count;
+  console.log(
+    `${threads} threads: ${(queries / seconds).toFixed(0)} queries/s wall, ${(queries / ((used.user + used.system) / 1e6)).toFixed(0)} per CPU-second, load ${loadavg()[0]?.toFixed(1)}`,
+  );
+  await Promise.all(workers.map((worker) => worker.terminate()));
 }
 
 await main();

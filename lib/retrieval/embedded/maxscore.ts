@@ -277,9 +277,9 @@ export function maxScoreSearch(
           const tfContext = contextTfs[p] as number;
           if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
           const at = slot - start;
-          const previous = windowScores[at] as number;
-          if (previous === 0) touched[at >>> 5] = (touched[at >>> 5] as number) | (1 << (at & 31));
-          windowScores[at] = previous + (weight * tf) / (tf + k1);
+          // Branch-free: whether the position was touched before is unpredictable.
+          touched[at >>> 5] = (touched[at >>> 5] as number) | (1 << (at & 31));
+          windowScores[at] = (windowScores[at] as number) + (weight * tf) / (tf + k1);
         }
         if (p < n) {
           list.position = p;
