@@ -533,7 +533,7 @@ export class PostingCursor {
   private block = 0;
   private firstBlock = 0;
   private endBlock = 0;
-  /** The decoded block (read directly by bulk loops): docs, tfs, postings in it, current position. */
+  /** The decoded block: docs, tfs, postings in it, current position. */
   readonly docs = new Int32Array(BLOCK_SIZE);
   readonly bodyTfs = new Uint32Array(BLOCK_SIZE);
   readonly contextTfs = new Uint32Array(BLOCK_SIZE);
@@ -594,20 +594,6 @@ export class PostingCursor {
     }
     while (this.position < this.count && (this.docs[this.position] as number) < target) this.position++;
     this.load();
-  }
-
-  /**
-   * Bulk step for term-at-a-time loops: after a caller consumed the decoded block up to `position`, moves to the
-   * posting there (or the next block). Returns false at the end of the list.
-   */
-  resume(position: number): boolean {
-    this.position = position;
-    if (position < this.count) return this.load();
-    if (!this.nextBlock()) {
-      this.doc = 0x7fffffff;
-      return false;
-    }
-    return this.load();
   }
 
   private load(): boolean {

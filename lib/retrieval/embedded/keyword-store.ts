@@ -18,7 +18,8 @@ import {
   SegmentReader,
 } from '@/lib/retrieval/embedded/keyword-segment';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
-import { type ScoredSlot, TopK } from '@/lib/retrieval/embedded/top-k';
+import { maxScoreSearch, TermList, type TermPart } from '@/lib/retrieval/embedded/maxscore';
+import type { ScoredSlot } from '@/lib/retrieval/embedded/top-k';
 import { type AnalysisLanguage, analysisLanguageOf, detectLanguage } from '@/lib/retrieval/language';
 
 /** Format of the manifest and segment files; a different value (or analyser version) means rebuild. */
@@ -71,124 +72,10 @@ interface LiveSegment {
   base: number;
 }
 
-interface QueryList {
-  parts: { segment: LiveSegment; term: number }[];
-  weight: number;
-  /** Upper bound of the term's score in any chunk (max of its block bounds). */
-  bound: number;
-  postings: number;
-  /** Per block, in slot order: last slot and score upper bound (from the block's max tf and min length). */
-  blockLast: Int32Array;
-  blockBound: Float64Array;
-  /** First block that may overlap the current window. */
-  blockAt: number;
-}
-
-/** Upper bound of a list's score over slots [start, end): max of the bounds of the blocks overlapping them. */
-function windowBound(list: QueryList, start: number, end: number): number {
-  const last = list.blockLast;
-  const n = last.length;
-  let b = list.blockAt;
-  while (b < n && (last[b] as number) < start) b++;
-  list.blockAt = b;
-  let bound = 0;
-  for (; b < n; b++) {
-    const value = list.blockBound[b] as number;
-    if (value > bound) bound = value;
-    if ((last[b] as number) >= end - 1) break;
-  }
-  return bound;
-}
-
 /** Chunk id -> slot and document id -> slots over the live chunks. */
 interface IdMaps {
   slotById: Map<string, number>;
   slotsByDocument: Map<string, Set<number>>;
-}
-
-const END = 0x7fffffff;
-/** Slots per MaxScore window. */
-const WINDOW = 1_024;
-
-/** One term's postings across all segments, in global slot order (segment base + local doc). */
-class GlobalCursor {
-  doc = -1;
-  tfBody = 0;
-  tfContext = 0;
-  private part = -1;
-  private cursor: PostingCursor | null = null;
-
-  constructor(private readonly parts: readonly { segment: LiveSegment; term: number }[]) {}
-
-  start(): boolean {
-    this.part = -1;
-    return this.nextPart();
-  }
-
-  next(): void {
-    const cursor = this.cursor as PostingCursor;
-    cursor.next();
-    if (cursor.doc !== END) this.load(cursor);
-    else this.nextPart();
-  }
-
-  /** The current segment's cursor (for bulk loops over its decoded block). */
-  get current(): PostingCursor | null {
-    return this.cursor;
-  }
-
-  /** Slot of local doc 0 of the current segment. */
-  get base(): number {
-    return (this.parts[this.part] as { segment: LiveSegment } | undefined)?.segment.base ?? 0;
-  }
-
-  /** Continues after a bulk loop consumed the current block up to `position`. */
-  resume(position: number): void {
-    const cursor = this.cursor as PostingCursor;
-    if (cursor.resume(position)) this.load(cursor);
-    else this.nextPart();
-  }
-
-  advance(target: number): void {
-    if (this.doc >= target) return;
-    while (this.part < this.parts.length) {
-      const part = this.parts[this.part] as { segment: LiveSegment };
-      if (target < part.segment.base + part.segment.reader.docs) break;
-      if (!this.nextPart()) return;
-    }
-    if (this.doc >= target) return;
-    const cursor = this.cursor as PostingCursor;
-    const base = (this.parts[this.part] as { segment: LiveSegment }).segment.base;
-    cursor.advance(target - base);
-    if (cursor.doc !== END) this.load(cursor);
-    else this.nextPart();
-  }
-
-  private load(cursor: PostingCursor): void {
-    this.doc = (this.parts[this.part] as { segment: LiveSegment }).segment.base + cursor.doc;
-    this.tfBody = cursor.tfBody;
-    this.tfContext = cursor.tfContext;
-  }
-
-  private nextPart(): boolean {
-    for (;;) {
-      this.part++;
-      if (this.part >= this.parts.length) {
-        this.doc = END;
-        return false;
-      }
-      const part = this.parts[this.part] as { segment: LiveSegment; term: number };
-      const cursor = this.cursor
-        ? this.cursor.reset(part.segment.reader, part.term)
-        : new PostingCursor(part.segment.reader, part.term);
-      this.cursor = cursor;
-      if (cursor.start()) {
-        this.cursor = cursor;
-        this.load(cursor);
-        return true;
-      }
-    }
-  }
 }
 
 export interface Bm25Parameters {
@@ -252,9 +139,6 @@ export class KeywordStore {
   /** Liveness by global slot (all segments). */
   private aliveAll = new Uint8Array(0);
   private norms: { key: string; bodyInverse: Float32Array; contextFactor: Float32Array } | null = null;
-  /** Window accumulators of the MaxScore pass (zero between searches) and the window positions touched. */
-  private windowScores = new Float64Array(0);
-  private windowTouched = new Int32Array(0);
   /** Set on a store for an owner with nothing on disk yet: its first refresh under the write lock creates it. */
   private createOnWrite = false;
 
@@ -527,180 +411,29 @@ export class KeywordStore {
     if (limit <= 0 || this.liveCount === 0 || query.size === 0) return [];
     const { k1 } = params;
     const norms = this.globalNorms(params);
-    const lists: QueryList[] = [];
+    const lists: TermList[] = [];
     for (const [term, queryWeight] of query) {
       if (!(queryWeight > 0)) continue;
       const bytes = Buffer.from(term);
-      const parts: { segment: LiveSegment; term: number }[] = [];
+      const parts: TermPart[] = [];
       let df = 0;
-      let postings = 0;
       for (const segment of this.segments) {
         const index = segment.reader.findTerm(bytes);
         if (index < 0) continue;
-        const count = segment.reader.termDf[index] as number;
-        df += count - (segment.deadDf.get(term) ?? 0);
-        postings += count;
-        parts.push({ segment, term: index });
+        df += (segment.reader.termDf[index] as number) - (segment.deadDf.get(term) ?? 0);
+        parts.push({ reader: segment.reader, base: segment.base, term: index });
       }
       if (df <= 0) continue;
       const weight = Math.log(1 + (this.liveCount - df + 0.5) / (df + 0.5)) * queryWeight * (k1 + 1);
-      // Block-max bounds in global slot order (one entry per block of every part), for per-window bounds.
-      let blocks = 0;
-      for (const part of parts)
-        blocks +=
-          (part.segment.reader.termBlockStart[part.term + 1] as number) -
-          (part.segment.reader.termBlockStart[part.term] as number);
-      const blockLast = new Int32Array(blocks);
-      const blockBound = new Float64Array(blocks);
-      let at = 0;
-      let bound = 0;
-      for (const part of parts) {
-        const reader = part.segment.reader;
-        const base = part.segment.base;
-        const end = reader.termBlockStart[part.term + 1] as number;
-        for (let block = reader.termBlockStart[part.term] as number; block < end; block++) {
-          const maxB = reader.blockMaxTfBody[block] as number;
-          const maxC = reader.blockMaxTfContext[block] as number;
-          let tf = maxB > 0 ? maxB * norms.body(reader.blockMinLenBody[block] as number) : 0;
-          if (maxC > 0) tf += maxC * norms.context(reader.blockMinLenContext[block] as number);
-          // Inflated so that float rounding never lets a real score exceed its bound.
-          const value = ((weight * tf) / (tf + k1)) * 1.0001 + 1e-9;
-          blockLast[at] = base + (reader.blockLastDoc[block] as number);
-          blockBound[at++] = value;
-          if (value > bound) bound = value;
-        }
-      }
-      lists.push({ parts, weight, bound, postings, blockLast, blockBound, blockAt: 0 });
+      lists.push(new TermList(parts, weight, k1, norms.body, norms.context));
     }
     if (lists.length === 0) return [];
-    const { bodyInverse, contextFactor } = norms;
-    const alive = this.aliveAll;
-    const score = (cursor: GlobalCursor, weight: number, slot: number) => {
-      let tf = cursor.tfBody * (bodyInverse[slot] as number);
-      if (cursor.tfContext > 0) tf += cursor.tfContext * (contextFactor[slot] as number);
-      return (weight * tf) / (tf + k1);
-    };
-    const heap = new TopK(limit);
-
-    lists.sort((x, y) => x.bound - y.bound);
-    const m = lists.length;
-    const cursors: GlobalCursor[] = [];
-    const weights = new Float64Array(m);
-    const prefix = new Float64Array(m + 1);
-    for (let i = 0; i < m; i++) {
-      const list = lists[i] as QueryList;
-      const cursor = new GlobalCursor(list.parts);
-      cursor.start();
-      cursors.push(cursor);
-      weights[i] = list.weight;
-      prefix[i + 1] = (prefix[i] as number) + list.bound;
-    }
-    // Lists whose summed global bounds cannot beat the threshold ("non-essential") never bring a candidate: the
-    // next window starts at the first chunk of an essential list.
-    let essentialFrom = 0;
-    let threshold = heap.threshold();
-    while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
-    if (this.windowScores.length < WINDOW) {
-      this.windowScores = new Float64Array(WINDOW);
-      this.windowTouched = new Int32Array(WINDOW);
-    }
-    const windowScores = this.windowScores;
-    const windowTouched = this.windowTouched;
-    // Per window: block-max bounds of every list over the window, lists ordered by them, window prefix sums.
-    const order = new Int32Array(m);
-    const local = new Float64Array(m);
-    const localPrefix = new Float64Array(m + 1);
-    let windowStart = 0;
-    // Window by window (Lucene's MaxScore bulk scorer with per-window block-max bounds): in each window the lists
-    // are split again by their bounds there; the essential ones are accumulated term-at-a-time into the window,
-    // then each candidate is completed from the others while it can still beat the threshold. A window whose
-    // bounds sum to no more than the threshold is skipped without decoding.
-    while (essentialFrom < m) {
-      let first = END;
-      for (let i = essentialFrom; i < m; i++) {
-        const cursor = cursors[i] as GlobalCursor;
-        if (cursor.doc < windowStart) cursor.advance(windowStart);
-        if (cursor.doc < first) first = cursor.doc;
-      }
-      if (first === END) break;
-      const start = first - (first % WINDOW);
-      const end = start + WINDOW;
-      windowStart = end;
-      for (let i = 0; i < m; i++) {
-        local[i] = windowBound(lists[i] as QueryList, start, end);
-        // Insertion sort by window bound (m is small).
-        let j = i;
-        while (j > 0 && (local[order[j - 1] as number] as number) > (local[i] as number)) {
-          order[j] = order[j - 1] as number;
-          j--;
-        }
-        order[j] = i;
-      }
-      for (let j = 0; j < m; j++)
-        localPrefix[j + 1] = (localPrefix[j] as number) + (local[order[j] as number] as number);
-      let localEssential = 0;
-      while (localEssential < m && (localPrefix[localEssential + 1] as number) <= threshold) localEssential++;
-      if (localEssential >= m) continue;
-      let count = 0;
-      for (let j = localEssential; j < m; j++) {
-        const i = order[j] as number;
-        const cursor = cursors[i] as GlobalCursor;
-        if (cursor.doc < start) cursor.advance(start);
-        const weight = weights[i] as number;
-        // Tight loop over decoded blocks (no per-posting method calls).
-        while (cursor.doc < end) {
-          const block = cursor.current as PostingCursor;
-          const offset = cursor.base - start;
-          const docs = block.docs;
-          const bodyTfs = block.bodyTfs;
-          const contextTfs = block.contextTfs;
-          const n = block.count;
-          let p = block.position;
-          const limitLocal = end - cursor.base;
-          for (; p < n; p++) {
-            const localDoc = docs[p] as number;
-            if (localDoc >= limitLocal) break;
-            const slot = cursor.base + localDoc;
-            let tf = (bodyTfs[p] as number) * (bodyInverse[slot] as number);
-            const tfContext = contextTfs[p] as number;
-            if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
-            const at = localDoc + offset;
-            if (windowScores[at] === 0) windowTouched[count++] = at;
-            windowScores[at] = (windowScores[at] as number) + (weight * tf) / (tf + k1);
-          }
-          cursor.resume(p);
-        }
-      }
-      // Candidates in slot order: a scan of the window when dense, a sort of the touched positions when sparse.
-      const dense = count > WINDOW >> 4;
-      const touched = dense ? windowTouched : windowTouched.subarray(0, count).sort();
-      const steps = dense ? WINDOW : count;
-      for (let t = 0; t < steps; t++) {
-        const at = dense ? t : (touched[t] as number);
-        let total = windowScores[at] as number;
-        if (total === 0) continue;
-        windowScores[at] = 0;
-        const slot = start + at;
-        if (alive[slot] !== 1) continue;
-        let pruned = false;
-        for (let j = localEssential - 1; j >= 0; j--) {
-          if (heap.full && total + (localPrefix[j + 1] as number) <= threshold) {
-            pruned = true;
-            break;
-          }
-          const i = order[j] as number;
-          const cursor = cursors[i] as GlobalCursor;
-          cursor.advance(slot);
-          if (cursor.doc === slot) total += score(cursor, weights[i] as number, slot);
-        }
-        if (pruned || !heap.wouldAccept(total, slot)) continue;
-        if (accept && !accept(slot)) continue;
-        heap.push(total, slot);
-        if (heap.full) threshold = heap.threshold();
-      }
-      while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
-    }
-    return heap.sorted();
+    return maxScoreSearch(
+      lists,
+      limit,
+      { k1, bodyInverse: norms.bodyInverse, contextFactor: norms.contextFactor, alive: this.aliveAll },
+      accept,
+    );
   }
 
   /** Per-slot BM25F length norms over all segments, cached until the collection or the parameters change. */

@@ -1,0 +1,331 @@
+import { BLOCK_SIZE, type SegmentReader } from '@/lib/retrieval/embedded/keyword-segment';
+import { type ScoredSlot, TopK } from '@/lib/retrieval/embedded/top-k';
+
+/** A slot past every real one (a list's position once it is exhausted). */
+export const END = 0x7fffffff;
+/** Slots per MaxScore window (a power of two: candidates are kept in a bitset of WINDOW bits). */
+const WINDOW = 1_024;
+const WINDOW_WORDS = WINDOW >>> 5;
+
+/** One segment's part of a query term: the term's index in that segment and the segment's first global slot. */
+export interface TermPart {
+  reader: SegmentReader;
+  base: number;
+  term: number;
+}
+
+/** BM25F inputs shared by every list of a query: per-slot length norms and saturation. */
+export interface ScoringContext {
+  k1: number;
+  /** Per global slot: 1 / (1 - b + b * len / avgLen) of the body. */
+  bodyInverse: Float32Array;
+  /** Per global slot: contextWeight / (1 - b + b * len / avgLen) of the context prefix. */
+  contextFactor: Float32Array;
+  /** 1 for live slots. */
+  alive: Uint8Array;
+}
+
+/**
+ * One query term's postings over all segments as a single list in global slot order, with block-max bounds.
+ * Monomorphic and allocation-free while searching: blocks are addressed by a global block number, decoded into
+ * typed arrays holding global slots, and skipped by their last slot without decoding. The search loops read the
+ * decoded arrays directly (no per-posting calls).
+ */
+export class TermList {
+  /** Global slot of each block's last posting, and the block's score bound (from its max tf and min length). */
+  readonly blockLast: Int32Array;
+  readonly blockBound: Float64Array;
+  /** Max of the block bounds (the term's bound over the whole collection). */
+  readonly bound: number;
+  /** First block that may overlap the current window (windowBound's position). */
+  private boundAt = 0;
+  /** Per part: its first global block number (one more entry: the total). */
+  private readonly partFirstBlock: Int32Array;
+  private part = 0;
+  /** The decoded block: global slots and tfs, how many, and the position of `doc` in it. */
+  block = -1;
+  readonly docs = new Int32Array(BLOCK_SIZE);
+  readonly bodyTfs = new Uint32Array(BLOCK_SIZE);
+  readonly contextTfs = new Uint32Array(BLOCK_SIZE);
+  count = 0;
+  position = 0;
+  /** Current global slot (-1 before the start, END after the last posting). */
+  doc = -1;
+
+  constructor(
+    private readonly parts: readonly TermPart[],
+    /** idf x query weight x (k1 + 1). */
+    readonly weight: number,
+    k1: number,
+    bodyNorm: (len: number) => number,
+    contextNorm: (len: number) => number,
+  ) {
+    let blocks = 0;
+    this.partFirstBlock = new Int32Array(parts.length + 1);
+    parts.forEach((part, i) => {
+      this.partFirstBlock[i] = blocks;
+      blocks +=
+        (part.reader.termBlockStart[part.term + 1] as number) - (part.reader.termBlockStart[part.term] as number);
+    });
+    this.partFirstBlock[parts.length] = blocks;
+    this.blockLast = new Int32Array(blocks);
+    this.blockBound = new Float64Array(blocks);
+    let at = 0;
+    let bound = 0;
+    for (const part of parts) {
+      const reader = part.reader;
+      const end = reader.termBlockStart[part.term + 1] as number;
+      for (let block = reader.termBlockStart[part.term] as number; block < end; block++) {
+        const maxB = reader.blockMaxTfBody[block] as number;
+        const maxC = reader.blockMaxTfContext[block] as number;
+        let tf = maxB > 0 ? maxB * bodyNorm(reader.blockMinLenBody[block] as number) : 0;
+        if (maxC > 0) tf += maxC * contextNorm(reader.blockMinLenContext[block] as number);
+        // Inflated so that float rounding never lets a real score exceed its bound.
+        const value = ((weight * tf) / (tf + k1)) * 1.0001 + 1e-9;
+        this.blockLast[at] = part.base + (reader.blockLastDoc[block] as number);
+        this.blockBound[at++] = value;
+        if (value > bound) bound = value;
+      }
+    }
+    this.bound = bound;
+  }
+
+  /** Upper bound of this term's score over slots [start, end): max of the bounds of the blocks overlapping them. */
+  windowBound(start: number, end: number): number {
+    const last = this.blockLast;
+    const n = last.length;
+    let b = this.boundAt;
+    while (b < n && (last[b] as number) < start) b++;
+    this.boundAt = b;
+    let bound = 0;
+    for (; b < n; b++) {
+      const value = this.blockBound[b] as number;
+      if (value > bound) bound = value;
+      if ((last[b] as number) >= end - 1) break;
+    }
+    return bound;
+  }
+
+  /** Moves to the first posting with slot >= target (blocks ending before it are skipped undecoded). */
+  seek(target: number): void {
+    if (this.doc >= target) return;
+    const last = this.blockLast;
+    let b = this.block;
+    if (b < 0 || (last[b] as number) < target) {
+      const n = last.length;
+      b++;
+      while (b < n && (last[b] as number) < target) b++;
+      if (b >= n) {
+        this.end();
+        return;
+      }
+      this.decode(b);
+    }
+    const docs = this.docs;
+    let p = this.position;
+    // Terminates: the block's last slot is >= target.
+    while ((docs[p] as number) < target) p++;
+    this.position = p;
+    this.doc = docs[p] as number;
+  }
+
+  /** After a loop consumed the decoded block: moves to the first posting of the next block (or the end). */
+  nextBlock(): void {
+    const b = this.block + 1;
+    if (b >= this.blockLast.length) {
+      this.end();
+      return;
+    }
+    this.decode(b);
+    this.doc = this.docs[0] as number;
+  }
+
+  private end(): void {
+    this.block = this.blockLast.length;
+    this.count = 0;
+    this.position = 0;
+    this.doc = END;
+  }
+
+  private decode(block: number): void {
+    let part = this.part;
+    const firsts = this.partFirstBlock;
+    while ((firsts[part + 1] as number) <= block) part++;
+    this.part = part;
+    const { reader, base, term } = this.parts[part] as TermPart;
+    const first = reader.termBlockStart[term] as number;
+    const local = first + block - (firsts[part] as number);
+    const bytes = reader.postings;
+    let at = reader.blockOffset[local] as number;
+    const stop = reader.blockOffset[local + 1] as number;
+    let doc = base + (local > first ? (reader.blockLastDoc[local - 1] as number) : 0);
+    const docs = this.docs;
+    const bodyTfs = this.bodyTfs;
+    const contextTfs = this.contextTfs;
+    let n = 0;
+    while (at < stop) {
+      let byte = bytes[at++] as number;
+      let value = byte & 0x7f;
+      for (let shift = 7; byte & 0x80; shift += 7) {
+        byte = bytes[at++] as number;
+        value |= (byte & 0x7f) << shift;
+      }
+      doc += value;
+      byte = bytes[at++] as number;
+      value = byte & 0x7f;
+      for (let shift = 7; byte & 0x80; shift += 7) {
+        byte = bytes[at++] as number;
+        value |= (byte & 0x7f) << shift;
+      }
+      docs[n] = doc;
+      bodyTfs[n] = value >>> 1;
+      if (value & 1) {
+        byte = bytes[at++] as number;
+        let tfContext = byte & 0x7f;
+        for (let shift = 7; byte & 0x80; shift += 7) {
+          byte = bytes[at++] as number;
+          tfContext |= (byte & 0x7f) << shift;
+        }
+        contextTfs[n] = tfContext;
+      } else {
+        contextTfs[n] = 0;
+      }
+      n++;
+    }
+    this.block = block;
+    this.count = n;
+    this.position = 0;
+  }
+}
+
+/**
+ * Best live slots for a query's term lists (BM25F, exact scores), best first, ties by lower slot: MaxScore with
+ * per-window block-max bounds (Lucene's MaxScore bulk scorer). Window by window of WINDOW slots, each term's
+ * bound there is the max of its blocks overlapping the window; the terms are split by those bounds into
+ * essential ones (accumulated term-at-a-time into the window) and non-essential ones (probed only for the
+ * window's candidates while a candidate can still beat the k-th score). A window whose bounds sum to no more
+ * than the k-th score is skipped without decoding.
+ */
+export function maxScoreSearch(
+  lists: TermList[],
+  limit: number,
+  context: ScoringContext,
+  accept?: (slot: number) => boolean,
+): ScoredSlot[] {
+  const { k1, bodyInverse, contextFactor, alive } = context;
+  const heap = new TopK(limit);
+  lists.sort((x, y) => x.bound - y.bound);
+  const m = lists.length;
+  const prefix = new Float64Array(m + 1);
+  for (let i = 0; i < m; i++) prefix[i + 1] = (prefix[i] as number) + (lists[i] as TermList).bound;
+  // Lists whose summed global bounds cannot beat the threshold ("non-essential") never bring a candidate: the
+  // next window starts at the first slot of an essential list.
+  let essentialFrom = 0;
+  let threshold = heap.threshold();
+  while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
+  const windowScores = new Float64Array(WINDOW);
+  const touched = new Int32Array(WINDOW_WORDS);
+  // Per window: bounds of every list there, the lists ordered by them, and their prefix sums.
+  const order: TermList[] = lists.slice();
+  const local = new Float64Array(m);
+  const localPrefix = new Float64Array(m + 1);
+  let windowStart = 0;
+  while (essentialFrom < m) {
+    let first = END;
+    for (let i = essentialFrom; i < m; i++) {
+      const list = lists[i] as TermList;
+      if (list.doc < windowStart) list.seek(windowStart);
+      if (list.doc < first) first = list.doc;
+    }
+    if (first === END) break;
+    const start = first - (first % WINDOW);
+    const end = start + WINDOW;
+    windowStart = end;
+    for (let i = 0; i < m; i++) {
+      const list = lists[i] as TermList;
+      const bound = list.windowBound(start, end);
+      // Insertion sort by window bound (m is small).
+      let j = i;
+      while (j > 0 && (local[j - 1] as number) > bound) {
+        local[j] = local[j - 1] as number;
+        order[j] = order[j - 1] as TermList;
+        j--;
+      }
+      local[j] = bound;
+      order[j] = list;
+    }
+    for (let j = 0; j < m; j++) localPrefix[j + 1] = (localPrefix[j] as number) + (local[j] as number);
+    let localEssential = 0;
+    while (localEssential < m && (localPrefix[localEssential + 1] as number) <= threshold) localEssential++;
+    if (localEssential >= m) continue;
+
+    // Essential lists: every posting in the window is scored into windowScores; touched positions in the bitset.
+    for (let j = localEssential; j < m; j++) {
+      const list = order[j] as TermList;
+      if (list.doc < start) list.seek(start);
+      const weight = list.weight;
+      while (list.doc < end) {
+        const docs = list.docs;
+        const bodyTfs = list.bodyTfs;
+        const contextTfs = list.contextTfs;
+        const n = list.count;
+        let p = list.position;
+        for (; p < n; p++) {
+          const slot = docs[p] as number;
+          if (slot >= end) break;
+          let tf = (bodyTfs[p] as number) * (bodyInverse[slot] as number);
+          const tfContext = contextTfs[p] as number;
+          if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
+          const at = slot - start;
+          // Branch-free: whether the position was touched before is unpredictable.
+          touched[at >>> 5] = (touched[at >>> 5] as number) | (1 << (at & 31));
+          windowScores[at] = (windowScores[at] as number) + (weight * tf) / (tf + k1);
+        }
+        if (p < n) {
+          list.position = p;
+          list.doc = docs[p] as number;
+        } else {
+          list.nextBlock();
+        }
+      }
+    }
+
+    // Candidates in slot order (the bitset), each completed from the non-essential lists while it can still win.
+    for (let w = 0; w < WINDOW_WORDS; w++) {
+      let bits = touched[w] as number;
+      if (bits === 0) continue;
+      touched[w] = 0;
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        const at = (w << 5) | (31 - Math.clz32(low));
+        let total = windowScores[at] as number;
+        windowScores[at] = 0;
+        const slot = start + at;
+        if (alive[slot] !== 1) continue;
+        let pruned = false;
+        for (let j = localEssential - 1; j >= 0; j--) {
+          if (heap.full && total + (localPrefix[j + 1] as number) <= threshold) {
+            pruned = true;
+            break;
+          }
+          const list = order[j] as TermList;
+          if (list.doc < slot) list.seek(slot);
+          if (list.doc === slot) {
+            const p = list.position;
+            let tf = (list.bodyTfs[p] as number) * (bodyInverse[slot] as number);
+            const tfContext = list.contextTfs[p] as number;
+            if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
+            total += (list.weight * tf) / (tf + k1);
+          }
+        }
+        if (pruned || !heap.wouldAccept(total, slot)) continue;
+        if (accept && !accept(slot)) continue;
+        heap.push(total, slot);
+        if (heap.full) threshold = heap.threshold();
+      }
+    }
+    while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
+  }
+  return heap.sorted();
+}

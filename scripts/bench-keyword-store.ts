@@ -1,0 +1,151 @@
+/**
+ * Keyword store micro-benchmark: opens one owner's persisted keyword index (a `.kw` folder) read-only and runs
+ * SciFact queries against it (analysed like the product does), single-threaded, printing CPU per query.
+ * Prints numbers, asserts nothing; writes no figures (bench:retrieval records the product's).
+ *
+ *   npx tsx scripts/bench-keyword-store.ts --dir /path/owner_x.kw [--queries 300] [--rounds 3] [--top 10]
+ *   ... --save answers.json     # the top k (slots, scores) of every query, to compare another build against
+ *   ... --compare answers.json  # fails (exit 1) when any query's top k differs from the saved one
+ *   ... --buckets a,b,c         # only chunks in these buckets (the product's filter path, memoised per attribute set)
+ *   ... --threads N             # N worker threads, each with its own copy of the index, run the queries side by
+ *                               # side (what a second core would add: wall-clock q/s of N threads against one)
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { gunzipSync } from 'node:zlib';
+import { analyzeQueryTerms } from '@/lib/retrieval/analyzer';
+import { DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-index';
+import type { AttributeSet } from '@/lib/retrieval/embedded/keyword-segment';
+import { KeywordStore, languageMarker } from '@/lib/retrieval/embedded/keyword-store';
+import { ANALYSIS_LANGUAGES } from '@/lib/retrieval/language';
+
+const argv = process.argv.slice(2);
+const option = (name: string) => {
+  const at = argv.indexOf(name);
+  return at >= 0 ? argv[at + 1] : undefined;
+};
+const SCIFACT_DIR = process.env.SCIFACT_DIR ?? '/work/shared/data/beir-scifact';
+
+function readQueries(): string[] {
+  const plain = path.join(SCIFACT_DIR, 'queries.jsonl');
+  let text: string;
+  try {
+    text = readFileSync(plain, 'utf8');
+  } catch {
+    text = gunzipSync(readFileSync(`${plain}.gz`)).toString('utf8');
+  }
+  return text
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => String((JSON.parse(line) as { text: unknown }).text));
+}
+
+async function main(): Promise<void> {
+  const threads = Number(option('--threads') ?? 0);
+  if (isMainThread && threads > 0) return runThreads(threads);
+  const dir = option('--dir');
+  if (!dir) throw new Error('--dir required');
+  const count = Number(option('--queries') ?? 300);
+  const rounds = Number(option('--rounds') ?? 3);
+  const top = Number(option('--top') ?? 10);
+  const t0 = performance.now();
+  const store = await KeywordStore.open(dir);
+  console.log(`opened ${store.size.toLocaleString('en')} chunks in ${(performance.now() - t0).toFixed(0)} ms`);
+  const languages = ANALYSIS_LANGUAGES.filter((language) => store.documentFrequency(languageMarker(language)) > 0);
+  const queries = readQueries()
+    .slice(0, count)
+    .map((text) => {
+      const { content, all } = analyzeQueryTerms(text, languages);
+      const terms = content.some((term) => store.documentFrequency(term) > 0) ? content : all;
+      const map = new Map<string, number>();
+      for (const term of terms) map.set(term, (map.get(term) ?? 0) + 1);
+      return map;
+    });
+  const buckets = option('--buckets')?.split(',');
+  let accept: ((slot: number) => boolean) | undefined;
+  if (buckets) {
+    const verdicts = new Map<AttributeSet, boolean>();
+    accept = (slot) => {
+      const attributes = store.attributes(slot);
+      let verdict = verdicts.get(attributes);
+      if (verdict === undefined) {
+        verdict = buckets.includes(attributes.bucketId ?? '');
+        verdicts.set(attributes, verdict);
+      }
+      return verdict;
+    };
+  }
+  const answers: { slot: number; score: number }[][] = [];
+  if (!isMainThread) {
+    // A thread of --threads: signal ready, wait for the start, run every query `rounds` times.
+    const port = parentPort as NonNullable<typeof parentPort>;
+    port.postMessage('ready');
+    await new Promise((resolve) => port.once('message', resolve));
+    for (let round = 0; round < rounds; round++)
+      for (const query of queries) store.search(query, top, DEFAULT_BM25_PARAMS, accept);
+    port.postMessage('done');
+    store.close();
+    return;
+  }
+  for (let round = 0; round < rounds; round++) {
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    for (const [i, query] of queries.entries()) {
+      const hits = store.search(query, top, DEFAULT_BM25_PARAMS, accept);
+      if (round === 0) answers[i] = hits;
+    }
+    const used = process.cpuUsage(cpu);
+    const cpuMs = (used.user + used.system) / 1000;
+    console.log(
+      `round ${round + 1}: ${(cpuMs / queries.length).toFixed(2)} ms CPU/query, ${((queries.length / cpuMs) * 1000).toFixed(0)} queries per CPU-second, wall ${((performance.now() - started) / queries.length).toFixed(2)} ms/query, load ${loadavg()[0]?.toFixed(1)}`,
+    );
+  }
+  const save = option('--save');
+  if (save) writeFileSync(save, JSON.stringify(answers));
+  const compare = option('--compare');
+  if (compare) {
+    const saved = JSON.parse(readFileSync(compare, 'utf8')) as { slot: number; score: number }[][];
+    let differ = 0;
+    for (const [i, want] of saved.entries()) {
+      const got = answers[i] ?? [];
+      const same =
+        got.length === want.length &&
+        got.every((hit, j) => hit.slot === want[j]?.slot && Math.abs(hit.score - (want[j]?.score ?? 0)) < 1e-9);
+      if (!same) {
+        differ++;
+        if (differ <= 3)
+          console.log(`query ${i} differs:\n  got  ${JSON.stringify(got)}\n  want ${JSON.stringify(want)}`);
+      }
+    }
+    console.log(`compare: ${differ} of ${saved.length} queries differ`);
+    if (differ > 0) process.exitCode = 1;
+  }
+  store.close();
+}
+
+/** --threads N: N workers (each opens the index), started together once all are loaded; wall-clock q/s. */
+async function runThreads(threads: number): Promise<void> {
+  const workers = Array.from(
+    { length: threads },
+    () => new Worker(new URL(import.meta.url), { argv: process.argv.slice(2) }),
+  );
+  await Promise.all(workers.map((worker) => new Promise((resolve) => worker.once('message', resolve))));
+  const rounds = Number(option('--rounds') ?? 3);
+  const count = Number(option('--queries') ?? 300);
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const done = workers.map((worker) => new Promise((resolve) => worker.once('message', resolve)));
+  for (const worker of workers) worker.postMessage('start');
+  await Promise.all(done);
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  const queries = threads * rounds * count;
+  console.log(
+    `${threads} threads: ${(queries / seconds).toFixed(0)} queries/s wall, ${(queries / ((used.user + used.system) / 1e6)).toFixed(0)} per CPU-second, load ${loadavg()[0]?.toFixed(1)}`,
+  );
+  await Promise.all(workers.map((worker) => worker.terminate()));
+}
+
+await main();
