@@ -37,27 +37,40 @@ export async function extractiveSummaries(
   // About 2 ms of analysis per section (a 5,000-chunk document has ~800 sections): the loops yield to the event
   // loop every few milliseconds, since ingest runs in the server process beside the requests it answers.
   const slice = createTimeSlicer();
-  const texts: string[] = [];
+  const texts: { text: string; terms: string[] }[] = [];
   const df = new Map<string, number>();
   for (const s of sections) {
     const text = sectionText(s, chunks);
-    texts.push(text);
-    for (const term of new Set(analyze(text))) df.set(term, (df.get(term) ?? 0) + 1);
+    const terms = analyze(text);
+    texts.push({ text, terms });
+    for (const term of new Set(terms)) df.set(term, (df.get(term) ?? 0) + 1);
     await slice();
   }
   const n = sections.length;
   const idf = (term: string) => Math.log(1 + n / (df.get(term) ?? 1));
+  // A word's analysis is the same wherever it occurs: each distinct word is analysed once per document.
+  const termOfWord = new Map<string, string | undefined>();
+  const analyzeWord = (word: string) => {
+    if (!termOfWord.has(word)) termOfWord.set(word, analyze(word)[0]);
+    return termOfWord.get(word);
+  };
   const out: WrittenSummary[] = [];
-  for (const [i, text] of texts.entries()) {
-    out.push({ text: summarizeOne(text, sections[i]?.label ?? '', idf), source: 'extractive' });
+  for (const [i, { text, terms }] of texts.entries()) {
+    out.push({ text: summarizeOne(text, terms, sections[i]?.label ?? '', idf, analyzeWord), source: 'extractive' });
     await slice();
   }
   return out;
 }
 
-function summarizeOne(text: string, label: string, idf: (term: string) => number): string {
+function summarizeOne(
+  text: string,
+  textTerms: readonly string[],
+  label: string,
+  idf: (term: string) => number,
+  analyzeWord: (word: string) => string | undefined,
+): string {
   const tf = new Map<string, number>();
-  for (const term of analyze(text)) tf.set(term, (tf.get(term) ?? 0) + 1);
+  for (const term of textTerms) tf.set(term, (tf.get(term) ?? 0) + 1);
   const weight = (term: string) => Math.log(1 + (tf.get(term) ?? 0)) * idf(term);
   const sentences = splitSentences(text)
     .map((s, position) => ({ ...s, position, clean: s.text.replace(/\s+/g, ' ').trim() }))
@@ -75,7 +88,7 @@ function summarizeOne(text: string, label: string, idf: (term: string) => number
   const surface = new Map<string, Map<string, number>>();
   for (const m of text.matchAll(WORD)) {
     const word = m[0].toLowerCase();
-    const term = analyze(word)[0];
+    const term = analyzeWord(word);
     if (!term) continue;
     const forms = surface.get(term) ?? new Map<string, number>();
     forms.set(word, (forms.get(word) ?? 0) + 1);
