@@ -95,15 +95,11 @@ export function configureParseWorkerPool(options: { warmSpare: boolean; maxBusy?
 }
 
 /**
- * Waits for a parse slot when `maxBusy` workers are busy (the bulk CLI runs more jobs than workers, so a job's
+ * Waits for a parse slot while `maxBusy` workers are busy (the bulk CLI runs more jobs than workers, so a job's
  * database and index writes on the main thread overlap the next job's parse instead of leaving its worker idle).
- * Resolves false when `signal` aborts first.
+ * Resolves false when `signal` aborts first. The caller takes a free slot itself (synchronously: `busy++`).
  */
-async function takeSlot(signal: AbortSignal | undefined): Promise<boolean> {
-  if (busy < maxBusy) {
-    busy++;
-    return true;
-  }
+function waitForSlot(signal: AbortSignal | undefined): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
     const onAbort = () => {
       const at = waitingForWorker.indexOf(wake);
@@ -312,7 +308,9 @@ export async function parseAndChunkFile(input: ParseAndChunkFileInput): Promise<
     return { ok: false, code: 'internal', reason: error instanceof Error ? error.message : String(error) };
   }
   // The time limit starts once a worker is free: waiting behind other jobs is not this file's parse time.
-  if (!(await takeSlot(input.signal))) return { ok: false, code: 'aborted', reason: 'cancelled' };
+  // (a free slot is taken synchronously, so a caller sees the worker acquired as soon as this returns its promise)
+  if (busy < maxBusy) busy++;
+  else if (!(await waitForSlot(input.signal))) return { ok: false, code: 'aborted', reason: 'cancelled' };
   const started = performance.now();
   let pooled: PooledWorker;
   try {
