@@ -19,6 +19,9 @@ export interface WrittenSummary {
   source: 'model' | 'extractive';
 }
 
+/** String.prototype.localeCompare's order (the default locale), without building a collator per comparison. */
+const byLocale = new Intl.Collator().compare;
+
 const WORD = /[\p{L}][\p{L}\p{N}'’-]{2,}/gu;
 
 function sectionText(section: Section, chunks: readonly SectionChunk[]): string {
@@ -54,9 +57,22 @@ export async function extractiveSummaries(
     if (!termOfWord.has(word)) termOfWord.set(word, analyze(word)[0]);
     return termOfWord.get(word);
   };
+  // Sentences repeat between sections (chunks overlap): each distinct sentence is analysed once too.
+  const termsOfSentence = new Map<string, string[]>();
+  const analyzeSentence = (sentence: string) => {
+    let terms = termsOfSentence.get(sentence);
+    if (!terms) {
+      terms = [...new Set(analyze(sentence))];
+      termsOfSentence.set(sentence, terms);
+    }
+    return terms;
+  };
   const out: WrittenSummary[] = [];
   for (const [i, { text, terms }] of texts.entries()) {
-    out.push({ text: summarizeOne(text, terms, sections[i]?.label ?? '', idf, analyzeWord), source: 'extractive' });
+    out.push({
+      text: summarizeOne(text, terms, sections[i]?.label ?? '', idf, { analyzeWord, analyzeSentence }),
+      source: 'extractive',
+    });
     await slice();
   }
   return out;
@@ -67,16 +83,28 @@ function summarizeOne(
   textTerms: readonly string[],
   label: string,
   idf: (term: string) => number,
-  analyzeWord: (word: string) => string | undefined,
+  {
+    analyzeWord,
+    analyzeSentence,
+  }: { analyzeWord: (word: string) => string | undefined; analyzeSentence: (sentence: string) => string[] },
 ): string {
   const tf = new Map<string, number>();
   for (const term of textTerms) tf.set(term, (tf.get(term) ?? 0) + 1);
-  const weight = (term: string) => Math.log(1 + (tf.get(term) ?? 0)) * idf(term);
+  // Each term's weight is computed once (the sentence scores and the key-term order read it many times).
+  const weights = new Map<string, number>();
+  const weight = (term: string) => {
+    let w = weights.get(term);
+    if (w === undefined) {
+      w = Math.log(1 + (tf.get(term) ?? 0)) * idf(term);
+      weights.set(term, w);
+    }
+    return w;
+  };
   const sentences = splitSentences(text)
     .map((s, position) => ({ ...s, position, clean: s.text.replace(/\s+/g, ' ').trim() }))
     .filter((s) => s.clean.length >= 30 && s.clean.length <= 400);
   const scored = sentences.map((s) => {
-    const terms = [...new Set(analyze(s.clean))];
+    const terms = analyzeSentence(s.clean);
     const total = terms.reduce((sum, t) => sum + weight(t), 0);
     return { ...s, score: terms.length === 0 ? 0 : total / Math.sqrt(terms.length + 4) };
   });
@@ -96,7 +124,7 @@ function summarizeOne(
   }
   const keyTerms = [...tf.keys()]
     .filter((t) => surface.has(t))
-    .sort((a, b) => weight(b) - weight(a) || a.localeCompare(b))
+    .sort((a, b) => weight(b) - weight(a) || byLocale(a, b))
     .slice(0, SUMMARY_KEY_TERMS)
     .map((t) => [...(surface.get(t)?.entries() ?? [])].sort((a, b) => b[1] - a[1])[0]?.[0] ?? t);
   const body = picked.map((s) => s.clean).join(' ');
