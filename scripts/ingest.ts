@@ -239,6 +239,9 @@ async function main(): Promise<number> {
       parseWorkersStarted: countParseWorkersStarted(),
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       stopped: stopping.value,
+      // the whole command, from this process's start: loading, migrations, storing the files, processing
+      commandWallSeconds: performance.now() / 1000,
+      commandCpuSeconds: ((total) => (total.user + total.system) / 1e6)(process.cpuUsage()),
     };
     fs.writeFileSync(values.json, `${JSON.stringify(summary, null, 2)}\n`);
   }
