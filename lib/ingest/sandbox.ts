@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { IngestErrorCode } from './errors';
 import type { OcrOptions } from './ocr';
+import type { ParseAndChunkOutput } from './parse-and-chunk';
 import type { ChunkerOptions, IngestChunk, ParsedDocument, ProgressCallback } from './types';
 import type { ZipLimits } from './zip-guard';
 
@@ -52,6 +53,8 @@ export type ParseAndChunkFileResult =
       /** The same object as `parsed` (the name the pipeline reads). */
       document: ParsedDocument;
       chunks: IngestChunk[];
+      /** Extractive section summaries and chunk languages, computed in the worker (see ParseAndChunkOutput). */
+      derived: ParseAndChunkOutput['derived'];
       timings: { parseMs: number; chunkMs: number; totalMs: number };
     }
   | { ok: false; code: IngestErrorCode; reason: string };
@@ -257,6 +260,7 @@ interface WorkerResultMessage {
   ok: boolean;
   parsed?: ParsedDocument;
   chunks?: IngestChunk[];
+  derived?: ParseAndChunkOutput['derived'];
   timings?: { parseMs: number; chunkMs: number };
   code?: IngestErrorCode;
   reason?: string;
@@ -347,7 +351,7 @@ export async function parseAndChunkFile(input: ParseAndChunkFileInput): Promise<
         return;
       }
       if (!isResult(message, id)) return;
-      if (message.ok && message.parsed && message.chunks) {
+      if (message.ok && message.parsed && message.chunks && message.derived) {
         const timings = message.timings ?? { parseMs: 0, chunkMs: 0 };
         finish(
           {
@@ -355,6 +359,7 @@ export async function parseAndChunkFile(input: ParseAndChunkFileInput): Promise<
             parsed: message.parsed,
             document: message.parsed,
             chunks: message.chunks,
+            derived: message.derived,
             timings: { ...timings, totalMs: performance.now() - started },
           },
           true,

@@ -1,7 +1,7 @@
 import { splitSentences } from '@/lib/agent/text';
 import { createTimeSlicer } from '@/lib/event-loop';
 import { analyze } from '@/lib/retrieval/analyzer';
-import type { Section, SectionChunk } from './sections';
+import { buildSections, type Section, type SectionChunk } from './sections';
 
 /**
  * Extractive summaries (no model): for each section, its most central sentences (TF-IDF weight against the
@@ -30,6 +30,31 @@ function sectionText(section: Section, chunks: readonly SectionChunk[]): string 
     .filter((c) => c.index >= section.chunkStart && c.index <= section.chunkEnd)
     .map((c) => c.text)
     .join('\n\n');
+}
+
+/** A section with its summary text and where the text comes from. */
+export interface SummarizedSection extends Section {
+  text: string;
+  source: WrittenSummary['source'];
+}
+
+/**
+ * A document's sections with extractive summaries (what `summarizeDocument` gives without a model); an empty list
+ * for a short document. Needs no model or network, so the parse worker runs it beside the chunker.
+ */
+export async function extractiveSections(chunks: readonly SectionChunk[]): Promise<SummarizedSection[]> {
+  const sections = buildSections(chunks);
+  if (sections.length === 0) return [];
+  return withSummaries(sections, await extractiveSummaries(sections, chunks));
+}
+
+/** Sections paired with their written summaries (a section without one is summarised by its label). */
+export function withSummaries(sections: readonly Section[], written: readonly WrittenSummary[]): SummarizedSection[] {
+  return sections.map((s, i) => ({
+    ...s,
+    text: written[i]?.text ?? s.label,
+    source: written[i]?.source ?? 'extractive',
+  }));
 }
 
 /** Summaries for `sections` of one document, in the same order. */
