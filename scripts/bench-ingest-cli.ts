@@ -56,6 +56,9 @@ const summarySchema = z.object({
   stagesMs: z.record(z.string(), z.number()),
   peakRssMb: z.number(),
   stopped: z.boolean(),
+  /** From the CLI process's start (tsx, migrations, storing the files, then processing) to its summary. */
+  commandWallSeconds: z.number().optional(),
+  commandCpuSeconds: z.number().optional(),
 });
 type Summary = z.infer<typeof summarySchema>;
 
@@ -219,7 +222,8 @@ function row(label: string, s: Summary): string {
   return (
     `| ${label} | ${s.files} | ${s.pages} | ${s.chunks} | ${s.wallSeconds.toFixed(1)} | ${r.wall.toFixed(0)} | ` +
     `${s.cpuSeconds.toFixed(1)} | ${r.idleCores.toFixed(0)} | ${stage('parse')} / ${stage('chunk')} / ${stage('sandbox')} / ` +
-    `${stage('db')} / ${stage('index')} | ${s.peakRssMb.toFixed(0)} |`
+    `${stage('db')} / ${stage('index')} | ${s.peakRssMb.toFixed(0)} | ${s.commandWallSeconds?.toFixed(1) ?? '?'} / ` +
+    `${s.commandCpuSeconds?.toFixed(1) ?? '?'} |`
   );
 }
 
@@ -369,9 +373,9 @@ async function main(): Promise<void> {
   }
   console.log(`\nload average at the end: ${load()}`);
   console.log(
-    '\n| set | files | pages | chunks | wall s | pages/s (wall) | CPU s | pages/s on 2 idle cores | parse / chunk / sandbox / db / index s (summed over jobs) | peak RSS MB |',
+    '\n| set | files | pages | chunks | wall s | pages/s (wall) | CPU s | pages/s on 2 idle cores | parse / chunk / sandbox / db / index s (summed over jobs) | peak RSS MB | whole command: wall / CPU s |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) console.log(r);
   if (RECORD) recordFigures(figures);
 }

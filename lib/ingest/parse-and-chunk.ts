@@ -1,6 +1,8 @@
 /** The whole parse + chunk step for one file, in-process (the sandbox runs it inside a worker thread). */
 
 import { readFile, stat } from 'node:fs/promises';
+import { detectLanguage } from '@/lib/retrieval/language';
+import { extractiveSections, type SummarizedSection } from '@/lib/summaries/extractive';
 import { chunkDocument } from './chunker';
 import { IngestError } from './errors';
 import type { OcrOptions } from './ocr';
@@ -28,6 +30,12 @@ export interface ParseAndChunkOptions {
 export interface ParseAndChunkOutput {
   parsed: ParsedDocument;
   chunks: IngestChunk[];
+  /**
+   * What the pipeline would otherwise compute from the chunks on its own thread: the extractive section summaries
+   * (used when no summary model answers) and each chunk's detected language, in chunk order.
+   */
+  derived: { summaries: SummarizedSection[]; languages: string[] };
+  /** chunkMs includes the derived values. */
   timings: { parseMs: number; chunkMs: number };
 }
 
@@ -47,11 +55,12 @@ export async function parseAndChunkBytes(
     { ...options.chunker, filename: options.chunker?.filename ?? options.filename },
     options.onProgress,
   );
-  const t2 = performance.now();
   if (chunks.length === 0) {
     throw new IngestError('no-text', parsed.kind === 'pdf' ? 'no extractable text (scanned?)' : 'no extractable text');
   }
-  return { parsed, chunks, timings: { parseMs: t1 - t0, chunkMs: t2 - t1 } };
+  const derived = { summaries: await extractiveSections(chunks), languages: chunks.map((c) => detectLanguage(c.text)) };
+  const t2 = performance.now();
+  return { parsed, chunks, derived, timings: { parseMs: t1 - t0, chunkMs: t2 - t1 } };
 }
 
 /** Reads a file (refusing one over `maxFileBytes` before reading it) and parses and chunks it. */

@@ -24,7 +24,7 @@ port.on('message', async (message) => {
     port.postMessage({ type: 'progress', id, stage: progress.stage, fraction: progress.fraction });
   };
   try {
-    const { parsed, chunks, timings } = await parseAndChunkPath(path, {
+    const { parsed, chunks, derived, timings } = await parseAndChunkPath(path, {
       filename,
       declaredMime,
       chunker,
@@ -35,7 +35,7 @@ port.on('message', async (message) => {
       visualFlags,
       onProgress,
     });
-    port.postMessage({ type: 'result', id, ok: true, parsed, chunks, timings });
+    port.postMessage({ type: 'result', id, ok: true, parsed, chunks, derived, timings });
   } catch (error) {
     if (error instanceof IngestError) {
       port.postMessage({ type: 'result', id, ok: false, code: error.code, reason: error.message });

@@ -18,7 +18,7 @@ import { storedFilePath } from '@/lib/ingest/storage';
 import type { IngestChunk } from '@/lib/ingest/types';
 import { detectLanguage } from '@/lib/retrieval/language';
 import type { ChunkDocumentAttributes, ChunkIndex, IndexedChunk } from '@/lib/retrieval/types';
-import { summarizeDocument } from '@/lib/summaries/write';
+import { type SummarizedSection, summarizeDocument } from '@/lib/summaries/write';
 
 /** Embeds chunk texts for indexing; null when no embedder answers (the document is then keyword-only). */
 export interface DocumentEmbedder {
@@ -126,7 +126,7 @@ export async function processDocument(
   }
   if (deps.shouldStop && (await timed(profile, 'db', deps.shouldStop))) throw new JobStopped();
   if (!parsed.ok) throw new IngestError(parsed.code ?? 'malformed', parsed.reason);
-  const { document, chunks } = parsed;
+  const { document, chunks, derived } = parsed;
   if (chunks.length === 0) throw new IngestError('no-text', 'no extractable text (scanned?)');
 
   await progress('chunking', 1, true);
@@ -139,7 +139,7 @@ export async function processDocument(
   );
   // Section summaries (a model's time counts here too when LLM_SUMMARY_MODEL answers) and visual page flags.
   await timed(profile, 'db', () =>
-    writeSectionSummaries(doc.ownerId, doc.id, chunks, deps.resolveSummaryModel, controller.signal),
+    writeSectionSummaries(doc.ownerId, doc.id, chunks, deps.resolveSummaryModel, controller.signal, derived.summaries),
   );
   await timed(profile, 'db', () =>
     replaceVisualPages({ ownerId: doc.ownerId, documentId: doc.id, pages: document.visualPages ?? [] }),
@@ -213,7 +213,7 @@ export async function processDocument(
       vector: vectors[i + j] ?? null,
       embeddingModel: vectors[i + j] ? embeddingModel : null,
       // Per chunk: a document can switch language (an English abstract in a German thesis).
-      language: detectLanguage(c.text),
+      language: derived.languages[i + j] ?? detectLanguage(c.text),
     }));
     await timed(profile, 'index', () => index.upsert(batch));
     await progress('indexing', (i + batch.length) / chunks.length);
@@ -270,9 +270,11 @@ async function writeSectionSummaries(
   chunks: readonly IngestChunk[],
   resolveModel: PipelineDeps['resolveSummaryModel'],
   signal: AbortSignal,
+  extractive: readonly SummarizedSection[],
 ): Promise<void> {
   const model = resolveModel ? await resolveModel() : null;
-  const sections = await summarizeDocument({ chunks, model, signal });
+  // without a model, the extractive summaries the parse worker already wrote (the same summarizeDocument gives)
+  const sections = model ? await summarizeDocument({ chunks, model, signal }) : extractive;
   await replaceSectionSummaries({
     ownerId,
     documentId,

@@ -7,6 +7,7 @@ import {
   countIdleParseWorkers,
   countParseWorkersStarted,
   parseAndChunkFile,
+  prestartParseWorkers,
   shutdownParseWorkers,
 } from '@/lib/ingest/sandbox';
 
@@ -59,6 +60,42 @@ describe('parse workers', () => {
       }
       expect(countParseWorkersStarted() - started).toBe(2); // two lanes, reused for every round
       expect(countIdleParseWorkers()).toBe(2);
+    } finally {
+      configureParseWorkerPool({ warmSpare: true });
+    }
+  });
+
+  it('run at most maxBusy jobs at once; the others wait in order, and a cancelled wait never takes a worker', async () => {
+    await shutdownParseWorkers();
+    configureParseWorkerPool({ warmSpare: false, maxBusy: 2 });
+    try {
+      prestartParseWorkers(2);
+      expect(countIdleParseWorkers()).toBe(2);
+      const started = countParseWorkersStarted();
+      const finished: string[] = [];
+      const cancel = new AbortController();
+      const names = ['e', 'f', 'g', 'h', 'i', 'j'];
+      const jobs = names.map((name, at) =>
+        parseAndChunkFile({
+          path: file(`${name}.txt`, `File ${name}.\n`.repeat(at < 2 ? 20_000 : 10)),
+          filename: `${name}.txt`,
+          // 'h' waits for a worker when it is cancelled
+          signal: name === 'h' ? cancel.signal : undefined,
+        }).then((result) => {
+          finished.push(name);
+          return result;
+        }),
+      );
+      cancel.abort();
+      const results = await Promise.all(jobs);
+      expect(results[3]).toEqual({ ok: false, code: 'aborted', reason: 'cancelled' });
+      expect(results.filter((r) => r.ok)).toHaveLength(5);
+      // only the two prestarted workers ever ran: no job started one of its own
+      expect(countParseWorkersStarted() - started).toBe(0);
+      expect(countIdleParseWorkers()).toBe(2);
+      // the waiting jobs ran in the order they asked, after the two large ones had their workers
+      expect(finished.indexOf('g')).toBeLessThan(finished.indexOf('i'));
+      expect(finished.indexOf('i')).toBeLessThan(finished.indexOf('j'));
     } finally {
       configureParseWorkerPool({ warmSpare: true });
     }

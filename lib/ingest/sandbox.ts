@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { IngestErrorCode } from './errors';
 import type { OcrOptions } from './ocr';
+import type { ParseAndChunkOutput } from './parse-and-chunk';
 import type { ChunkerOptions, IngestChunk, ParsedDocument, ProgressCallback } from './types';
 import type { ZipLimits } from './zip-guard';
 
@@ -52,6 +53,8 @@ export type ParseAndChunkFileResult =
       /** The same object as `parsed` (the name the pipeline reads). */
       document: ParsedDocument;
       chunks: IngestChunk[];
+      /** Extractive section summaries and chunk languages, computed in the worker (see ParseAndChunkOutput). */
+      derived: ParseAndChunkOutput['derived'];
       timings: { parseMs: number; chunkMs: number; totalMs: number };
     }
   | { ok: false; code: IngestErrorCode; reason: string };
@@ -78,6 +81,10 @@ const idleWorkers = new Map<string, PooledWorker[]>();
 let nextJobId = 1;
 let workersStarted = 0;
 let keepWarmSpare = true;
+/** Most jobs parsing at once (a worker each); further jobs wait in FIFO order. Infinity = one worker per job. */
+let maxBusy = Number.POSITIVE_INFINITY;
+let busy = 0;
+const waitingForWorker: (() => void)[] = [];
 
 /**
  * Whether a warm spare worker is kept beside the busy ones (default: yes). The server wants one: a new job, often
@@ -85,8 +92,64 @@ let keepWarmSpare = true;
  * its queue is empty (the bulk CLI) does not: the spare would only rotate with the busy workers, and each extra
  * worker costs a start (1-3 CPU-seconds: tsx, its loader thread, the parsers) and its own pdf.js JIT warm-up.
  */
-export function configureParseWorkerPool(options: { warmSpare: boolean }): void {
+export function configureParseWorkerPool(options: { warmSpare: boolean; maxBusy?: number }): void {
   keepWarmSpare = options.warmSpare;
+  maxBusy = Math.max(1, options.maxBusy ?? Number.POSITIVE_INFINITY);
+}
+
+/**
+ * Waits for a parse slot while `maxBusy` workers are busy (the bulk CLI runs more jobs than workers, so a job's
+ * database and index writes on the main thread overlap the next job's parse instead of leaving its worker idle).
+ * Resolves false when `signal` aborts first. The caller takes a free slot itself (synchronously: `busy++`).
+ */
+function waitForSlot(signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const onAbort = () => {
+      const at = waitingForWorker.indexOf(wake);
+      if (at >= 0) waitingForWorker.splice(at, 1);
+      resolve(false);
+    };
+    // The slot passes straight from the job that frees it (busy stays counted).
+    const wake = () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    };
+    waitingForWorker.push(wake);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function freeSlot(): void {
+  const next = waitingForWorker.shift();
+  if (next) next();
+  else busy--;
+}
+
+/**
+ * Starts parse workers ahead of the first job (the bulk CLI does while it stores the files), so their start-up
+ * (tsx, the parsers: 1-3 CPU-seconds each) overlaps other work. They join the idle pool for jobs with the same
+ * limits.
+ */
+export function prestartParseWorkers(count: number, limits: Pick<SandboxLimits, 'maxMemoryMb'> = {}): void {
+  const full = resolveLimits(limits);
+  const workerPath = resolveWorkerPath();
+  const key = poolKey(workerPath, full);
+  const have = idleWorkers.get(key)?.length ?? 0;
+  for (let i = have; i < Math.min(count, MAX_IDLE_PER_KEY); i++) release(spawnWorker(workerPath, full, key));
+}
+
+function resolveLimits(limits: SandboxLimits | undefined): Required<SandboxLimits> {
+  return {
+    timeoutMs: limits?.timeoutMs ?? DEFAULTS.timeoutMs,
+    maxMemoryMb: limits?.maxMemoryMb ?? DEFAULTS.maxMemoryMb,
+    maxYoungGenerationSizeMb: limits?.maxYoungGenerationSizeMb ?? DEFAULTS.maxYoungGenerationSizeMb,
+    stackSizeMb: limits?.stackSizeMb ?? DEFAULTS.stackSizeMb,
+    maxFileBytes: limits?.maxFileBytes ?? DEFAULTS.maxFileBytes,
+  };
+}
+
+function poolKey(workerPath: string, limits: Required<SandboxLimits>): string {
+  return `${workerPath}|${limits.maxMemoryMb}|${limits.maxYoungGenerationSizeMb}|${limits.stackSizeMb}`;
 }
 
 /** Parse workers started by this process so far (diagnostics: the ingest CLI's --profile prints it). */
@@ -139,7 +202,7 @@ function spawnWorker(workerPath: string, limits: Required<SandboxLimits>, key: s
 }
 
 function acquire(workerPath: string, limits: Required<SandboxLimits>): PooledWorker {
-  const key = `${workerPath}|${limits.maxMemoryMb}|${limits.maxYoungGenerationSizeMb}|${limits.stackSizeMb}`;
+  const key = poolKey(workerPath, limits);
   const pool = idleWorkers.get(key);
   // The oldest idle worker first: under steady load every pooled worker is used in turn, so none sits idle past
   // IDLE_TTL_MS at the bottom of the pool, expires, and is replaced by a new spare that again goes unused (a
@@ -197,6 +260,7 @@ interface WorkerResultMessage {
   ok: boolean;
   parsed?: ParsedDocument;
   chunks?: IngestChunk[];
+  derived?: ParseAndChunkOutput['derived'];
   timings?: { parseMs: number; chunkMs: number };
   code?: IngestErrorCode;
   reason?: string;
@@ -239,13 +303,7 @@ function isProgress(message: unknown, id: number): message is WorkerProgressMess
  * `onProgress` (stage parsing | chunking, fraction 0..1).
  */
 export async function parseAndChunkFile(input: ParseAndChunkFileInput): Promise<ParseAndChunkFileResult> {
-  const limits: Required<SandboxLimits> = {
-    timeoutMs: input.limits?.timeoutMs ?? DEFAULTS.timeoutMs,
-    maxMemoryMb: input.limits?.maxMemoryMb ?? DEFAULTS.maxMemoryMb,
-    maxYoungGenerationSizeMb: input.limits?.maxYoungGenerationSizeMb ?? DEFAULTS.maxYoungGenerationSizeMb,
-    stackSizeMb: input.limits?.stackSizeMb ?? DEFAULTS.stackSizeMb,
-    maxFileBytes: input.limits?.maxFileBytes ?? DEFAULTS.maxFileBytes,
-  };
+  const limits = resolveLimits(input.limits);
   if (input.signal?.aborted) return { ok: false, code: 'aborted', reason: 'cancelled' };
   let workerPath: string;
   try {
@@ -253,8 +311,18 @@ export async function parseAndChunkFile(input: ParseAndChunkFileInput): Promise<
   } catch (error) {
     return { ok: false, code: 'internal', reason: error instanceof Error ? error.message : String(error) };
   }
+  // The time limit starts once a worker is free: waiting behind other jobs is not this file's parse time.
+  // (a free slot is taken synchronously, so a caller sees the worker acquired as soon as this returns its promise)
+  if (busy < maxBusy) busy++;
+  else if (!(await waitForSlot(input.signal))) return { ok: false, code: 'aborted', reason: 'cancelled' };
   const started = performance.now();
-  const pooled = acquire(workerPath, limits);
+  let pooled: PooledWorker;
+  try {
+    pooled = acquire(workerPath, limits);
+  } catch (error) {
+    freeSlot();
+    return { ok: false, code: 'internal', reason: `parser could not start: ${String(error).slice(0, 300)}` };
+  }
   const { worker } = pooled;
   const id = nextJobId++;
 
@@ -263,6 +331,7 @@ export async function parseAndChunkFile(input: ParseAndChunkFileInput): Promise<
     const finish = (result: ParseAndChunkFileResult, keepWorker: boolean) => {
       if (settled) return;
       settled = true;
+      freeSlot();
       clearTimeout(timer);
       input.signal?.removeEventListener('abort', onAbort);
       worker.off('message', onMessage);
@@ -282,7 +351,7 @@ export async function parseAndChunkFile(input: ParseAndChunkFileInput): Promise<
         return;
       }
       if (!isResult(message, id)) return;
-      if (message.ok && message.parsed && message.chunks) {
+      if (message.ok && message.parsed && message.chunks && message.derived) {
         const timings = message.timings ?? { parseMs: 0, chunkMs: 0 };
         finish(
           {
@@ -290,6 +359,7 @@ export async function parseAndChunkFile(input: ParseAndChunkFileInput): Promise<
             parsed: message.parsed,
             document: message.parsed,
             chunks: message.chunks,
+            derived: message.derived,
             timings: { ...timings, totalMs: performance.now() - started },
           },
           true,

@@ -1,12 +1,9 @@
 import type { LanguageModel } from 'ai';
-import { extractiveSummaries, type WrittenSummary } from './extractive';
+import { extractiveSections, type SummarizedSection, withSummaries } from './extractive';
 import { modelSummaries } from './model';
-import { buildSections, type Section, type SectionChunk } from './sections';
+import { buildSections, type SectionChunk } from './sections';
 
-export interface SummarizedSection extends Section {
-  text: string;
-  source: WrittenSummary['source'];
-}
+export type { SummarizedSection } from './extractive';
 
 /**
  * A document's sections with their summaries: model-written when `model` is given, extractive otherwise; an
@@ -17,14 +14,9 @@ export async function summarizeDocument(args: {
   model?: { model: LanguageModel; timeoutMs: number } | null;
   signal?: AbortSignal;
 }): Promise<SummarizedSection[]> {
+  if (!args.model) return extractiveSections(args.chunks);
   const sections = buildSections(args.chunks);
   if (sections.length === 0) return [];
-  const written = args.model
-    ? (await modelSummaries({ ...args.model, sections, chunks: args.chunks, signal: args.signal })).summaries
-    : await extractiveSummaries(sections, args.chunks);
-  return sections.map((s, i) => ({
-    ...s,
-    text: written[i]?.text ?? s.label,
-    source: written[i]?.source ?? 'extractive',
-  }));
+  const written = await modelSummaries({ ...args.model, sections, chunks: args.chunks, signal: args.signal });
+  return withSummaries(sections, written.summaries);
 }

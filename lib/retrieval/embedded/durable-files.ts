@@ -26,7 +26,20 @@ export async function writeDurable(target: string, bytes: Uint8Array | readonly 
     await unlink(temporary).catch(() => undefined);
     throw error;
   }
-  syncFolder(path.dirname(target));
+  await syncFolderAsync(path.dirname(target));
+}
+
+/** syncFolder off the event loop (the fsync runs on libuv's thread pool, so parsing and other writes go on). */
+async function syncFolderAsync(folder: string): Promise<void> {
+  let handle: FileHandle | null = null;
+  try {
+    handle = await open(folder, 'r');
+    await handle.sync();
+  } catch {
+    // Some filesystems refuse to fsync a folder; the rename is still atomic there.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
 }
 
 /** Buffers per writev call (the system's IOV_MAX is at least 1024). */
