@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { detectAnswerType } from '@/lib/agent/answer-type';
-import { CONFIDENCE_THRESHOLDS, fitThresholds } from '@/lib/agent/confidence';
+import { CONFIDENCE_THRESHOLDS } from '@/lib/agent/confidence';
 import { copiesPlantedText } from '@/lib/agent/injection';
 import type { AgentModels, QueryEmbedder } from '@/lib/agent/ports';
 import { runAgent } from '@/lib/agent/run-agent';
@@ -23,6 +23,7 @@ import { type Cause, causeTable, failureCause, recordingIndex } from './qa/failu
 import { liveModels, type ModelMeter } from './qa/live-models';
 import { ingestQaDocuments } from './qa/qa-corpus';
 import { citesGold, containsGold, loadQaSet, QA_TYPES, type QaQuestion } from './qa/qa-set';
+import { fittedOn, halves, type Judged, reliability } from './qa/reliability';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** ../shared/data beside the checkout (a worktree one level deeper finds it one level up); DOCUCHAT_DATA overrides. */
@@ -319,35 +320,54 @@ function causeLines(mode: string, outcomes: readonly QaOutcome[]): string[] {
   ];
 }
 
-/** The fitting half (even positions of the question file) and the held-out half (odd positions). */
-function halves<T>(items: readonly T[]): { fit: T[]; held: T[] } {
-  return { fit: items.filter((_, i) => i % 2 === 0), held: items.filter((_, i) => i % 2 === 1) };
+/** Reliability table rows (mode, fitted thresholds, label, answers, share correct on the held-out half). */
+function reliabilityRows(
+  runs: readonly [string, readonly Judged[]][],
+  fitted: (outcomes: readonly Judged[]) => string,
+) {
+  const lines: string[] = [];
+  for (const [name, outcomes] of runs) {
+    const r = reliability(outcomes);
+    for (const label of ['high', 'medium', 'low'] as const)
+      lines.push(
+        `| ${name} | ${fitted(outcomes)} | ${label} | ${r[label].length} | ${r[label].length === 0 ? 'n/a' : `${r.share(r[label]).toFixed(1)}%`} |`,
+      );
+  }
+  return lines;
 }
 
-/** Label -> answers and share correct on the held-out half, with the product's thresholds. */
-function reliability(outcomes: readonly QaOutcome[]) {
-  const held = halves(outcomes).held;
-  const of = (label: AgentResult['confidence']) => held.filter((o) => o.confidence === label);
-  const share = (xs: QaOutcome[]) => (xs.length === 0 ? 0 : (100 * xs.filter((o) => o.ok).length) / xs.length);
-  return { high: of('high'), medium: of('medium'), low: of('low'), share };
-}
+const cut = (t: { high: number; medium: number }) => `${t.high.toFixed(2)} / ${t.medium.toFixed(2)}`;
 
 function calibrationLines(runs: [string, QaRun][]): string[] {
-  const lines = [
+  return [
     `Confidence calibration: the thresholds on the confidence score (lib/agent/confidence.ts, now high >= ${CONFIDENCE_THRESHOLDS.high}, medium >= ${CONFIDENCE_THRESHOLDS.medium}) are fitted on the even positions of the question file so that High is correct >= 90% and Medium >= 70% there; the reliability table is the held-out odd half.`,
     '',
     '| mode | thresholds fitted on the even half (high / medium) | label (held-out half) | answers | share correct |',
     '| --- | --- | --- | --- | --- |',
+    ...reliabilityRows(
+      runs.map(([name, run]) => [name, run.outcomes]),
+      (outcomes) => cut(fittedOn([outcomes])),
+    ),
   ];
-  for (const [name, run] of runs) {
-    const fitted = fitThresholds(halves(run.outcomes).fit.map((o) => ({ score: o.confidenceScore, correct: o.ok })));
-    const r = reliability(run.outcomes);
-    for (const label of ['high', 'medium', 'low'] as const)
-      lines.push(
-        `| ${name} | ${fitted.high.toFixed(2)} / ${fitted.medium.toFixed(2)} | ${label} | ${r[label].length} | ${r[label].length === 0 ? 'n/a' : `${r.share(r[label]).toFixed(1)}%`} |`,
-      );
-  }
-  return lines;
+}
+
+/**
+ * ClapNQ's reliability table (correct = cites the gold passage, or discloses insufficiency when unanswerable), with
+ * the thresholds fitted on ClapNQ's even rows and, when the own set ran too, on both sets' fitting halves together.
+ */
+function clapnqCalibrationLines(runs: [string, ClapnqRun][], own: ReadonlyMap<string, QaRun>): string[] {
+  return [
+    `Confidence on ClapNQ (labels cut with the product's thresholds, high >= ${CONFIDENCE_THRESHOLDS.high}, medium >= ${CONFIDENCE_THRESHOLDS.medium}; correct = cites the gold passage, or discloses insufficiency when unanswerable); thresholds fitted on ClapNQ's even rows, and on the even halves of ClapNQ and the own set together; the table is the held-out odd rows:`,
+    '',
+    '| mode | thresholds fitted on the even halves (high / medium) | label (held-out half) | answers | share correct |',
+    '| --- | --- | --- | --- | --- |',
+    ...runs.flatMap(([name, run]) =>
+      reliabilityRows([[name, run.outcomes]], (outcomes) => {
+        const ownRun = own.get(name);
+        return `ClapNQ ${cut(fittedOn([outcomes]))}; both ${ownRun ? cut(fittedOn([outcomes, ownRun.outcomes])) : 'n/a'}`;
+      }),
+    ),
+  ];
 }
 
 /** Up to n items, answerable and unanswerable alternating (all when n is infinite). */
@@ -384,7 +404,7 @@ async function evalClapnq(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = 
   const a = { n: 0, cites: 0, sentence: 0, both: 0, falseInsufficient: 0 };
   const u = { n: 0, disclosed: 0 };
   /** Per row (question file order): cites gold / discloses, and the cause of a failure. */
-  const outcomes: { answerable: boolean; ok: boolean; cause: Cause | null }[] = [];
+  const outcomes: (Judged & { answerable: boolean; cause: Cause | null })[] = [];
   const ms: number[] = [];
   const costs: Cost[] = [];
   for (const row of rows) {
@@ -432,7 +452,7 @@ async function evalClapnq(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = 
             declined: declines(result),
             typeMismatch: false,
           });
-      outcomes.push({ answerable: true, ok: cites, cause });
+      outcomes.push({ answerable: true, ok: cites, cause, ...judged(result) });
     } else {
       u.n++;
       const disclosed = disclosesInsufficiency(result);
@@ -441,6 +461,7 @@ async function evalClapnq(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = 
         answerable: false,
         ok: disclosed,
         cause: disclosed ? null : 'false answer (unanswerable answered)',
+        ...judged(result),
       });
     }
   }
@@ -458,6 +479,10 @@ async function evalClapnq(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = 
 }
 
 type ClapnqRun = Awaited<ReturnType<typeof evalClapnq>>;
+
+function judged(r: AgentResult): Pick<Judged, 'confidence' | 'confidenceScore'> {
+  return { confidence: r.confidence, confidenceScore: r.confidenceScore ?? 0 };
+}
 
 /** ClapNQ per half (even / odd rows) and failures by cause (answerable: not citing the gold passage, or citing it without a gold sentence). */
 function clapnqCauseLines(run: ClapnqRun): string[] {
@@ -727,10 +752,13 @@ async function main() {
       if (record) recordSection(REPORT, `${tag}${section}`, body);
     };
 
+    /** The own set's runs per mode, for thresholds fitted on both sets. */
+    const ownRuns = new Map<string, QaRun>();
     if (only.has('qa')) {
       const t0 = performance.now();
       const runs: [string, QaRun][] = [];
       for (const m of modes) runs.push([m, await evalOwnQa(index, m, ctx)]);
+      for (const [m, run] of runs) ownRuns.set(m, run);
       const lines = [header, '', ...qaSection(runs)];
       if (live) {
         lines.push('', '| mode | cost per answer |', '| --- | --- |');
@@ -800,8 +828,42 @@ async function main() {
         );
       }
       lines.push('', ...clapnqCauseLines(agent));
+      lines.push(
+        '',
+        ...clapnqCalibrationLines(
+          [
+            ['agent', agent],
+            ['quick', quick],
+          ],
+          ownRuns,
+        ),
+      );
       lines.push('', `Section time ${((performance.now() - t0) / 1000).toFixed(1)} s.`);
       write('eval-clapnq', lines.join('\n'));
+      if (record && !Number.isFinite(limit)) {
+        const mode = live ? 'live_' : '';
+        const rel = reliability(agent.outcomes);
+        const entries: Parameters<typeof recordFigures>[0] = {
+          [`confidence.${mode}clapnq_high_answers`]: {
+            value: rel.high.length,
+            unit: 'answers (held-out half)',
+            command,
+          },
+          [`confidence.${mode}clapnq_medium_answers`]: {
+            value: rel.medium.length,
+            unit: 'answers (held-out half)',
+            command,
+          },
+        };
+        for (const label of ['high', 'medium'] as const)
+          if (rel[label].length > 0)
+            entries[`confidence.${mode}clapnq_${label}_correct_pct`] = {
+              value: round1(rel.share(rel[label])),
+              unit: '% (held-out half)',
+              command,
+            };
+        recordFigures(entries);
+      }
       if (record && !live && !Number.isFinite(limit)) {
         recordFigures({
           'clapnq.unanswerable_disclosed_pct': {
