@@ -1,45 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  assembleSegment,
-  checksum,
-  PostingCursor,
-  PostingsEncoder,
-  SegmentReader,
-} from '@/lib/retrieval/embedded/keyword-segment';
+import { PostingCursor } from '@/lib/retrieval/embedded/keyword-segment';
+import { oneTermSegments } from '@/test/support/retrieval/one-term-segment';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'keyword-segment-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let files = 0;
+const segments = oneTermSegments('keyword-segment-');
+afterAll(() => segments.dispose());
 
 /** Writes one segment holding a single term with the given postings and reads it back. */
 function roundTrip(postings: { doc: number; body: number; context: number }[], docs: number) {
-  const lengths = new Uint32Array(docs).fill(5);
-  const encoder = new PostingsEncoder(lengths, lengths);
-  encoder.addTerm(
-    Buffer.from('term'),
-    postings.map((p) => p.doc),
-    postings.map((p) => (p.body | (p.context << 16)) >>> 0),
-    postings.length,
-  );
-  const columns = {
-    chunkIds: Array.from({ length: docs }, (_, i) => `c${i}`),
-    bodyLength: lengths,
-    contextLength: lengths,
-    attributeRef: new Uint32Array(docs),
-    hasVector: new Uint8Array(docs),
-    attributeSets: [],
-    totalBody: docs * 5,
-    totalContext: docs * 5,
-  };
-  const { idx } = assembleSegment(columns, new Float64Array(docs + 1), [], encoder);
-  const name = `seg-${files++}`;
-  writeFileSync(path.join(dir, `${name}.idx`), idx);
-  writeFileSync(path.join(dir, `${name}.docs`), Buffer.alloc(0));
-  const reader = SegmentReader.open(name, path.join(dir, `${name}.idx`), path.join(dir, `${name}.docs`), checksum(idx));
+  const reader = segments.write(postings, docs);
   const term = reader.findTerm(Buffer.from('term'));
   const read: { doc: number; body: number; context: number }[] = [];
   const cursor = new PostingCursor(reader, term);

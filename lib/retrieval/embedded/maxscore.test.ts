@@ -1,47 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assembleSegment, checksum, PostingsEncoder, SegmentReader } from '@/lib/retrieval/embedded/keyword-segment';
 import { END, TermList, type TermPart } from '@/lib/retrieval/embedded/maxscore';
+import { oneTermSegments, type TermPosting } from '@/test/support/retrieval/one-term-segment';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'maxscore-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let files = 0;
+const segments = oneTermSegments('maxscore-');
+afterAll(() => segments.dispose());
 
-interface Posting {
-  doc: number;
-  body: number;
-  context: number;
-}
+type Posting = TermPosting;
 
 /** One segment of `docs` chunks holding the term 'term' with the given postings (docs ascending). */
-function segment(postings: Posting[], docs: number): SegmentReader {
-  const lengths = new Uint32Array(docs).fill(5);
-  const encoder = new PostingsEncoder(lengths, lengths);
-  encoder.addTerm(
-    Buffer.from('term'),
-    postings.map((p) => p.doc),
-    postings.map((p) => (p.body | (p.context << 16)) >>> 0),
-    postings.length,
-  );
-  const columns = {
-    chunkIds: Array.from({ length: docs }, (_, i) => `c${i}`),
-    bodyLength: lengths,
-    contextLength: lengths,
-    attributeRef: new Uint32Array(docs),
-    hasVector: new Uint8Array(docs),
-    attributeSets: [],
-    totalBody: docs * 5,
-    totalContext: docs * 5,
-  };
-  const { idx } = assembleSegment(columns, new Float64Array(docs + 1), [], encoder);
-  const name = `seg-${files++}`;
-  writeFileSync(path.join(dir, `${name}.idx`), idx);
-  writeFileSync(path.join(dir, `${name}.docs`), Buffer.alloc(0));
-  return SegmentReader.open(name, path.join(dir, `${name}.idx`), path.join(dir, `${name}.docs`), checksum(idx));
-}
+const segment = (postings: Posting[], docs: number) => segments.write(postings, docs);
 
 /** Postings of one segment: distinct docs below `docs`, ascending, tfs of either field (at least one > 0). */
 const segmentPostings = fc.integer({ min: 1, max: 900 }).chain((docs) =>
