@@ -244,6 +244,18 @@ function wholeTerms(terms: readonly string[]): string[] {
 
 const exact = (have: ReadonlySet<string>, term: string) => have.has(term);
 const isNumberTerm = (t: string) => /^\d[\d.,]*$/.test(t);
+/** A year term ("2023"): what a table's period label names. */
+const isYearTerm = (t: string) => /^(?:1[5-9]|2[0-2])\d\d$/.test(t);
+
+/**
+ * Whether a period label (a table's header lines, a column's header) names another period than the asked one: it
+ * names years and none of the question's years. The label nearest the values decides, not the sheet or file name
+ * ("… 30 06 2023" over a table captioned "January–June 2022"); a question naming no year is never excluded.
+ */
+export function namesOtherPeriod(label: ReadonlySet<string>, askedYears: readonly string[]): boolean {
+  if (askedYears.length === 0 || ![...label].some(isYearTerm)) return false;
+  return !askedYears.some((y) => label.has(y));
+}
 
 /** The key cell of a row: its label when that names an asked term, else a cell naming a specific asked term. */
 function keyCell(cells: readonly string[], q: TableQuery, has: NonNullable<TableQuery['has']>) {
@@ -301,6 +313,11 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
         ...headers.flatMap((h) => analyze(h.text)),
       ]);
       if (rest.some((t) => isNumberTerm(t) && !own.has(t))) continue;
+      // A table whose own header lines name another year than the question's answers nothing.
+      const years = rest.filter(isYearTerm);
+      const rowTerms = new Set(row.cells.flatMap((c) => analyze(c)));
+      const tableLabel = new Set(headers.flatMap((h) => analyze(h.text)));
+      if (!years.some((y) => rowTerms.has(y)) && namesOtherPeriod(tableLabel, years)) continue;
       // The attribute may be said by the table's caption, the corner cells and the key column's header, not by another
       // column's header (a column without a value in this row answers nothing).
       const context = new Set([
@@ -315,6 +332,8 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
         const own = new Set(analyze(heads[i]?.own ?? ''));
         if (!attribute.some((t) => has(own, t))) continue;
         const head = new Set([...own, ...analyze(heads[i]?.group ?? '')]);
+        // A column under another year's label ("January–June 2022" over its group) answers nothing.
+        if (namesOtherPeriod(head, years)) continue;
         const score = weighted(rest, (t) => has(head, t), q.weight);
         // Of two headers saying as much, the one saying less else ("Trading operating profit" over "Underlying …").
         const precision = [...own].filter((t) => rest.some((r) => has(new Set([t]), r))).length / own.size;
