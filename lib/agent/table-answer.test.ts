@@ -6,7 +6,15 @@ import { stateWith } from '../../test/support/agent/state';
 import { extractiveAnswer } from './extractive';
 import { tableRowToOpen } from './policy-extractive';
 import { registerHit } from './state';
-import { answersFromTable, bestTableRow, isDataRow, isValueCell, namesOtherPeriod, tableRows } from './table-answer';
+import {
+  answersFromTable,
+  bestTableRow,
+  isDataRow,
+  isValueCell,
+  namesOtherPeriod,
+  tableRows,
+  transposedRows,
+} from './table-answer';
 import { validateDraft } from './validate';
 
 const SHEET = [
@@ -200,6 +208,31 @@ describe('table answers', () => {
         expect(namesOtherPeriod(new Set([String(a)]), [String(b)])).toBe(a !== b);
       }),
     );
+  });
+
+  it('reads a transposed table: a text row ("Capital | …") under the line naming the entities across', () => {
+    const text = [
+      ' | Northland | Southmark | Eastvale',
+      'Capital | Arden | Bexley | Crawley',
+      'Currency | Crown | Mark | —',
+      'Population | 120,000 | 98,000 | 77,000',
+    ].join('\n');
+    const chunk = chunkOf(text, 'countries.pdf', 'Table 1');
+    expect(answer('What is the capital of Southmark?', chunk).ex.answer).toMatch(/Capital, Southmark: Bexley \[1\]/);
+    expect(answer('What is the population of Eastvale?', chunk).ex.answer).toMatch(
+      /Population, Eastvale[^:]*: 77,000 \[1\]/,
+    );
+    // Must not fire: an attribute no row names, or an entity no column names.
+    expect(declines(answer('What is the anthem of Southmark?', chunk).ex.answer)).toBe(true);
+    expect(declines(answer('What is the capital of Westholm?', chunk).ex.answer)).toBe(true);
+  });
+
+  it('transposedRows: only labelled text lines under the first header line; a spanning line’s continuation is not', () => {
+    const rows = tableRows(['In units | | 2021', ' | Imports | Exports', 'Northland | 10 | 12'].join('\n'));
+    expect(transposedRows(rows)).toEqual([]);
+    const across = tableRows([' | A | B', 'Kind | rod | bar', 'Weight | 4 | 5'].join('\n'));
+    expect(transposedRows(across).map((r) => r.row.cells[0])).toEqual(['Kind']);
+    expect(transposedRows(across)[0]?.headers.map((h) => h.text)).toEqual(['| A | B']);
   });
 
   it('an index row whose columns do not say the asked attribute is not quoted as a sentence either', () => {

@@ -152,6 +152,23 @@ export function tableRows(text: string): { row: TableLine; headers: TableLine[] 
 }
 
 /**
+ * The text rows of a transposed table (countries across, "Capital | Jakarta | Berlin" down): the header lines under
+ * its first line that carry a label and text cells, each read as a row under that first line (its column header).
+ */
+export function transposedRows(rows: readonly { row: TableLine; headers: TableLine[] }[]) {
+  const out: { row: TableLine; headers: TableLine[] }[] = [];
+  for (const headers of new Set(rows.map((r) => r.headers))) {
+    const [top, ...below] = headers;
+    if (!top || below.length === 0) continue;
+    const across = [top];
+    for (const line of below)
+      if (/\p{L}/u.test(line.cells[0] ?? '') && line.cells.slice(1).some((c) => /\p{L}/u.test(c)))
+        out.push({ row: line, headers: across });
+  }
+  return out;
+}
+
+/**
  * A spanning header line ("In millions of CHF | | | 2023 | | | 2022" above the column header line): at most half as
  * many labels as columns, each standing for a group of columns. One label titles every column; when the empty
  * separator columns cut the table into groups holding one label each, a label stands for its group; otherwise a
@@ -293,7 +310,8 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
     // The table's caption: the chunk's sheet, title and file name and its lines that are not table rows.
     const caption = new Set(analyze(`${o.chunk.sheet ?? ''} ${o.chunk.title ?? ''} ${o.chunk.filename}`));
     for (const line of o.chunk.text.split('\n')) if (!isTableLine(line)) for (const t of analyze(line)) caption.add(t);
-    const rows = tableRows(o.chunk.text);
+    const numeric = tableRows(o.chunk.text);
+    const rows = [...numeric, ...transposedRows(numeric)];
     for (const { row, headers } of rows) {
       const key = keyCell(row.cells, q, has);
       if (!key) continue;
