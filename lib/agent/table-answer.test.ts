@@ -11,6 +11,7 @@ import {
   bestTableRow,
   isDataRow,
   isValueCell,
+  monthsNamed,
   namesOtherPeriod,
   tableRows,
   transposedRows,
@@ -233,6 +234,28 @@ describe('table answers', () => {
     const across = tableRows([' | A | B', 'Kind | rod | bar', 'Weight | 4 | 5'].join('\n'));
     expect(transposedRows(across).map((r) => r.row.cells[0])).toEqual(['Kind']);
     expect(transposedRows(across)[0]?.headers.map((h) => h.text)).toEqual(['| A | B']);
+  });
+
+  it('a Totals column answers what the caption says the table counts; not when the caption does not say it', () => {
+    const text = [' | Handgun | Long Gun | Totals', 'Northland | 120 | 80 | 200', 'Southmark | 30 | 15 | 45'].join(
+      '\n',
+    );
+    const chunk = chunkOf(text, 'permit-checks-2015-11.pdf', 'Table 1');
+    expect(answer('How many permit checks did Southmark have in November 2015?', chunk).ex.answer).toMatch(
+      /Southmark, Totals: 45 \[1\]/,
+    );
+    // Must not fire: a caption not saying the asked attribute, or a month the caption's period does not name.
+    const other = chunkOf(text, 'stock-2015-11.pdf', 'Table 1');
+    expect(declines(answer('How many permit checks did Southmark have in November 2015?', other).ex.answer)).toBe(true);
+    expect(declines(answer('How many permit checks did Southmark have in December 2015?', chunk).ex.answer)).toBe(true);
+  });
+
+  it('monthsNamed: month names and year-month codes; "may" the verb is no month', () => {
+    expect([...monthsNamed('checks-2015-11.pdf', true)]).toEqual([11]);
+    expect([...monthsNamed('checks-2015-11.pdf', false)]).toEqual([]);
+    expect([...monthsNamed('January–June 2023', false)].sort((a, b) => a - b)).toEqual([1, 6]);
+    expect([...monthsNamed('What may Sales be in May?', false)]).toEqual([5]);
+    expect([...monthsNamed('30 06 2023 and 20-8143439', true)]).toEqual([]);
   });
 
   it('an index row whose columns do not say the asked attribute is not quoted as a sentence either', () => {
