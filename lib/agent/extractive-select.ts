@@ -159,6 +159,7 @@ export function questionParts(question: string): Set<string>[] {
 export function tableQuery(question: string, terms: readonly string[], weight: Weight): TableQuery {
   const answerType = detectAnswerType(question);
   return {
+    question,
     terms,
     weight,
     specific: new Set(specificWords(question).flatMap((w) => analyze(w))),

@@ -6,7 +6,16 @@ import { stateWith } from '../../test/support/agent/state';
 import { extractiveAnswer } from './extractive';
 import { tableRowToOpen } from './policy-extractive';
 import { registerHit } from './state';
-import { answersFromTable, bestTableRow, isDataRow, isValueCell, tableRows } from './table-answer';
+import {
+  answersFromTable,
+  bestTableRow,
+  isDataRow,
+  isValueCell,
+  monthsNamed,
+  namesOtherPeriod,
+  tableRows,
+  transposedRows,
+} from './table-answer';
 import { validateDraft } from './validate';
 
 const SHEET = [
@@ -165,6 +174,90 @@ describe('table answers', () => {
     expect(declines(ex.answer)).toBe(true);
   });
 
+  it('the table’s own period label decides, not a sheet name naming another year', () => {
+    const lastYear = ['In units |  | Jan–Jun 2021', ' | Imports | Exports', 'Southmark | 20 | 22'].join('\n');
+    // The sheet is named for 2022, the table's caption says 2021: a 2022 question is not answered from it.
+    const chunk = chunkOf(lastYear, 'trade-2022.xlsx', 'Trade 30 06 2022');
+    expect(declines(answer('What were the exports of Southmark in 2022?', chunk).ex.answer)).toBe(true);
+    expect(answer('What were the exports of Southmark in 2021?', chunk).ex.answer).toMatch(/Exports: 22 \[1\]/);
+    // Must not fire: a question naming no year, or a table whose header names no year (the sheet name then counts).
+    expect(answer('What were the exports of Southmark?', chunk).ex.answer).toMatch(/Exports: 22 \[1\]/);
+    const noPeriod = chunkOf(
+      ['In units | | ', ' | Imports | Exports', 'Southmark | 20 | 22'].join('\n'),
+      'a.xlsx',
+      'Trade 2022',
+    );
+    expect(answer('What were the exports of Southmark in 2022?', noPeriod).ex.answer).toMatch(/Exports: 22 \[1\]/);
+  });
+
+  it('of two stacked tables for two years, the row under the asked year’s caption answers', () => {
+    const table = (year: number, exports: number) =>
+      [`In units |  | Jan–Jun ${year}`, ' | Imports | Exports', `Southmark | 20 | ${exports}`].join('\n');
+    const older = chunkOf(table(2021, 22), 'trade.xlsx', 'Trade 30 06 2022');
+    const newer = chunkOf(table(2022, 43), 'trade.xlsx', 'Trade 30 06 2022');
+    expect(answer('What were the exports of Southmark in 2022?', older, newer).ex.answer).toMatch(/Exports: 43 \[2\]/);
+    expect(answer('What were the exports of Southmark in 2021?', older, newer).ex.answer).toMatch(/Exports: 22 \[1\]/);
+  });
+
+  it('namesOtherPeriod: only a label naming years and none of the asked ones excludes', () => {
+    expect(namesOtherPeriod(new Set(['jan', '2022']), ['2023'])).toBe(true);
+    expect(namesOtherPeriod(new Set(['2022', '2023']), ['2023'])).toBe(false);
+    expect(namesOtherPeriod(new Set(['sales']), ['2023'])).toBe(false);
+    expect(namesOtherPeriod(new Set(['2022']), [])).toBe(false);
+    fc.assert(
+      fc.property(fc.integer({ min: 1950, max: 2099 }), fc.integer({ min: 1950, max: 2099 }), (a, b) => {
+        expect(namesOtherPeriod(new Set([String(a)]), [String(b)])).toBe(a !== b);
+      }),
+    );
+  });
+
+  it('reads a transposed table: a text row ("Capital | …") under the line naming the entities across', () => {
+    const text = [
+      ' | Northland | Southmark | Eastvale',
+      'Capital | Arden | Bexley | Crawley',
+      'Currency | Crown | Mark | —',
+      'Population | 120,000 | 98,000 | 77,000',
+    ].join('\n');
+    const chunk = chunkOf(text, 'countries.pdf', 'Table 1');
+    expect(answer('What is the capital of Southmark?', chunk).ex.answer).toMatch(/Capital, Southmark: Bexley \[1\]/);
+    expect(answer('What is the population of Eastvale?', chunk).ex.answer).toMatch(
+      /Population, Eastvale[^:]*: 77,000 \[1\]/,
+    );
+    // Must not fire: an attribute no row names, or an entity no column names.
+    expect(declines(answer('What is the anthem of Southmark?', chunk).ex.answer)).toBe(true);
+    expect(declines(answer('What is the capital of Westholm?', chunk).ex.answer)).toBe(true);
+  });
+
+  it('transposedRows: only labelled text lines under the first header line; a spanning line’s continuation is not', () => {
+    const rows = tableRows(['In units | | 2021', ' | Imports | Exports', 'Northland | 10 | 12'].join('\n'));
+    expect(transposedRows(rows)).toEqual([]);
+    const across = tableRows([' | A | B', 'Kind | rod | bar', 'Weight | 4 | 5'].join('\n'));
+    expect(transposedRows(across).map((r) => r.row.cells[0])).toEqual(['Kind']);
+    expect(transposedRows(across)[0]?.headers.map((h) => h.text)).toEqual(['| A | B']);
+  });
+
+  it('a Totals column answers what the caption says the table counts; not when the caption does not say it', () => {
+    const text = [' | Handgun | Long Gun | Totals', 'Northland | 120 | 80 | 200', 'Southmark | 30 | 15 | 45'].join(
+      '\n',
+    );
+    const chunk = chunkOf(text, 'permit-checks-2015-11.pdf', 'Table 1');
+    expect(answer('How many permit checks did Southmark have in November 2015?', chunk).ex.answer).toMatch(
+      /Southmark, Totals: 45 \[1\]/,
+    );
+    // Must not fire: a caption not saying the asked attribute, or a month the caption's period does not name.
+    const other = chunkOf(text, 'stock-2015-11.pdf', 'Table 1');
+    expect(declines(answer('How many permit checks did Southmark have in November 2015?', other).ex.answer)).toBe(true);
+    expect(declines(answer('How many permit checks did Southmark have in December 2015?', chunk).ex.answer)).toBe(true);
+  });
+
+  it('monthsNamed: month names and year-month codes; "may" the verb is no month', () => {
+    expect([...monthsNamed('checks-2015-11.pdf', true)]).toEqual([11]);
+    expect([...monthsNamed('checks-2015-11.pdf', false)]).toEqual([]);
+    expect([...monthsNamed('January–June 2023', false)].sort((a, b) => a - b)).toEqual([1, 6]);
+    expect([...monthsNamed('What may Sales be in May?', false)]).toEqual([5]);
+    expect([...monthsNamed('30 06 2023 and 20-8143439', true)]).toEqual([]);
+  });
+
   it('an index row whose columns do not say the asked attribute is not quoted as a sentence either', () => {
     const text = [
       'Contents of the quarterly pack',
@@ -247,6 +340,22 @@ describe('opening the chunk that holds the asked row', () => {
   it('opens nothing when an opened chunk answers, or when only text without cell separators holds the row', () => {
     expect(tableRowToOpen(withUnopened('How many forklifts does the Bexley depot have?', [second]))).toBeNull();
     expect(tableRowToOpen(withUnopened('How many forklifts does the Esher depot have?', [pdfText]))).toBeNull();
+  });
+
+  it('opens the searched chunk whose table caption names the asked year when the opened one names another', () => {
+    const table = (year: number) =>
+      [`In units |  | Jan–Jun ${year}`, 'Depot | Pallets | Forklifts', 'Dunmore | 65 | 5'].join('\n');
+    const older = makeChunk(doc, 3, table(2021), { sheet: 'Stock 30 06 2022' });
+    const newer = makeChunk(doc, 4, table(2022), { sheet: 'Stock 30 06 2022' });
+    const state = stateWith({ question: 'How many forklifts did the Dunmore depot have in 2022?', opened: [older] });
+    registerHit(
+      state,
+      { ...newer, snippet: newer.text.slice(0, 80), text: newer.text, score: 0.5, scores: { keyword: 1 } },
+      state.question,
+      [],
+    );
+    const handle = tableRowToOpen(state);
+    expect(state.results.get(handle ?? '')?.hit.chunkId).toBe(newer.chunkId);
   });
 
   it('opens nothing when the searched row has no column saying the asked attribute', () => {

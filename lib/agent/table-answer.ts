@@ -47,6 +47,8 @@ export interface TableHit<T extends TableSource = OpenedChunk> {
 }
 
 export interface TableQuery {
+  /** The question's text (for the months it names). */
+  question?: string;
   /** The question's analysed topic terms. */
   terms: readonly string[];
   weight: (term: string) => number;
@@ -152,6 +154,23 @@ export function tableRows(text: string): { row: TableLine; headers: TableLine[] 
 }
 
 /**
+ * The text rows of a transposed table (countries across, "Capital | Jakarta | Berlin" down): the header lines under
+ * its first line that carry a label and text cells, each read as a row under that first line (its column header).
+ */
+export function transposedRows(rows: readonly { row: TableLine; headers: TableLine[] }[]) {
+  const out: { row: TableLine; headers: TableLine[] }[] = [];
+  for (const headers of new Set(rows.map((r) => r.headers))) {
+    const [top, ...below] = headers;
+    if (!top || below.length === 0) continue;
+    const across = [top];
+    for (const line of below)
+      if (/\p{L}/u.test(line.cells[0] ?? '') && line.cells.slice(1).some((c) => /\p{L}/u.test(c)))
+        out.push({ row: line, headers: across });
+  }
+  return out;
+}
+
+/**
  * A spanning header line ("In millions of CHF | | | 2023 | | | 2022" above the column header line): at most half as
  * many labels as columns, each standing for a group of columns. One label titles every column; when the empty
  * separator columns cut the table into groups holding one label each, a label stands for its group; otherwise a
@@ -244,6 +263,57 @@ function wholeTerms(terms: readonly string[]): string[] {
 
 const exact = (have: ReadonlySet<string>, term: string) => have.has(term);
 const isNumberTerm = (t: string) => /^\d[\d.,]*$/.test(t);
+/** A year term ("2023"): what a table's period label names. */
+const isYearTerm = (t: string) => /^(?:1[5-9]|2[0-2])\d\d$/.test(t);
+
+const MONTH_NAMES = [
+  'jan(?:uary)?',
+  'feb(?:ruary)?',
+  'mar(?:ch)?',
+  'apr(?:il)?',
+  'may',
+  'june?',
+  'july?',
+  'aug(?:ust)?',
+  'sep(?:t(?:ember)?)?',
+  'oct(?:ober)?',
+  'nov(?:ember)?',
+  'dec(?:ember)?',
+];
+const MONTH_WORD = new RegExp(String.raw`\b(${MONTH_NAMES.map((m) => `(${m})`).join('|')})\b`, 'giu');
+/** A year and month in a name or code ("report-2015-11.pdf", "2015_11"). */
+const YEAR_MONTH = /(?:^|[^\d])(?:1[5-9]|2[0-2])\d\d[-_.](0[1-9]|1[0-2])(?![\d])/g;
+
+/**
+ * The months (1–12) a text names: month names ("November", "Nov"; "May" only capitalised, not the verb) and, when
+ * `codes`, year-month codes in names ("2015-11").
+ */
+export function monthsNamed(text: string, codes: boolean): Set<number> {
+  const out = new Set<number>();
+  for (const m of text.matchAll(MONTH_WORD)) {
+    const index = m.slice(2).findIndex((g) => g !== undefined);
+    if (index === 4 && m[0] !== 'May') continue;
+    out.add(index + 1);
+  }
+  if (codes) for (const m of text.matchAll(YEAR_MONTH)) out.add(Number(m[1]));
+  return out;
+}
+
+/**
+ * Whether a period label (a table's header lines, a column's header) names another period than the asked one: it
+ * names years and none of the question's years. The label nearest the values decides, not the sheet or file name
+ * ("… 30 06 2023" over a table captioned "January–June 2022"); a question naming no year is never excluded.
+ */
+function otherMonth(asked: ReadonlySet<number>, label: string): boolean {
+  if (asked.size === 0) return false;
+  const named = monthsNamed(label, true);
+  return named.size > 0 && ![...asked].some((m) => named.has(m));
+}
+
+export function namesOtherPeriod(label: ReadonlySet<string>, askedYears: readonly string[]): boolean {
+  if (askedYears.length === 0 || ![...label].some(isYearTerm)) return false;
+  return !askedYears.some((y) => label.has(y));
+}
 
 /** The key cell of a row: its label when that names an asked term, else a cell naming a specific asked term. */
 function keyCell(cells: readonly string[], q: TableQuery, has: NonNullable<TableQuery['has']>) {
@@ -267,6 +337,30 @@ function emptyColumns(lines: readonly TableLine[], width: number): Set<number> {
   return out;
 }
 
+/** Words heading a row's total column (English, French, German). */
+const TOTAL = new Set(analyze('total totals gesamt insgesamt summe'));
+
+/**
+ * The row's total column, when the table's caption says the whole asked attribute ("how many NICS checks did Texas
+ * have" over a table captioned "NICS checks" whose last column is "Totals"): the column whose own header is only a
+ * total word and whose cell fits the asked type.
+ */
+function totalColumn(
+  row: TableLine,
+  heads: readonly { own: string; group: string }[],
+  captionSaysAttribute: boolean,
+  q: TableQuery,
+): { index: number; score: number; precision: number; said: number } | null {
+  if (!captionSaysAttribute) return null;
+  for (const [index, head] of heads.entries()) {
+    const own = analyze(head.own);
+    const value = row.cells[index] ?? '';
+    if (index > 0 && own.length > 0 && own.every((t) => TOTAL.has(t)) && (q.fits ? q.fits(value) : /\d/.test(value)))
+      return { index, score: 0, precision: 0, said: 1 };
+  }
+  return null;
+}
+
 /** Whether a table hit answers: a column's header says more than `share` of the asked attribute. */
 export function answersFromTable(hit: TableHit<TableSource> | null, share: number): boolean {
   return hit !== null && hit.value !== null && hit.attributeCoverage > share;
@@ -277,11 +371,15 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
   const has = q.has ?? exact;
   let best: TableHit<T> | null = null;
   let bestPrecision = 0;
+  const askedMonths = monthsNamed(q.question ?? '', false);
   for (const o of opened) {
     // The table's caption: the chunk's sheet, title and file name and its lines that are not table rows.
-    const caption = new Set(analyze(`${o.chunk.sheet ?? ''} ${o.chunk.title ?? ''} ${o.chunk.filename}`));
-    for (const line of o.chunk.text.split('\n')) if (!isTableLine(line)) for (const t of analyze(line)) caption.add(t);
-    const rows = tableRows(o.chunk.text);
+    const captionLines = [o.chunk.sheet ?? '', o.chunk.title ?? '', o.chunk.filename];
+    for (const line of o.chunk.text.split('\n')) if (!isTableLine(line)) captionLines.push(line);
+    const captionText = captionLines.join('\n');
+    const caption = new Set(analyze(captionText));
+    const numeric = tableRows(o.chunk.text);
+    const rows = [...numeric, ...transposedRows(numeric)];
     for (const { row, headers } of rows) {
       const key = keyCell(row.cells, q, has);
       if (!key) continue;
@@ -301,6 +399,13 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
         ...headers.flatMap((h) => analyze(h.text)),
       ]);
       if (rest.some((t) => isNumberTerm(t) && !own.has(t))) continue;
+      // A table whose own header lines name another year than the question's answers nothing.
+      const years = rest.filter(isYearTerm);
+      const rowTerms = new Set(row.cells.flatMap((c) => analyze(c)));
+      const tableLabel = new Set(headers.flatMap((h) => analyze(h.text)));
+      if (!years.some((y) => rowTerms.has(y)) && namesOtherPeriod(tableLabel, years)) continue;
+      // A question naming a month is not answered by a table whose caption or header names only other months.
+      if (otherMonth(askedMonths, `${captionText}\n${headers.map((h) => h.text).join('\n')}`)) continue;
       // The attribute may be said by the table's caption, the corner cells and the key column's header, not by another
       // column's header (a column without a value in this row answers nothing).
       const context = new Set([
@@ -315,6 +420,8 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
         const own = new Set(analyze(heads[i]?.own ?? ''));
         if (!attribute.some((t) => has(own, t))) continue;
         const head = new Set([...own, ...analyze(heads[i]?.group ?? '')]);
+        // A column under another year's label ("January–June 2022" over its group) answers nothing.
+        if (namesOtherPeriod(head, years)) continue;
         const score = weighted(rest, (t) => has(head, t), q.weight);
         // Of two headers saying as much, the one saying less else ("Trading operating profit" over "Underlying …").
         const precision = [...own].filter((t) => rest.some((r) => has(new Set([t]), r))).length / own.size;
@@ -322,6 +429,8 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
         if (!column || score > column.score || (score === column.score && precision > column.precision))
           column = { index: i, score, precision, said };
       }
+      // What the whole table counts, said by its caption ("NICS checks" in the file's name), is the row's total.
+      column ??= totalColumn(row, heads, attribute.length > 0 && attribute.every((t) => has(context, t)), q);
       const all = new Set([...key.terms, ...caption, ...headers.flatMap((h) => analyze(h.text))]);
       const coverage = weighted(q.terms, (t) => has(all, t), q.weight);
       const score = key.coverage * 2 + (column?.score ?? 0) + coverage;

@@ -213,6 +213,24 @@ describe('chunkDocument on sheet units', () => {
     expect(expectedRow - 1).toBe(400);
   });
 
+  it('repeats a wide header whole up to half the budget (its last column, often the total, keeps its name)', () => {
+    const wide = Array.from({ length: 40 }, (_, i) => `Column ${i}`).concat('Totals');
+    const unit = sheet(60, wide);
+    if (!unit) throw new Error('no unit');
+    const parsed: ParsedDocument = { kind: 'xlsx', title: 'Book', units: [unit], pageCount: 1, warnings: [] };
+    const chunks = chunkDocument(parsed, { targetTokens: 500 });
+    expect(chunks[0]?.repeatedHeader).toBe(wide.join(' | '));
+    // Past half the budget the header is cut, so rows still fit.
+    const wider = sheet(
+      60,
+      Array.from({ length: 120 }, (_, i) => `Column ${i}`),
+    );
+    if (!wider) throw new Error('no unit');
+    const cut = chunkDocument({ ...parsed, units: [wider] }, { targetTokens: 500 });
+    expect(cut[0]?.repeatedHeader?.endsWith(' …')).toBe(true);
+    for (const chunk of cut) expect(chunk.tokenCount).toBeLessThanOrEqual(500);
+  });
+
   it('repeats the nearest table header of a sheet that stacks two tables, not the first one', () => {
     const table = (period: string, from: number, count: number) => [
       { position: from, cells: ['In millions', '', `January–June ${period}`] },

@@ -251,12 +251,15 @@ function chunkTextUnit(unit: ParsedUnit, prefix: string, target: number, overlap
   return drafts;
 }
 
-/** Keeps a very wide header line to about a quarter of the budget so rows still fit. */
+/**
+ * Keeps a very wide header line to half the budget so rows still fit. (A quarter cut a wide PDF table header before
+ * its last columns, the totals, so no chunk of the table named them.)
+ */
 function headerForChunks(header: string, target: number): { header: string; tokens: number } {
   const tokens = countTokens(header);
-  if (tokens <= target / 4) return { header, tokens };
+  if (tokens <= target / 2) return { header, tokens };
   const pieces: Piece[] = [];
-  hardSplit(header, 0, header.length, Math.floor(target / 4), pieces);
+  hardSplit(header, 0, header.length, Math.floor(target / 2), pieces);
   const first = pieces[0];
   if (!first) return { header: '', tokens: 0 };
   return { header: `${header.slice(0, first.end).trimEnd()} …`, tokens: first.tokens + 1 };
