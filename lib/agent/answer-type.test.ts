@@ -57,6 +57,26 @@ describe('holdsAnswerType', () => {
     expect(holdsAnswerType('Comments are welcome.', 'date', 'When are comments due?')).toBe(false);
   });
 
+  it('reads "may" and "march" as months only when capitalised, and asks a day or a clock time when the question does', () => {
+    const when = 'When is the hearing?';
+    expect(holdsAnswerType('Speakers may not yield their time to others.', 'date', when)).toBe(false);
+    expect(holdsAnswerType('Protesters march to the hall.', 'date', when)).toBe(false);
+    expect(holdsAnswerType('The hearing is on May 4.', 'date', when)).toBe(true);
+    expect(holdsAnswerType('May 2016 edition', 'date', when)).toBe(true);
+    expect(holdsAnswerType('Filed in March.', 'date', when)).toBe(true);
+    const clock = 'At what time does the meeting end?';
+    expect(holdsAnswerType('The meeting ends at 9:30 p.m.', 'date', clock)).toBe(true);
+    expect(holdsAnswerType('The meeting ends at 9 pm.', 'date', clock)).toBe(true);
+    expect(holdsAnswerType('The meeting ends at noon.', 'date', clock)).toBe(true);
+    expect(holdsAnswerType('The meeting of April 6, 2016 ends the session.', 'date', clock)).toBe(false);
+    expect(holdsAnswerType('Meetings end on Tuesdays.', 'date', clock)).toBe(false);
+    const day = 'On what date does the rule take effect?';
+    expect(holdsAnswerType('The rule takes effect on October 5, 2020.', 'date', day)).toBe(true);
+    expect(holdsAnswerType('The rule takes effect 2020-10-05.', 'date', day)).toBe(true);
+    expect(holdsAnswerType('The FAA proposes to supersede AD 2018–23–51 of 2018.', 'date', day)).toBe(false);
+    expect(holdsAnswerType('The rule takes effect in 2020.', 'date', day)).toBe(false);
+  });
+
   it('a name answer needs a name the question does not hold', () => {
     const q = 'Who chairs the Board?';
     expect(holdsAnswerType('The meeting is chaired by Wendy Gudalewicz.', 'entity', q)).toBe(true);

@@ -50,9 +50,26 @@ export function detectAnswerType(question: string): AnswerType {
   return 'other';
 }
 
-const MONTHS =
+const MONTHS_ANY =
   /\b(?:jan(?:uary|vier)?|feb(?:ruary)?|f[ée]vrier|m[aä]r(?:ch|s|z)?|apr(?:il)?|avril|may|mai|june?|juin|juni|july?|juillet|juli|aug(?:ust)?|ao[uû]t|sep(?:t(?:ember)?)?|septembre|oct(?:ober)?|octobre|okt(?:ober)?|nov(?:ember)?|novembre|dec(?:ember)?|d[ée]cembre|dez(?:ember)?)\b/i;
+/** Month names that are also common words ("may", "march", "mars"): a month only when capitalised ("May 2016"). */
+const AMBIGUOUS_MONTH = /^(?:may|mai|march|mar|mars)$/i;
+
+/** Whether the text names a month: a month name, the ambiguous ones ("may", "march") only capitalised. */
+function namesMonth(text: string): boolean {
+  for (const m of text.matchAll(new RegExp(MONTHS_ANY.source, 'gi'))) {
+    const word = m[0];
+    if (!AMBIGUOUS_MONTH.test(word) || /^\p{Lu}/u.test(word)) return true;
+  }
+  return false;
+}
+
 const NUMERIC_DATE = /\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b/;
+/** A clock time ("9:30", "6 p.m.", "noon"). */
+const CLOCK = /\b\d{1,2}[:h.]\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:noon|midnight)\b/i;
+/** A question that asks for a calendar date or a clock time, not any point in time ("when"). */
+const ASKS_DATE = /\b(?:what|which)\s+date\b|\bon\s+what\s+(?:date|day)\b/i;
+const ASKS_CLOCK = /\b(?:what|which)\s+time\b/i;
 const TIME =
   /\b\d{1,2}[:h.]\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:noon|midnight|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?)\b/i;
 const YEAR = /\b(?:1[6-9]|20)\d{2}\b/;
@@ -93,7 +110,10 @@ export function holdsAnswerType(text: string, type: AnswerType, question: string
       return numbersIn(text).some((n) => !asked.has(n)) || NUMBER_WORDS.test(text);
     }
     case 'date':
-      return MONTHS.test(text) || NUMERIC_DATE.test(text) || YEAR.test(text) || TIME.test(text);
+      // "On what date" wants a day (a month name or a numeric date), "at what time" a clock time; "when" any of them.
+      if (ASKS_CLOCK.test(question)) return CLOCK.test(text);
+      if (ASKS_DATE.test(question)) return namesMonth(text) || NUMERIC_DATE.test(text);
+      return namesMonth(text) || NUMERIC_DATE.test(text) || YEAR.test(text) || TIME.test(text);
     case 'entity': {
       const asked = new Set((question.match(/\p{Lu}[\p{L}'-]+/gu) ?? []).map((w) => w.toLowerCase()));
       const names = (text.match(/(?<=[\p{L}\p{N},;:(] +|\n)\p{Lu}[\p{L}'-]+/gu) ?? []).filter(
@@ -221,7 +241,7 @@ function typedWord(word: string, type: AnswerType, askedNumbers: ReadonlySet<str
     case 'quantity':
       return numbersIn(word).some((n) => !askedNumbers.has(n)) || NUMBER_WORDS.test(word);
     case 'date':
-      return MONTHS.test(word) || NUMERIC_DATE.test(word) || YEAR.test(word) || TIME.test(word);
+      return namesMonth(word) || NUMERIC_DATE.test(word) || YEAR.test(word) || TIME.test(word);
     case 'entity': {
       const w = word.replace(/^[^\p{L}]+|[^\p{L}'-]+$/gu, '');
       return (/^\p{Lu}[\p{L}'-]+$/u.test(w) || CASELESS_WORD.test(w)) && !askedNames.has(w.toLowerCase());
