@@ -109,9 +109,19 @@ test('research: clarify, edit and approve the plan, follow the tasks, read and s
     downloadThroughput: 16_000,
     uploadThroughput: -1,
   });
-  // Read the body as soon as the stream ends: the page's URL changes afterwards, and Chromium drops the body of a
-  // response the page has navigated away from.
-  const streamed = page.waitForResponse((r) => r.url().endsWith('/approve')).then((r) => r.text());
+  // Keep a copy of the approve stream inside the page (a tee of the response the panel reads): Chromium drops the
+  // body of a response once the page's URL changes, which it does when the run ends, so reading it through the
+  // protocol raced that change.
+  await page.evaluate(() => {
+    const w = window as unknown as { approveBody?: Promise<string> };
+    const original = window.fetch.bind(window);
+    window.fetch = async (input, init) => {
+      const response = await original(input, init);
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (url.endsWith('/approve')) w.approveBody = response.clone().text();
+      return response;
+    };
+  });
   await plan.getByRole('button', { name: 'Approve plan' }).click();
 
   await expect(page.getByTestId('research')).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
@@ -122,7 +132,9 @@ test('research: clarify, edit and approve the plan, follow the tasks, read and s
     uploadThroughput: -1,
   });
   // The stream carried each new log entry as a typed `log` event, and the run last.
-  const lines = (await streamed)
+  const streamed = await page.evaluate(() => (window as unknown as { approveBody?: Promise<string> }).approveBody);
+  expect(streamed, 'the approve stream was captured').toBeTruthy();
+  const lines = (streamed ?? '')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as { event: string; data: { type: string; entry?: { type: string } } });
