@@ -12,6 +12,19 @@ import { ensureInstalled, generateClients, log, root, run, runCode } from './lib
 const started = Date.now();
 const stages = [];
 const counts = { passed: 0, failed: 0, skipped: 0 };
+/** Tests that failed, and tests that passed only when retried (CI retries a failed test once): named in the summary. */
+const failedTests = [];
+const flakyTests = [];
+
+/** The first line of a failure message, for the summary (the full stack is in the suite's own output above). */
+function firstLine(message) {
+  return String(message ?? '')
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((line) => line.trim())
+    ?.trim()
+    .slice(0, 200);
+}
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docuchat-test-'));
 fs.chmodSync(tmp, 0o755); // the PostgreSQL server runs as the postgres user and must reach its folder
 
@@ -48,9 +61,29 @@ function readVitest(file) {
     counts.passed += report.numPassedTests ?? 0;
     counts.failed += report.numFailedTests ?? 0;
     counts.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+    for (const file of report.testResults ?? []) {
+      const where = path.relative(root, file.name ?? '');
+      for (const test of file.assertionResults ?? []) {
+        const name = `${where} › ${test.fullName ?? test.title}`;
+        const messages = test.failureMessages ?? [];
+        if (test.status === 'failed') failedTests.push(`${name}: ${firstLine(messages[0])}`);
+        else if (test.status === 'passed' && messages.length > 0) flakyTests.push(`${name}: ${firstLine(messages[0])}`);
+      }
+      // a file that failed to load has no tests to name
+      if ((file.assertionResults ?? []).length === 0 && file.status === 'failed')
+        failedTests.push(`${where}: ${firstLine(file.message)}`);
+    }
   } catch {
     counts.failed += 1; // the runner did not even report
   }
+}
+
+/** Playwright's JSON report: specs nested in suites; a test's results are its attempts. */
+function* playwrightTests(suite, titles = []) {
+  const here = suite.title ? [...titles, suite.title] : titles;
+  for (const spec of suite.specs ?? [])
+    for (const test of spec.tests ?? []) yield { name: [...here, spec.title].join(' › '), test };
+  for (const child of suite.suites ?? []) yield* playwrightTests(child, here);
 }
 
 function readPlaywright(file) {
@@ -59,6 +92,12 @@ function readPlaywright(file) {
     counts.passed += (report.stats?.expected ?? 0) + (report.stats?.flaky ?? 0);
     counts.failed += report.stats?.unexpected ?? 0;
     counts.skipped += report.stats?.skipped ?? 0;
+    for (const suite of report.suites ?? [])
+      for (const { name, test } of playwrightTests(suite)) {
+        const firstError = (test.results ?? []).find((r) => r.error)?.error?.message;
+        if (test.status === 'unexpected') failedTests.push(`${name}: ${firstLine(firstError)}`);
+        else if (test.status === 'flaky') flakyTests.push(`${name}: ${firstLine(firstError)}`);
+      }
   } catch {
     counts.failed += 1;
   }
@@ -189,6 +228,14 @@ try {
 console.log('\nStage summary');
 for (const s of stages) console.log(`  ${s.ok ? 'ok  ' : 'FAIL'}  ${s.name} (${s.seconds} s)`);
 console.log(`  total ${Math.round((Date.now() - started) / 1000)} s`);
+if (flakyTests.length > 0) {
+  console.log(`\nPassed only when retried (${flakyTests.length}); each is a bug to fix:`);
+  for (const t of flakyTests) console.log(`  ${t}`);
+}
+if (failedTests.length > 0) {
+  console.log(`\nFailed (${failedTests.length}):`);
+  for (const t of failedTests) console.log(`  ${t}`);
+}
 const failedStages = stages.filter((s) => !s.ok).length;
 console.log(
   `\n${counts.passed} passed, ${counts.failed + (failedStages && counts.failed === 0 ? failedStages : 0)} failed, ${counts.skipped} skipped`,
