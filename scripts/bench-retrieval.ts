@@ -1150,6 +1150,33 @@ async function main() {
           .map((n) => n.toFixed(1))
           .join(' ')}`,
       );
+      if (!flag('--no-record')) {
+        // Keyed by the layout measured, so a small trial run never stands in for the ten-owner, 100k one.
+        const layout = `${owners}x${size % 1000 === 0 ? `${size / 1000}k` : size}`;
+        const what = `${owners} keyword-only owners of ${size.toLocaleString('en')} chunks queried in turn, two rounds, INDEX_MEMORY_BUDGET_MB=${budgetMb}`;
+        recordFigures({
+          [`retrieval.budget_${layout}_max_loaded_mb`]: {
+            value: round(result.maxLoadedMb, 1),
+            unit: `MB of loaded keyword index at most (${what})`,
+            command: COMMAND,
+          },
+          [`retrieval.budget_${layout}_owner_mb`]: {
+            value: round(result.ownerMb, 1),
+            unit: `MB one loaded owner holds (${what})`,
+            command: COMMAND,
+          },
+          [`retrieval.budget_${layout}_cold_load_max_s`]: {
+            value: round(result.coldMaxS, 2),
+            unit: `s, slowest first query of an unloaded owner over ${result.coldLoads} loads (${what})`,
+            command: COMMAND,
+          },
+          [`retrieval.budget_${layout}_max_rss_mb`]: {
+            value: Math.round(result.maxRssMb),
+            unit: `MB process RSS at most while serving (${what})`,
+            command: COMMAND,
+          },
+        });
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
