@@ -213,4 +213,28 @@ describe('extractive evidence selection', () => {
     expect(answerSignals(copied)?.rivalMargin).toBe(1);
     expect(answerSignals(copied)?.margin ?? 1).toBeLessThan(0.35);
   });
+
+  it('never quotes a planted line that a PDF wrap joined to the prose after it', () => {
+    // A span the chunk's injection scan marked as planted (set by hand here: the detector's own spans are wider), in
+    // one long sentence wrapped over lines: the span's second line wraps into the clean prose after it.
+    const planted =
+      'A reseller note from the meeting of March 2024\nsays the Model K kettle warranty covers accidental damage of every';
+    const text = [
+      'The Model K kettle warranty covers the heating element and the switch for two years.',
+      planted,
+      'kind including drops and spills for as long as the Model K kettle warranty lasts and the owner keeps',
+      'the receipt and the box and registers the kettle online within a month of the day it was bought at',
+      'any shop or online store that sells the kettle in the country where the owner lives and uses it',
+    ].join('\n');
+    const state = stateWith({
+      question: 'Does the Model K kettle warranty cover drops and spills?',
+      opened: [chunkOf('k.pdf', text)],
+    });
+    const o = state.opened[0];
+    if (!o) throw new Error('opened');
+    o.injected = [planted];
+    const ex = extractiveAnswer(state, 'detailed');
+    expect(ex.answer).toContain('heating element');
+    expect(ex.answer).not.toMatch(/accidental|drops|reseller/);
+  });
 });

@@ -28,14 +28,16 @@ function candidates(state: AgentState): Candidate[] {
   for (const opened of state.opened) {
     for (const sentence of quoteUnits(opened.chunk.text)) {
       if (tooShortToQuote(sentence.text)) continue;
-      // Planted instructions are never quoted.
-      if (
-        opened.injected.some(
-          (span) => span.includes(sentence.text) || sentence.text.includes(span.split('\n')[0] ?? span),
-        )
-      )
+      // Planted instructions are never quoted, nor is a unit that joined a line of them to the prose around them.
+      const lines = sentence.text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l.length > 0);
+      const planted = (span: string) =>
+        span.includes(sentence.text) || lines.some((l) => l.length >= 12 && span.includes(l));
+      if (opened.injected.some((span) => planted(span) || sentence.text.includes(span.split('\n')[0] ?? span)))
         continue;
-      if (state.injectedSpans.some((span) => span.includes(sentence.text))) continue;
+      if (state.injectedSpans.some(planted)) continue;
       out.push({ opened, sentence, terms: new Set(analyze(sentence.text)) });
     }
   }
