@@ -5,6 +5,7 @@ import {
   type AnswerSignals,
   answerSignals,
   CONFIDENCE_THRESHOLDS,
+  CONTESTED_MARGIN,
   confidenceLabel,
   confidenceScore,
   fitThresholds,
@@ -19,6 +20,7 @@ const strong: AnswerSignals = {
   sentenceCoverage: 1,
   attributeCoverage: 1,
   margin: 1,
+  rivalMargin: 1,
   documents: 1,
   declined: false,
   table: true,
@@ -46,6 +48,44 @@ describe('confidenceScore', () => {
     expect(confidenceScore({ ...base, signals: strong, validated: false })).toBeLessThan(s);
     expect(confidenceScore({ ...base, signals: strong, hedged: true })).toBeLessThan(s);
     expect(confidenceScore({ ...base, signals: strong, injectionInContext: true })).toBeLessThan(s);
+  });
+  it('a contested answer (a rival sentence from another document scores nearly as well) is never Medium', () => {
+    const uncontested = confidenceScore({ ...base, signals: { ...strong, table: false } });
+    expect(confidenceLabel(uncontested)).toBe('medium');
+    const contested = confidenceScore({ ...base, signals: { ...strong, table: false, rivalMargin: 0.2 } });
+    expect(confidenceLabel(contested)).toBe('low');
+    // At and above the cut the rival does not count.
+    const clear = confidenceScore({ ...base, signals: { ...strong, table: false, rivalMargin: CONTESTED_MARGIN } });
+    expect(confidenceLabel(clear)).toBe('medium');
+  });
+  it('a contested answer stays below Medium whatever its other signals (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          s: fc.double({ min: 0, max: 1, noNaN: true }),
+          a: fc.double({ min: 0, max: 1, noNaN: true }),
+          m: fc.double({ min: 0, max: 1, noNaN: true }),
+          r: fc.double({ min: 0, max: CONTESTED_MARGIN, maxExcluded: true, noNaN: true }),
+          typed: fc.boolean(),
+          table: fc.boolean(),
+        }),
+        (x) =>
+          confidenceLabel(
+            confidenceScore({
+              ...base,
+              signals: {
+                ...strong,
+                sentenceCoverage: x.s,
+                attributeCoverage: x.a,
+                margin: x.m,
+                rivalMargin: x.r,
+                typeMatch: x.typed,
+                table: x.table,
+              },
+            }),
+          ) === 'low',
+      ),
+    );
   });
   it('a decline stays at the bottom of the scale', () => {
     const d = confidenceScore({ ...base, citations: 0, signals: { ...strong, declined: true, attributeCoverage: 0 } });

@@ -22,6 +22,8 @@ export interface AnswerSignals {
   attributeCoverage: number;
   /** Relative score gap (0-1) between the best candidate and the best one from another document. */
   margin: number;
+  /** The same gap to the best sentence of another document that says something else (a rival; a copy agrees). */
+  rivalMargin: number;
   /** Distinct documents among the quoted evidence. */
   documents: number;
   /** The answer declined (nothing opened answers). */
@@ -81,11 +83,25 @@ export function confidenceScore(x: ConfidenceInput): number {
     (s.table ? 0.1 : 0) -
     (s.answerType === 'procedure' ? 0.15 : 0) -
     0.05 * (1 - x.support);
+  // Contested: another document's different sentence scores nearly as well, so the evidence does not single out one
+  // answer; such an answer stays below Medium (the penalty takes even the highest score, 1.05, under 0.8).
+  if (s.rivalMargin < CONTESTED_MARGIN) score -= 0.3;
   if (!x.validated) score -= 0.2;
   if (x.hedged || x.insufficiencies > 0) score -= 0.15;
   if (x.injectionInContext) score -= 0.1;
   return Math.max(0, Math.min(1, score));
 }
+
+/**
+ * An answer is contested when the best sentence of another document that says something else scores within this
+ * share of the answer's own score (`rivalMargin` below it). Measured (docs/benchmarks-agent.md, "Contested answers"):
+ * quick mode opens three passages to agent mode's two, and on ClapNQ its Medium answers were wrong more often because
+ * the third passage, on a neighbouring topic, competed with (or completed) the answer. Chosen on the fitting halves
+ * (even positions) of the own set and ClapNQ in both modes as the smallest gap, in steps of 0.05, at which every
+ * fitting-half Medium band reaches 70% with its Wilson lower bound (z = 1.28); 0.4, the share below which a rival
+ * would not even be quoted beside the answer (`selectEvidence` quotes sentences within 0.6 of the best), also passes.
+ */
+export const CONTESTED_MARGIN = 0.35;
 
 /**
  * Thresholds on the extractive score: fitted by `npm run eval:agent` on the fitting half of the own QA set (even

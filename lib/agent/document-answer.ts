@@ -227,6 +227,8 @@ export function documentAnswer(state: AgentState, dq: DocumentQuestion, phrase: 
     sentenceCoverage: lines.length > 0 ? 1 : 0,
     attributeCoverage: lines.length > 0 ? 1 : 0,
     margin: 0,
+    // One line per document: the documents are listed side by side, not competing for one answer.
+    rivalMargin: 1,
     documents: lines.length,
     declined: lines.length === 0,
     table: false,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeChunk, makeDocument } from '../../test/support/agent/fixtures';
 import { stateWith } from '../../test/support/agent/state';
+import { answerSignals } from './confidence';
 import { extractiveAnswer } from './extractive';
 import { holds, looksLikeHeading } from './extractive-select';
 import { validateDraft } from './validate';
@@ -152,5 +153,88 @@ describe('extractive evidence selection', () => {
     expect(ex.answer).toMatch(/do not mention .*"fee"/);
     expect(ex.insufficiencies.length).toBeGreaterThan(0);
     expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+  });
+
+  it('reads a long PDF-wrapped clause as one sentence and answers from it', () => {
+    const c = chunkOf(
+      'pv.pdf',
+      [
+        'ATTENDU QUE la portion arrière, visée par la demande, est en mauvais état',
+        'et que son niveau d’authenticité est peu élevé;',
+        'ATTENDU QUE le projet de construction proposé prévoit, pour l’utilisation',
+        'projetée du sol dégagé, un agrandissement de l’arrière du bâtiment',
+        'préservé, permettant l’ajout de 43 logements;',
+        'ATTENDU QU’aucune opposition n’a été reçue à la suite de la publication',
+        'de l’avis public;',
+      ].join('\n'),
+    );
+    const state = stateWith({
+      question: 'Combien de logements le projet de construction permet-il d’ajouter?',
+      opened: [c],
+    });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('43 logements');
+    expect(ex.answer).toContain('projet de construction');
+    expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+  });
+
+  it('quotes a short sentence that states a value, and still declines what it does not say', () => {
+    const c = chunkOf(
+      'guide.pdf',
+      'Understanding Breast Cancer\n\nA guide for people with cancer, their families and friends\n\nFirst published May 2006. This edition July 2016.\n\nThe guide is reviewed approximately every two years.',
+      'Understanding Breast Cancer',
+    );
+    const asked = stateWith({
+      question: 'When was this edition of Understanding Breast Cancer published?',
+      opened: [c],
+    });
+    const ex = extractiveAnswer(asked, 'concise');
+    expect(ex.answer).toContain('This edition July 2016.');
+    expect(validateDraft(ex.answer, asked, { skipProcess: true }).passed).toBe(true);
+    const other = stateWith({ question: 'When was the French translation of this edition printed?', opened: [c] });
+    expect(extractiveAnswer(other, 'concise').answer).not.toMatch(/\[\d+\]/);
+  });
+
+  it('records a rival: another document saying something else about the question, not a copy of the answer', () => {
+    const answer = 'The Ridgeback ferry leaves the north pier at 07:40 every weekday morning.';
+    const rivalText = 'The Ridgeback ferry leaves the south pier at 08:15 every weekday morning in summer.';
+    const contested = stateWith({
+      question: 'When does the Ridgeback ferry leave the pier on weekday mornings?',
+      opened: [chunkOf('timetable.md', answer), chunkOf('summer.md', rivalText)],
+    });
+    extractiveAnswer(contested, 'concise');
+    expect(answerSignals(contested)?.rivalMargin ?? 1).toBeLessThan(0.35);
+    // The same sentence in a second file (a CSV and its TSV) agrees with the answer: no rival.
+    const copied = stateWith({
+      question: 'When does the Ridgeback ferry leave the pier on weekday mornings?',
+      opened: [chunkOf('timetable.md', answer), chunkOf('timetable-copy.md', answer)],
+    });
+    extractiveAnswer(copied, 'concise');
+    expect(answerSignals(copied)?.rivalMargin).toBe(1);
+    expect(answerSignals(copied)?.margin ?? 1).toBeLessThan(0.35);
+  });
+
+  it('never quotes a planted line that a PDF wrap joined to the prose after it', () => {
+    // A span the chunk's injection scan marked as planted (set by hand here: the detector's own spans are wider), in
+    // one long sentence wrapped over lines: the span's second line wraps into the clean prose after it.
+    const planted =
+      'A reseller note from the meeting of March 2024\nsays the Model K kettle warranty covers accidental damage of every';
+    const text = [
+      'The Model K kettle warranty covers the heating element and the switch for two years.',
+      planted,
+      'kind including drops and spills for as long as the Model K kettle warranty lasts and the owner keeps',
+      'the receipt and the box and registers the kettle online within a month of the day it was bought at',
+      'any shop or online store that sells the kettle in the country where the owner lives and uses it',
+    ].join('\n');
+    const state = stateWith({
+      question: 'Does the Model K kettle warranty cover drops and spills?',
+      opened: [chunkOf('k.pdf', text)],
+    });
+    const o = state.opened[0];
+    if (!o) throw new Error('opened');
+    o.injected = [planted];
+    const ex = extractiveAnswer(state, 'detailed');
+    expect(ex.answer).toContain('heating element');
+    expect(ex.answer).not.toMatch(/accidental|drops|reseller/);
   });
 });

@@ -263,7 +263,8 @@ export function selectEvidence(args: {
   const headingOnly =
     !useTable && picked.length > 0 && scored.filter((x) => picked.includes(x.c)).every((x) => x.heading);
   const second = scored.find((x) => top && x.c.opened.chunk.documentId !== top.c.opened.chunk.documentId);
-  const margin = top ? Math.max(0, Math.min(1, (top.s - (second?.s ?? 0)) / Math.max(top.s, 1e-9))) : 0;
+  const margin = top ? relativeGap(top.s, second?.s ?? 0) : 0;
+  const rivalMargin = top ? relativeGap(top.s, rivalOf(top.c, scored)?.s ?? 0) : 0;
   const documents = new Set(picked.map((p) => p.opened.chunk.documentId)).size;
 
   const pickedTerms = new Set<string>();
@@ -307,6 +308,7 @@ export function selectEvidence(args: {
     sentenceCoverage,
     attributeCoverage: sentenceAttributes,
     margin,
+    rivalMargin,
     documents,
     declined: unanswerable,
     table: useTable,
@@ -330,6 +332,25 @@ export function selectEvidence(args: {
       : null,
     signals,
   };
+}
+
+/** (top - other) / top, within 0-1. */
+function relativeGap(top: number, other: number): number {
+  return Math.max(0, Math.min(1, (top - other) / Math.max(top, 1e-9)));
+}
+
+/**
+ * The best-scored sentence of another document that says something else than `top` (`scored` is best first): a rival
+ * for the answer. A copy of the same sentence in a second file (a CSV and its TSV, two encodings of one page) agrees
+ * with the answer rather than competing with it, so it is no rival.
+ */
+function rivalOf<T extends { c: Candidate }>(top: Candidate, scored: readonly T[]): T | undefined {
+  const key = normalizeForQuote(top.sentence.text).toLowerCase();
+  return scored.find(
+    (x) =>
+      x.c.opened.chunk.documentId !== top.opened.chunk.documentId &&
+      normalizeForQuote(x.c.sentence.text).toLowerCase() !== key,
+  );
 }
 
 /**
@@ -376,6 +397,7 @@ export function combinedSignals(parts: readonly Selection[]): AnswerSignals {
     sentenceCoverage: min((s) => s.sentenceCoverage),
     attributeCoverage: min((s) => s.attributeCoverage),
     margin: min((s) => s.margin),
+    rivalMargin: min((s) => s.rivalMargin),
     documents: all.reduce((n, s) => n + s.documents, 0),
     declined: answered.length === 0,
     table: from.every((s) => s.table),

@@ -1,5 +1,4 @@
 import { analyze } from '@/lib/retrieval/analyzer';
-import { wordsOf } from '@/lib/retrieval/unspaced-scripts';
 import { subQuestions } from './answer-type';
 import { recordAnswerSignals } from './confidence';
 import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
@@ -7,8 +6,9 @@ import { documentAnswer } from './document-answer';
 import { declineAnswer, questionWords, tableAnswerLine } from './extractive-answer';
 import { type Candidate, combinedSignals, looksLikeHeading, selectEvidence } from './extractive-select';
 import { searchableQuestion } from './plan';
+import { quoteUnits, tooShortToQuote } from './sentence-units';
 import type { AgentState, OpenedChunk } from './state';
-import { displayWidth, keyTerms, type Sentence, splitSentences } from './text';
+import { keyTerms } from './text';
 import { namingSection, sectionWords } from './tools/follow-reference';
 import { detectReferences } from './tools/references';
 import type { AnswerStyle, Insufficiency } from './types';
@@ -23,38 +23,21 @@ import { missingParts } from './validate';
 const SQL_LINE =
   /^[ \t]*(?:SELECT|INSERT|UPDATE|DELETE|REINDEX|CREATE|ALTER|DROP|VACUUM|WITH|GRANT|REVOKE|TRUNCATE|ANALYZE|EXPLAIN)\b[^\n]*/gm;
 
-/** Sentences; a long multi-line "sentence" (table rows, code, lists) is split into its lines. */
-function units(text: string): Sentence[] {
-  const out: Sentence[] = [];
-  for (const s of splitSentences(text)) {
-    if (s.text.length <= 300 || !s.text.includes('\n')) {
-      out.push(s);
-      continue;
-    }
-    let offset = s.start;
-    for (const line of s.text.split('\n')) {
-      const lead = line.length - line.trimStart().length;
-      if (line.trim().length > 0)
-        out.push({ text: line.trim(), start: offset + lead, end: offset + lead + line.trim().length });
-      offset += line.length + 1;
-    }
-  }
-  return out;
-}
-
 function candidates(state: AgentState): Candidate[] {
   const out: Candidate[] = [];
   for (const opened of state.opened) {
-    for (const sentence of units(opened.chunk.text)) {
-      if (displayWidth(sentence.text) < 25 || wordsOf(sentence.text).length < 4) continue;
-      // Planted instructions are never quoted.
-      if (
-        opened.injected.some(
-          (span) => span.includes(sentence.text) || sentence.text.includes(span.split('\n')[0] ?? span),
-        )
-      )
+    for (const sentence of quoteUnits(opened.chunk.text)) {
+      if (tooShortToQuote(sentence.text)) continue;
+      // Planted instructions are never quoted, nor is a unit that joined a line of them to the prose around them.
+      const lines = sentence.text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l.length > 0);
+      const planted = (span: string) =>
+        span.includes(sentence.text) || lines.some((l) => l.length >= 12 && span.includes(l));
+      if (opened.injected.some((span) => planted(span) || sentence.text.includes(span.split('\n')[0] ?? span)))
         continue;
-      if (state.injectedSpans.some((span) => span.includes(sentence.text))) continue;
+      if (state.injectedSpans.some(planted)) continue;
       out.push({ opened, sentence, terms: new Set(analyze(sentence.text)) });
     }
   }

@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { quoteUnits, shortStatement, tooShortToQuote, wrapsProse } from './sentence-units';
+
+const filler = 'Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore.';
+
+describe('wrapsProse', () => {
+  it('joins a line that ends inside a sentence with the line it wraps onto', () => {
+    expect(wrapsProse('Anyone wishing to address the Board of', 'Education on closed session matters may do so')).toBe(
+      true,
+    );
+    expect(
+      wrapsProse('ATTENDU QUE le projet de construction proposé prévoit, pour l’utilisation', 'projetée du sol'),
+    ).toBe(true);
+    expect(wrapsProse('un agrandissement de l’arrière du bâtiment,', 'préservé')).toBe(true);
+    expect(wrapsProse('un algo-', 'rithme glouton')).toBe(true);
+  });
+  it('keeps form fields, headings, captions, numbers and table rows apart (must not fire)', () => {
+    expect(
+      wrapsProse('6480 Cameron Street Ste. 305 – Las Vegas, NV 89118', '(Address of principal executive offices)'),
+    ).toBe(false);
+    expect(wrapsProse('Demande de démolition pour le 1069, boulevard de Sainte-Adèle', 'Résolution DM-2023-001')).toBe(
+      false,
+    );
+    expect(
+      wrapsProse('Case Tracking Number: 150109-DSP-Milw-505 Agency: Bureau of Child Welfare', 'Child Information'),
+    ).toBe(false);
+    expect(wrapsProse('Tuesday, January 13, 2009', 'The above-entitled matter came on for oral')).toBe(false);
+    expect(wrapsProse('3. CLOSED SESSION', 'By law, closed sessions are not open to the public.')).toBe(false);
+    expect(wrapsProse('Date of Incident:', 'Description of the incident')).toBe(false);
+    expect(wrapsProse('Zone NA | 12553 | 2713 | and', 'more text')).toBe(false);
+    expect(wrapsProse('the rows of', 'Zone NA | 12553')).toBe(false);
+    expect(wrapsProse('it ends with a number 42', 'next line')).toBe(false);
+    expect(wrapsProse('a list of items', '- second item')).toBe(false);
+  });
+});
+
+describe('quoteUnits', () => {
+  it('reads a long PDF-wrapped sentence as one unit, and a form as its lines', () => {
+    const text = [
+      'ATTENDU QUE la portion arrière est en mauvais état;',
+      'ATTENDU QUE le projet de construction proposé prévoit, pour l’utilisation',
+      'projetée du sol dégagé, un agrandissement de l’arrière du bâtiment',
+      'préservé, permettant l’ajout de 43 logements;',
+      'ATTENDU la pertinence du projet de remplacement proposé;',
+      'Date of Incident: 01/09/2015',
+      'Age: 1 Year 9 Months Gender: Female',
+    ].join('\n');
+    const units = quoteUnits(text);
+    expect(units.map((u) => u.text)).toContain(
+      'ATTENDU QUE le projet de construction proposé prévoit, pour l’utilisation\nprojetée du sol dégagé, un agrandissement de l’arrière du bâtiment\npréservé, permettant l’ajout de 43 logements;',
+    );
+    expect(units.map((u) => u.text)).toContain('Date of Incident: 01/09/2015');
+    expect(units.map((u) => u.text)).toContain('Age: 1 Year 9 Months Gender: Female');
+  });
+  it('leaves short sentences and one-line text as the sentence splitter cut them', () => {
+    expect(quoteUnits(`${filler} ${filler}`).map((u) => u.text)).toEqual([filler, filler]);
+    expect(quoteUnits('A short line\nand its wrap.').map((u) => u.text)).toEqual(['A short line\nand its wrap.']);
+  });
+  it('every unit is the verbatim text at its offsets, in order and without overlap (property)', () => {
+    const word = fc.constantFrom('the', 'Board', 'of', '42', 'x,', 'algo-', 'Total |', 'end.', '(Note)', 'Zone', ':');
+    const line = fc.array(word, { minLength: 1, maxLength: 12 }).map((ws) => ws.join(' '));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 30 }), (lines) => {
+        const text = lines.join('\n');
+        const units = quoteUnits(text);
+        let last = 0;
+        for (const u of units) {
+          if (text.slice(u.start, u.end) !== u.text || u.start < last) return false;
+          last = u.end;
+        }
+        return true;
+      }),
+    );
+  });
+});
+
+describe('shortStatement and tooShortToQuote', () => {
+  it('keeps a short sentence that states a value', () => {
+    expect(shortStatement('This edition July 2016.')).toBe(true);
+    expect(tooShortToQuote('This edition July 2016.')).toBe(false);
+    expect(tooShortToQuote('It costs 10 euros.')).toBe(false);
+  });
+  it('still drops labels, running heads and fragments (must not fire)', () => {
+    expect(tooShortToQuote('Page 4')).toBe(true);
+    expect(tooShortToQuote('1100 REGISTERED VOTERS')).toBe(true);
+    expect(tooShortToQuote('Fig. 3.')).toBe(true);
+    expect(tooShortToQuote('See the table.')).toBe(true);
+    expect(tooShortToQuote('Annual Report 2023')).toBe(true);
+    expect(tooShortToQuote('A long enough sentence without any number at all.')).toBe(false);
+  });
+});

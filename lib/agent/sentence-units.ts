@@ -1,0 +1,62 @@
+import { wordsOf } from '@/lib/retrieval/unspaced-scripts';
+import { displayWidth, type Sentence, splitSentences } from './text';
+
+/**
+ * The units extractive mode quotes from a chunk: its sentences, with a long multi-line "sentence" (table rows, code,
+ * lists, a form) split into its lines and the lines that only wrap prose joined again; and which units are too short
+ * to quote.
+ */
+
+/**
+ * Whether `next` continues the prose of `line` that a PDF wrapped at the page width: `line` ends inside a sentence
+ * (its last word lower-case, or a comma, hyphen or dash) and neither line is a table row. A line ending in a number,
+ * a capitalised word, a colon or a closing bracket (a form field, a heading, a caption) stays a line of its own.
+ */
+export function wrapsProse(line: string, next: string): boolean {
+  if (line.includes(' | ') || next.includes(' | ')) return false;
+  return /(?:^|\s)\p{Ll}[\p{L}'\u2019]*,?$|[,\u2010-\u2014-]$/u.test(line) && /^[\p{L}(\u2018\u201C"']/u.test(next);
+}
+
+/** Sentences; a long multi-line "sentence" is split into its lines, and lines that only wrap prose are joined again. */
+export function quoteUnits(text: string): Sentence[] {
+  const out: Sentence[] = [];
+  for (const s of splitSentences(text)) {
+    if (s.text.length <= 300 || !s.text.includes('\n')) {
+      out.push(s);
+      continue;
+    }
+    let offset = s.start;
+    let open: Sentence | null = null;
+    for (const line of s.text.split('\n')) {
+      const lead = line.length - line.trimStart().length;
+      const trimmed = line.trim();
+      if (trimmed.length > 0) {
+        const start = offset + lead;
+        const end = start + trimmed.length;
+        if (open && wrapsProse(open.text, trimmed)) {
+          open = { text: text.slice(open.start, end), start: open.start, end };
+        } else {
+          if (open) out.push(open);
+          open = { text: trimmed, start, end };
+        }
+      }
+      offset += line.length + 1;
+    }
+    if (open) out.push(open);
+  }
+  return out;
+}
+
+/**
+ * A short unit that still states something: a sentence end, at least three words and a digit ("This edition July
+ * 2016."). Other short units are dropped as fragments (labels, page furniture, running heads).
+ */
+export function shortStatement(text: string): boolean {
+  const t = text.trim();
+  return /[.!?。！？]$/.test(t) && wordsOf(t).length >= 3 && /\d/.test(t);
+}
+
+/** Too short to quote as an answer: under 25 columns or four words, unless it is a short statement. */
+export function tooShortToQuote(text: string): boolean {
+  return (displayWidth(text) < 25 || wordsOf(text).length < 4) && !shortStatement(text);
+}
