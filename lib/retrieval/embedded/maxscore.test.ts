@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { END, TermList, type TermPart } from '@/lib/retrieval/embedded/maxscore';
+import { END, maxScoreSearch, TermList, type TermPart } from '@/lib/retrieval/embedded/maxscore';
+import type { ScoredSlot } from '@/lib/retrieval/embedded/top-k';
 import { oneTermSegments, type TermPosting } from '@/test/support/retrieval/one-term-segment';
 
 const segments = oneTermSegments('maxscore-');
@@ -81,6 +82,103 @@ describe('TermList', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+});
+
+/** Deterministic pseudo-random numbers in [0, 1) from a seed (corpora too large to draw posting by posting). */
+function prng(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+    return state / 4_294_967_296;
+  };
+}
+
+/** Best (score desc, slot asc) `limit` of all scored slots. */
+function exhaustiveTop(scores: Map<number, number>, limit: number): ScoredSlot[] {
+  return [...scores]
+    .map(([slot, score]) => ({ slot, score }))
+    .sort((a, b) => b.score - a.score || a.slot - b.slot)
+    .slice(0, limit);
+}
+
+/**
+ * Same scores rank by rank, and the same slots except where scores tie within float error (the search adds a
+ * chunk's term scores in another order than the reference, so exact ties may differ in the last bit).
+ */
+function expectSameTop(got: ScoredSlot[], want: ScoredSlot[]): void {
+  expect(got.map((hit) => hit.score)).toEqual(want.map((hit) => expect.closeTo(hit.score, 9)));
+  const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
+  const last = want[want.length - 1]?.score ?? 0;
+  const wanted = new Set(want.map((hit) => hit.slot));
+  for (const hit of got) {
+    const tied = close(hit.score, last) || want.filter((other) => close(other.score, hit.score)).length > 1;
+    if (!tied) expect(wanted.has(hit.slot)).toBe(true);
+  }
+}
+
+describe('maxScoreSearch', () => {
+  it('returns the exhaustive top k: random corpora over windows and segments, dense and sparse terms, deletes, filters', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 1, max: 4_500 }),
+        fc.array(fc.double({ min: 0.0005, max: 0.8, noNaN: true }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.integer({ min: 1, max: 4_499 }), { maxLength: 2 }),
+        fc.constantFrom(1, 3, 10, 50),
+        fc.boolean(),
+        (seed, slots, densities, cuts, limit, filtered) => {
+          const random = prng(seed);
+          const k1 = 1.2;
+          // Per-slot norms below the maxima the bounds are computed from (1.5 body, 3 context).
+          const bodyInverse = Float32Array.from({ length: slots }, () => 0.3 + random() * 1.2);
+          const contextFactor = Float32Array.from({ length: slots }, () => random() * 3);
+          const alive = Uint8Array.from({ length: slots }, () => (random() < 0.05 ? 0 : 1));
+          const bounds = [0, ...new Set(cuts.filter((cut) => cut < slots)), slots].sort((a, b) => a - b);
+          const accept = filtered ? (slot: number) => slot % 3 === 1 : undefined;
+          const exact = new Map<number, number>();
+          const lists: TermList[] = [];
+          const readers = [];
+          for (const density of densities) {
+            const weight = 0.2 + random() * 5;
+            const parts: TermPart[] = [];
+            for (let s = 0; s + 1 < bounds.length; s++) {
+              const base = bounds[s] as number;
+              const docs = (bounds[s + 1] as number) - base;
+              const postings: Posting[] = [];
+              for (let doc = 0; doc < docs; doc++) {
+                if (random() >= density) continue;
+                const context = random() < 0.1 ? 1 + Math.floor(random() * 2) : 0;
+                const body = random() < 0.85 ? 1 + Math.floor(random() * random() * 4) : context > 0 ? 0 : 1;
+                postings.push({ doc, body, context });
+                const slot = base + doc;
+                const tf = body * (bodyInverse[slot] as number) + context * (contextFactor[slot] as number);
+                if (alive[slot] === 1 && (!accept || accept(slot)))
+                  exact.set(slot, (exact.get(slot) ?? 0) + (weight * tf) / (tf + k1));
+              }
+              if (postings.length === 0) continue;
+              const reader = segment(postings, docs);
+              readers.push(reader);
+              parts.push({ reader, base, term: reader.findTerm(Buffer.from('term')) });
+            }
+            if (parts.length > 0)
+              lists.push(
+                new TermList(
+                  parts,
+                  weight,
+                  k1,
+                  () => 1.5,
+                  () => 3,
+                ),
+              );
+          }
+          const got = maxScoreSearch(lists, limit, { k1, bodyInverse, contextFactor, alive }, accept);
+          expectSameTop(got, exhaustiveTop(exact, limit));
+          for (const reader of readers) reader.close();
+        },
+      ),
+      { numRuns: 80 },
     );
   });
 });

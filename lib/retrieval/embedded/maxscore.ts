@@ -5,6 +5,12 @@ import { type ScoredSlot, TopK } from '@/lib/retrieval/embedded/top-k';
 export const END = 0x7fffffff;
 /** Slots per MaxScore window (a power of two: candidates are kept in a bitset of WINDOW bits). */
 const WINDOW = 1_024;
+/**
+ * The highest-bound non-essential list is scored like an essential one in a window when the previous window's
+ * candidates outnumbered its blocks there this many times: probing would decode all of those blocks anyway, and
+ * accumulating it lowers the bound every candidate must beat before its first probe.
+ */
+const DENSE_PROBES = 2;
 const WINDOW_WORDS = WINDOW >>> 5;
 
 /** One segment's part of a query term: the term's index in that segment and the segment's first global slot. */
@@ -39,6 +45,8 @@ export class TermList {
   readonly bound: number;
   /** First block that may overlap the current window (windowBound's position). */
   private boundAt = 0;
+  /** Blocks overlapping the last window given to windowBound(). */
+  windowBlocks = 0;
   /** Per part: its first global block number (one more entry: the total). */
   private readonly partFirstBlock: Int32Array;
   private part = 0;
@@ -98,11 +106,13 @@ export class TermList {
     while (b < n && (last[b] as number) < start) b++;
     this.boundAt = b;
     let bound = 0;
+    const first = b;
     for (; b < n; b++) {
       const value = this.blockBound[b] as number;
       if (value > bound) bound = value;
       if ((last[b] as number) >= end - 1) break;
     }
+    this.windowBlocks = b - first + 1;
     return bound;
   }
 
@@ -203,8 +213,10 @@ export class TermList {
  * per-window block-max bounds (Lucene's MaxScore bulk scorer). Window by window of WINDOW slots, each term's
  * bound there is the max of its blocks overlapping the window; the terms are split by those bounds into
  * essential ones (accumulated term-at-a-time into the window) and non-essential ones (probed only for the
- * window's candidates while a candidate can still beat the k-th score). A window whose bounds sum to no more
- * than the k-th score is skipped without decoding.
+ * window's candidates while a candidate can still beat the k-th score, one list at a time over a compact buffer
+ * of the candidates). When the last window's candidates were dense, the highest non-essential list is
+ * accumulated too (DENSE_PROBES). A window whose bounds sum to no more than the k-th score is skipped without
+ * decoding.
  */
 export function maxScoreSearch(
   lists: TermList[],
@@ -225,11 +237,15 @@ export function maxScoreSearch(
   while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
   const windowScores = new Float64Array(WINDOW);
   const touched = new Int32Array(WINDOW_WORDS);
+  const candidateSlots = new Int32Array(WINDOW);
+  const candidateScores = new Float64Array(WINDOW);
   // Per window: bounds of every list there, the lists ordered by them, and their prefix sums.
   const order: TermList[] = lists.slice();
   const local = new Float64Array(m);
   const localPrefix = new Float64Array(m + 1);
   let windowStart = 0;
+  /** Candidates of the last window that needed a probe (the density the next window's split looks at). */
+  let survivors = 0;
   while (essentialFrom < m) {
     let first = END;
     for (let i = essentialFrom; i < m; i++) {
@@ -258,6 +274,10 @@ export function maxScoreSearch(
     let localEssential = 0;
     while (localEssential < m && (localPrefix[localEssential + 1] as number) <= threshold) localEssential++;
     if (localEssential >= m) continue;
+    // Any split whose non-essential bounds sum to at most the threshold is exact; when the last window's
+    // candidates were dense, one more list is accumulated (cheaper than probing it for every candidate).
+    if (localEssential > 0 && survivors >= DENSE_PROBES * (order[localEssential - 1] as TermList).windowBlocks)
+      localEssential--;
 
     // Essential lists: every posting in the window is scored into windowScores; touched positions in the bitset.
     for (let j = localEssential; j < m; j++) {
@@ -273,9 +293,10 @@ export function maxScoreSearch(
         for (; p < n; p++) {
           const slot = docs[p] as number;
           if (slot >= end) break;
-          let tf = (bodyTfs[p] as number) * (bodyInverse[slot] as number);
-          const tfContext = contextTfs[p] as number;
-          if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
+          // Branch-free (adding 0 leaves tf unchanged): few postings have a context tf.
+          const tf =
+            (bodyTfs[p] as number) * (bodyInverse[slot] as number) +
+            (contextTfs[p] as number) * (contextFactor[slot] as number);
           const at = slot - start;
           // Branch-free: whether the position was touched before is unpredictable.
           touched[at >>> 5] = (touched[at >>> 5] as number) | (1 << (at & 31));
@@ -290,7 +311,11 @@ export function maxScoreSearch(
       }
     }
 
-    // Candidates in slot order (the bitset), each completed from the non-essential lists while it can still win.
+    // Candidates in slot order (the bitset) into a compact buffer, dropping those that cannot beat the threshold
+    // even with every non-essential list.
+    const full = heap.full;
+    let bound = localPrefix[localEssential] as number;
+    let count = 0;
     for (let w = 0; w < WINDOW_WORDS; w++) {
       let bits = touched[w] as number;
       if (bits === 0) continue;
@@ -299,31 +324,46 @@ export function maxScoreSearch(
         const low = bits & -bits;
         bits ^= low;
         const at = (w << 5) | (31 - Math.clz32(low));
-        let total = windowScores[at] as number;
+        const total = windowScores[at] as number;
         windowScores[at] = 0;
         const slot = start + at;
-        if (alive[slot] !== 1) continue;
-        let pruned = false;
-        for (let j = localEssential - 1; j >= 0; j--) {
-          if (heap.full && total + (localPrefix[j + 1] as number) <= threshold) {
-            pruned = true;
-            break;
-          }
-          const list = order[j] as TermList;
-          if (list.doc < slot) list.seek(slot);
-          if (list.doc === slot) {
-            const p = list.position;
-            let tf = (list.bodyTfs[p] as number) * (bodyInverse[slot] as number);
-            const tfContext = list.contextTfs[p] as number;
-            if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
-            total += (list.weight * tf) / (tf + k1);
-          }
-        }
-        if (pruned || !heap.wouldAccept(total, slot)) continue;
-        if (accept && !accept(slot)) continue;
-        heap.push(total, slot);
-        if (heap.full) threshold = heap.threshold();
+        if (alive[slot] !== 1 || (full && total + bound <= threshold)) continue;
+        candidateSlots[count] = slot;
+        candidateScores[count++] = total;
       }
+    }
+    survivors = count;
+    // Non-essential lists, highest bound first, each applied to the candidates still able to win (Lucene's
+    // MaxScoreBulkScorer): a tight loop per list instead of a walk over all lists per candidate.
+    for (let j = localEssential - 1; j >= 0 && count > 0; j--) {
+      const list = order[j] as TermList;
+      const weight = list.weight;
+      bound = localPrefix[j] as number;
+      let kept = 0;
+      for (let c = 0; c < count; c++) {
+        const slot = candidateSlots[c] as number;
+        let total = candidateScores[c] as number;
+        if (list.doc < slot) list.seek(slot);
+        if (list.doc === slot) {
+          const p = list.position;
+          let tf = (list.bodyTfs[p] as number) * (bodyInverse[slot] as number);
+          const tfContext = list.contextTfs[p] as number;
+          if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
+          total += (weight * tf) / (tf + k1);
+        }
+        if (full && total + bound <= threshold) continue;
+        candidateSlots[kept] = slot;
+        candidateScores[kept++] = total;
+      }
+      count = kept;
+    }
+    for (let c = 0; c < count; c++) {
+      const slot = candidateSlots[c] as number;
+      const total = candidateScores[c] as number;
+      if (!heap.wouldAccept(total, slot)) continue;
+      if (accept && !accept(slot)) continue;
+      heap.push(total, slot);
+      if (heap.full) threshold = heap.threshold();
     }
     while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
   }
