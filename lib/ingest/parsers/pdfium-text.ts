@@ -1,0 +1,261 @@
+/**
+ * PDF text layers read with PDFium (Chrome's PDF engine, compiled to WebAssembly by @embedpdf/pdfium; the .wasm ships
+ * inside the package and is read from disk, never fetched). On the shared corpus it extracts text and positions for
+ * about a quarter of the CPU of pdf.js `getTextContent` (docs/benchmarks-ingest.md, "PDFium for the text layer").
+ *
+ * The runs it returns have the shape pdf.js text items have (`str`, `transform`, `width`, `hasEOL`), so the page
+ * text and the layout analysis (pdf-layout.ts) read either. A run is a stretch of characters of one text object on
+ * one baseline; PDFium's generated characters end runs: a generated space is kept at the end of the run before it
+ * (a word gap), a generated line break sets `hasEOL`. Ligatures and the other compatibility characters pdf.js
+ * normalises are normalised the same way (pdf.js's own `normalizeUnicode`).
+ *
+ * PDFium runs synchronously in the calling thread (the parse worker); a file it cannot open returns null and the
+ * caller reads pdf.js instead. A WebAssembly trap (out of memory, an abort inside PDFium) discards the instance: the
+ * next document gets a fresh one.
+ */
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
+
+/** A positioned text run, shaped like a pdf.js text item. */
+export interface TextRun {
+  str: string;
+  /** [a, b, c, d, e, f]: direction and size (font size times the text matrix), origin of the first character. */
+  transform: [number, number, number, number, number, number];
+  /** Advance of the run along its direction, in page units. */
+  width: number;
+  hasEOL: boolean;
+}
+
+/**
+ * The raw WebAssembly exports this file calls per character. The package's typed wrappers go through Emscripten's
+ * `ccall` (argument conversion, assertions), which costs more than PDFium itself at one call per character.
+ */
+interface Exports {
+  malloc(size: number): number;
+  free(ptr: number): void;
+  FPDFText_CountChars(text: number): number;
+  FPDFText_GetUnicode(text: number, index: number): number;
+  FPDFText_IsGenerated(text: number, index: number): number;
+  FPDFText_IsHyphen(text: number, index: number): number;
+  FPDFText_GetCharOrigin(text: number, index: number, x: number, y: number): number;
+  FPDFText_GetTextObject(text: number, index: number): number;
+  FPDFText_GetFontSize(text: number, index: number): number;
+  FPDFText_GetMatrix(text: number, index: number, matrix: number): number;
+  FPDFText_GetLooseCharBox(text: number, index: number, rect: number): number;
+}
+
+/** The memory views and exports of the Emscripten module that this file reads. */
+interface Heap {
+  HEAPU8: Uint8Array;
+  HEAPF32: Float32Array;
+  HEAPF64: Float64Array;
+  wasmExports: Exports;
+}
+
+let instance: Promise<WrappedPdfiumModule> | null = null;
+
+/** The wasm file of the installed package, resolved from the working directory (as pdfjs-options.ts does). */
+function wasmPath(): string {
+  const resolve = createRequire(path.join(process.cwd(), 'package.json')).resolve;
+  return path.join(path.dirname(resolve('@embedpdf/pdfium')), 'pdfium.wasm');
+}
+
+async function pdfium(): Promise<WrappedPdfiumModule> {
+  if (!instance) {
+    instance = (async () => {
+      const module = await init({ wasmBinary: readFileSync(wasmPath()).buffer as ArrayBuffer });
+      module.PDFiumExt_Init();
+      return module;
+    })();
+    instance.catch(() => {
+      instance = null;
+    });
+  }
+  return instance;
+}
+
+const LINE_BREAK = new Set([0x0a, 0x0d]);
+/** A gap along a line wider than this share of the font size separates words (and runs), generated space or not. */
+const WORD_GAP = 0.5;
+
+export class PdfiumTextLayer {
+  private closed = false;
+
+  private constructor(
+    private readonly module: WrappedPdfiumModule,
+    private readonly document: number,
+    private readonly bytes: number,
+    private readonly scratch: number,
+    readonly pageCount: number,
+    private readonly normalize: (text: string) => string,
+  ) {}
+
+  /**
+   * Opens a document (the bytes are copied into PDFium's memory); null when PDFium cannot open it (a password, a
+   * structure it cannot repair) or fails on it. The caller owns the layer and must `close()` it.
+   */
+  static async open(bytes: Uint8Array, normalize: (text: string) => string): Promise<PdfiumTextLayer | null> {
+    let module: WrappedPdfiumModule;
+    try {
+      module = await pdfium();
+    } catch {
+      return null;
+    }
+    const heap = module.pdfium as unknown as Heap;
+    let data = 0;
+    try {
+      data = heap.wasmExports.malloc(Math.max(1, bytes.length));
+      if (!data) return null;
+      heap.HEAPU8.set(bytes, data);
+      const document = module.FPDF_LoadMemDocument(data, bytes.length, '');
+      if (!document) {
+        heap.wasmExports.free(data);
+        return null;
+      }
+      const scratch = heap.wasmExports.malloc(64);
+      return new PdfiumTextLayer(module, document, data, scratch, module.FPDF_GetPageCount(document), normalize);
+    } catch {
+      // a trap inside PDFium: its memory may be inconsistent, start the next document on a fresh instance
+      instance = null;
+      return null;
+    }
+  }
+
+  /** The runs of a page (1-based), in PDFium's reading order; throws when PDFium cannot load the page. */
+  pageRuns(pageNumber: number): TextRun[] {
+    if (this.closed) throw new Error('PDFium text layer is closed');
+    const m = this.module;
+    const page = m.FPDF_LoadPage(this.document, pageNumber - 1);
+    if (!page) throw new Error(`PDFium could not load page ${pageNumber}`);
+    try {
+      const text = m.FPDFText_LoadPage(page);
+      if (!text) throw new Error(`PDFium could not read the text of page ${pageNumber}`);
+      try {
+        return this.runs(text);
+      } finally {
+        m.FPDFText_ClosePage(text);
+      }
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) instance = null;
+      throw error;
+    } finally {
+      m.FPDF_ClosePage(page);
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.module.FPDF_CloseDocument(this.document);
+      const heap = this.module.pdfium as unknown as Heap;
+      heap.wasmExports.free(this.bytes);
+      heap.wasmExports.free(this.scratch);
+    } catch {
+      instance = null;
+    }
+  }
+
+  private runs(text: number): TextRun[] {
+    const heap = this.module.pdfium as unknown as Heap;
+    const m = heap.wasmExports;
+    const out = this.scratch;
+    const count = m.FPDFText_CountChars(text);
+    const runs: TextRun[] = [];
+    let run: TextRun | null = null;
+    let object = 0;
+    // the run's frame: unit direction along its text, and its font size on the page
+    let ux = 1;
+    let uy = 0;
+    let size = 0;
+    const close = (eol: boolean) => {
+      if (run) {
+        if (eol) run.hasEOL = true;
+        runs.push(run);
+        run = null;
+      } else if (eol) {
+        const last = runs[runs.length - 1];
+        if (last) last.hasEOL = true;
+      }
+    };
+    for (let i = 0; i < count; i++) {
+      const code = m.FPDFText_GetUnicode(text, i);
+      if (m.FPDFText_IsGenerated(text, i)) {
+        if (LINE_BREAK.has(code)) close(true);
+        else if (run) {
+          (run as TextRun).str += ' ';
+          close(false);
+        }
+        continue;
+      }
+      if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) continue;
+      // PDFium joins a word hyphenated at a line's end, its hyphen turned into U+0002: kept as the hyphen and line
+      // break the page shows (as pdf.js gives them: "well-behaved" must not become "wellbehaved")
+      const hyphen = m.FPDFText_IsHyphen(text, i) !== 0;
+      const str = hyphen ? '-' : code < 0xa0 ? String.fromCharCode(code) : this.normalize(String.fromCodePoint(code));
+      // whitespace opens no run (pdf.js starts none with it either): a line of spaces is no line of text
+      if (!run && str.trim() === '') continue;
+      if (!m.FPDFText_GetCharOrigin(text, i, out, out + 8)) continue;
+      const x = heap.HEAPF64[out >> 3] ?? 0;
+      const y = heap.HEAPF64[(out >> 3) + 1] ?? 0;
+      const owner = m.FPDFText_GetTextObject(text, i);
+      if (run) {
+        // same text object, same baseline (within half a font size), not moving backwards: the run goes on
+        const along = (x - run.transform[4]) * ux + (y - run.transform[5]) * uy;
+        const across = -(x - run.transform[4]) * uy + (y - run.transform[5]) * ux;
+        if (owner !== object || Math.abs(across) > 0.5 * size || along < -0.5 * size) close(false);
+        else if (along - (run as TextRun).width > WORD_GAP * size) {
+          // a gap PDFium generated no space for (glyphs placed apart inside one string): a new run, as pdf.js makes
+          if (!/\s$/.test((run as TextRun).str)) (run as TextRun).str += ' ';
+          close(false);
+        }
+      }
+      if (!run) {
+        const fontSize = m.FPDFText_GetFontSize(text, i) || 1;
+        let [a, b, c, d] = [1, 0, 0, 1];
+        if (m.FPDFText_GetMatrix(text, i, out + 16)) {
+          const f = heap.HEAPF32;
+          const at = (out + 16) >> 2;
+          [a, b, c, d] = [f[at] ?? 1, f[at + 1] ?? 0, f[at + 2] ?? 0, f[at + 3] ?? 1];
+        }
+        const scale = Math.hypot(a, b) || 1;
+        ux = a / scale;
+        uy = b / scale;
+        size = fontSize * (Math.hypot(c, d) || 1);
+        run = {
+          str: '',
+          transform: [a * fontSize, b * fontSize, c * fontSize, d * fontSize, x, y],
+          width: 0,
+          hasEOL: false,
+        };
+        object = owner;
+      }
+      const current: TextRun = run;
+      current.str += str;
+      // the run ends at the far side of this character's advance box, measured along the run's direction
+      if (m.FPDFText_GetLooseCharBox(text, i, out + 40)) {
+        const f = heap.HEAPF32;
+        const at = (out + 40) >> 2;
+        const left = f[at] ?? x;
+        const top = f[at + 1] ?? y;
+        const right = f[at + 2] ?? x;
+        const bottom = f[at + 3] ?? y;
+        const ox = current.transform[4];
+        const oy = current.transform[5];
+        const reach = Math.max(
+          (left - ox) * ux + (top - oy) * uy,
+          (right - ox) * ux + (top - oy) * uy,
+          (left - ox) * ux + (bottom - oy) * uy,
+          (right - ox) * ux + (bottom - oy) * uy,
+        );
+        if (reach > current.width) current.width = reach;
+      }
+      if (hyphen) close(true);
+    }
+    close(false);
+    return runs;
+  }
+}
