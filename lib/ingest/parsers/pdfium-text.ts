@@ -40,6 +40,7 @@ interface Exports {
   FPDFText_GetUnicode(text: number, index: number): number;
   FPDFText_IsGenerated(text: number, index: number): number;
   FPDFText_IsHyphen(text: number, index: number): number;
+  FPDFText_HasUnicodeMapError(text: number, index: number): number;
   FPDFText_GetCharOrigin(text: number, index: number, x: number, y: number): number;
   FPDFText_GetTextObject(text: number, index: number): number;
   FPDFText_GetFontSize(text: number, index: number): number;
@@ -80,6 +81,8 @@ async function pdfium(): Promise<WrappedPdfiumModule> {
 const LINE_BREAK = new Set([0x0a, 0x0d]);
 /** A gap along a line wider than this share of the font size separates words (and runs), generated space or not. */
 const WORD_GAP = 0.5;
+/** A superscript or subscript this close (share of the font size) to the text before it is part of its word. */
+const SCRIPT_GAP = 0.1;
 
 export class PdfiumTextLayer {
   private closed = false;
@@ -124,8 +127,11 @@ export class PdfiumTextLayer {
     }
   }
 
-  /** The runs of a page (1-based), in PDFium's reading order; throws when PDFium cannot load the page. */
-  pageRuns(pageNumber: number): TextRun[] {
+  /**
+   * The runs of a page (1-based), in PDFium's reading order; null when the page holds characters without a Unicode
+   * mapping (read it with pdf.js); throws when PDFium cannot load the page.
+   */
+  pageRuns(pageNumber: number): TextRun[] | null {
     if (this.closed) throw new Error('PDFium text layer is closed');
     const m = this.module;
     const page = m.FPDF_LoadPage(this.document, pageNumber - 1);
@@ -159,7 +165,9 @@ export class PdfiumTextLayer {
     }
   }
 
-  private runs(text: number): TextRun[] {
+  /** The page's runs; null when a character has no Unicode mapping (PDFium guesses one from its code: pdf.js reads
+   * such fonts' glyph names, so the page is left to it). */
+  private runs(text: number): TextRun[] | null {
     const heap = this.module.pdfium as unknown as Heap;
     const m = heap.wasmExports;
     const out = this.scratch;
@@ -167,28 +175,30 @@ export class PdfiumTextLayer {
     const runs: TextRun[] = [];
     let run: TextRun | null = null;
     let object = 0;
-    // the run's frame: unit direction along its text, and its font size on the page
+    // the open (or last) run's frame: unit direction along its text, and its font size on the page
     let ux = 1;
     let uy = 0;
     let size = 0;
-    const close = (eol: boolean) => {
-      if (run) {
-        if (eol) run.hasEOL = true;
-        runs.push(run);
-        run = null;
-      } else if (eol) {
-        const last = runs[runs.length - 1];
-        if (last) last.hasEOL = true;
-      }
+    // PDFium generated a line break since the last character
+    let broken = false;
+    // the middle of the last character's box, along the open run from its origin
+    let lastMiddle = Number.NEGATIVE_INFINITY;
+    // the last character's origin, and whether it shared it with the one before (one glyph read as several)
+    let lastX = Number.NaN;
+    let lastY = Number.NaN;
+    let ligature = false;
+    const close = (space: boolean) => {
+      if (!run) return;
+      if (space && !/\s$/.test(run.str)) run.str += ' ';
+      runs.push(run);
+      run = null;
     };
     for (let i = 0; i < count; i++) {
       const code = m.FPDFText_GetUnicode(text, i);
       if (m.FPDFText_IsGenerated(text, i)) {
-        if (LINE_BREAK.has(code)) close(true);
-        else if (run) {
-          (run as TextRun).str += ' ';
-          close(false);
-        }
+        // PDFium's word gaps end a run with a space; its line breaks end a run, and the geometry decides hasEOL
+        close(!LINE_BREAK.has(code));
+        if (LINE_BREAK.has(code)) broken = true;
         continue;
       }
       if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) continue;
@@ -196,22 +206,28 @@ export class PdfiumTextLayer {
       // break the page shows (as pdf.js gives them: "well-behaved" must not become "wellbehaved")
       const hyphen = m.FPDFText_IsHyphen(text, i) !== 0;
       const str = hyphen ? '-' : code < 0xa0 ? String.fromCharCode(code) : this.normalize(String.fromCodePoint(code));
+      const blank = str.trim() === '';
+      if (!blank && m.FPDFText_HasUnicodeMapError(text, i) === 1) return null;
       // whitespace opens no run (pdf.js starts none with it either): a line of spaces is no line of text
-      if (!run && str.trim() === '') continue;
+      if (!run && blank) continue;
       if (!m.FPDFText_GetCharOrigin(text, i, out, out + 8)) continue;
       const x = heap.HEAPF64[out >> 3] ?? 0;
       const y = heap.HEAPF64[(out >> 3) + 1] ?? 0;
       const owner = m.FPDFText_GetTextObject(text, i);
+      const previous: TextRun | undefined = run ?? runs[runs.length - 1];
+      // position in the frame of the open or last run: along its text from its end, across from its baseline
+      const along = previous ? (x - previous.transform[4]) * ux + (y - previous.transform[5]) * uy - previous.width : 0;
+      const across = previous ? -(x - previous.transform[4]) * uy + (y - previous.transform[5]) * ux : 0;
+      // a space placed inside a ligature glyph before it (PDFium reads some so: "défi nir") is no word gap
+      if (run && blank && ligature && along + run.width < lastMiddle) continue;
+      ligature = !blank && x === lastX && y === lastY;
+      lastX = x;
+      lastY = y;
       if (run) {
         // same text object, same baseline (within half a font size), not moving backwards: the run goes on
-        const along = (x - run.transform[4]) * ux + (y - run.transform[5]) * uy;
-        const across = -(x - run.transform[4]) * uy + (y - run.transform[5]) * ux;
         if (owner !== object || Math.abs(across) > 0.5 * size || along < -0.5 * size) close(false);
-        else if (along - (run as TextRun).width > WORD_GAP * size) {
-          // a gap PDFium generated no space for (glyphs placed apart inside one string): a new run, as pdf.js makes
-          if (!/\s$/.test((run as TextRun).str)) (run as TextRun).str += ' ';
-          close(false);
-        }
+        // a gap PDFium generated no space for (glyphs placed apart inside one string): a new run, as pdf.js makes
+        else if (along > WORD_GAP * size) close(true);
       }
       if (!run) {
         const fontSize = m.FPDFText_GetFontSize(text, i) || 1;
@@ -222,8 +238,24 @@ export class PdfiumTextLayer {
           [a, b, c, d] = [f[at] ?? 1, f[at + 1] ?? 0, f[at + 2] ?? 0, f[at + 3] ?? 1];
         }
         const scale = Math.hypot(a, b) || 1;
-        ux = a / scale;
-        uy = b / scale;
+        const nx = a / scale;
+        const ny = b / scale;
+        // a line ends where the text turns, moves more than a line's height, or moves back more than half of one
+        // (pdf.js's test): a superscript or subscript stays on its line
+        if (
+          previous &&
+          (Math.abs(nx * ux + ny * uy) < 0.99 ||
+            Math.abs(across) > size ||
+            (along < -size && Math.abs(across) > 0.5 * size))
+        ) {
+          previous.hasEOL = true;
+        } else if (previous && broken && (along > SCRIPT_GAP * size || along < -0.5 * size)) {
+          // PDFium broke the line here but the text goes on along it (a cell drawn out of order, a word after an
+          // index): a word gap, not a line; only a script set right against its base joins it
+          if (!/\s$/.test(previous.str)) previous.str += ' ';
+        }
+        ux = nx;
+        uy = ny;
         size = fontSize * (Math.hypot(c, d) || 1);
         run = {
           str: '',
@@ -232,7 +264,9 @@ export class PdfiumTextLayer {
           hasEOL: false,
         };
         object = owner;
+        lastMiddle = Number.NEGATIVE_INFINITY;
       }
+      broken = false;
       const current: TextRun = run;
       current.str += str;
       // the run ends at the far side of this character's advance box, measured along the run's direction
@@ -245,15 +279,17 @@ export class PdfiumTextLayer {
         const bottom = f[at + 3] ?? y;
         const ox = current.transform[4];
         const oy = current.transform[5];
-        const reach = Math.max(
+        const corners = [
           (left - ox) * ux + (top - oy) * uy,
           (right - ox) * ux + (top - oy) * uy,
           (left - ox) * ux + (bottom - oy) * uy,
           (right - ox) * ux + (bottom - oy) * uy,
-        );
+        ];
+        const reach = Math.max(...corners);
+        lastMiddle = (reach + Math.min(...corners)) / 2;
         if (reach > current.width) current.width = reach;
       }
-      if (hyphen) close(true);
+      if (hyphen) close(false);
     }
     close(false);
     return runs;
