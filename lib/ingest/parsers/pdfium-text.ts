@@ -129,7 +129,7 @@ export class PdfiumTextLayer {
 
   /**
    * The runs of a page (1-based), in PDFium's reading order; null when the page holds characters without a Unicode
-   * mapping (read it with pdf.js); throws when PDFium cannot load the page.
+   * mapping or is turned by /Rotate (read it with pdf.js); throws when PDFium cannot load the page.
    */
   pageRuns(pageNumber: number): TextRun[] | null {
     if (this.closed) throw new Error('PDFium text layer is closed');
@@ -137,6 +137,8 @@ export class PdfiumTextLayer {
     const page = m.FPDF_LoadPage(this.document, pageNumber - 1);
     if (!page) throw new Error(`PDFium could not load page ${pageNumber}`);
     try {
+      // PDFium orders the text of a page with /Rotate as displayed; pdf-layout.ts expects content-stream order there
+      if (m.FPDFPage_GetRotation(page) !== 0) return null;
       const text = m.FPDFText_LoadPage(page);
       if (!text) throw new Error(`PDFium could not read the text of page ${pageNumber}`);
       try {
