@@ -84,6 +84,13 @@ const WORD_GAP = 0.5;
 /** A superscript or subscript this close (share of the font size) to the text before it is part of its word. */
 const SCRIPT_GAP = 0.1;
 
+/** Whether a point lies outside a box given as [left, top, right, bottom] (PDFium's FS_RECTF, y up). */
+function outside(x: number, y: number, [left = 0, top = 0, right = 0, bottom = 0]: number[]): boolean {
+  return (
+    x < Math.min(left, right) || x > Math.max(left, right) || y < Math.min(top, bottom) || y > Math.max(top, bottom)
+  );
+}
+
 export class PdfiumTextLayer {
   private closed = false;
 
@@ -118,7 +125,7 @@ export class PdfiumTextLayer {
         heap.wasmExports.free(data);
         return null;
       }
-      const scratch = heap.wasmExports.malloc(64);
+      const scratch = heap.wasmExports.malloc(80);
       return new PdfiumTextLayer(module, document, data, scratch, module.FPDF_GetPageCount(document), normalize);
     } catch {
       // a trap inside PDFium: its memory may be inconsistent, start the next document on a fresh instance
@@ -139,10 +146,16 @@ export class PdfiumTextLayer {
     try {
       // PDFium orders the text of a page with /Rotate as displayed; pdf-layout.ts expects content-stream order there
       if (m.FPDFPage_GetRotation(page) !== 0) return null;
+      // text placed outside the page's visible box is not shown, and pdf.js leaves it out
+      const heap = m.pdfium as unknown as Heap;
+      const box = this.scratch + 64;
+      const visible = m.FPDF_GetPageBoundingBox(page, box)
+        ? [...heap.HEAPF32.subarray(box >> 2, (box >> 2) + 4)]
+        : null;
       const text = m.FPDFText_LoadPage(page);
       if (!text) throw new Error(`PDFium could not read the text of page ${pageNumber}`);
       try {
-        return this.runs(text);
+        return this.runs(text, visible);
       } finally {
         m.FPDFText_ClosePage(text);
       }
@@ -169,7 +182,7 @@ export class PdfiumTextLayer {
 
   /** The page's runs; null when a character has no Unicode mapping (PDFium guesses one from its code: pdf.js reads
    * such fonts' glyph names, so the page is left to it). */
-  private runs(text: number): TextRun[] | null {
+  private runs(text: number, visible: number[] | null): TextRun[] | null {
     const heap = this.module.pdfium as unknown as Heap;
     const m = heap.wasmExports;
     const out = this.scratch;
@@ -215,6 +228,7 @@ export class PdfiumTextLayer {
       if (!m.FPDFText_GetCharOrigin(text, i, out, out + 8)) continue;
       const x = heap.HEAPF64[out >> 3] ?? 0;
       const y = heap.HEAPF64[(out >> 3) + 1] ?? 0;
+      if (visible && outside(x, y, visible)) continue;
       const owner = m.FPDFText_GetTextObject(text, i);
       const previous: TextRun | undefined = run ?? runs[runs.length - 1];
       // position in the frame of the open or last run: along its text from its end, across from its baseline
