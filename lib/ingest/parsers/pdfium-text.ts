@@ -79,6 +79,8 @@ async function pdfium(): Promise<WrappedPdfiumModule> {
 }
 
 const LINE_BREAK = new Set([0x0a, 0x0d]);
+/** Memory an idle instance may keep (bytes); a larger one is dropped after its document and made anew on demand. */
+const MAX_RETAINED_MEMORY = 256 * 1024 * 1024;
 /** A gap along a line wider than this share of the font size separates words (and runs), generated space or not. */
 const WORD_GAP = 0.5;
 /** A superscript or subscript this close (share of the font size) to the text before it is part of its word. */
@@ -175,6 +177,8 @@ export class PdfiumTextLayer {
       const heap = this.module.pdfium as unknown as Heap;
       heap.wasmExports.free(this.bytes);
       heap.wasmExports.free(this.scratch);
+      // WebAssembly memory never shrinks: after a large document, let the instance go so the worker does not keep it
+      if (heap.HEAPU8.length > MAX_RETAINED_MEMORY) instance = null;
     } catch {
       instance = null;
     }
