@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { describe, expect, it } from 'vitest';
@@ -27,7 +28,43 @@ async function runsOf(bytes: Uint8Array, page = 1): Promise<TextRun[]> {
   }
 }
 
+/** A one-page PDF whose content stream inflates to `inflated` bytes of spaces and one line of text. */
+function flateBombPdf(inflated: number): Uint8Array {
+  const content = Buffer.alloc(inflated, ' ');
+  content.write('BT /F1 12 Tf 72 700 Td (bomb page) Tj ET', 0, 'latin1');
+  const packed = deflateSync(content, { level: 9 });
+  const head = Buffer.from(
+    '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n' +
+      '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n' +
+      '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >> endobj\n' +
+      `4 0 obj << /Length ${packed.length} /Filter /FlateDecode >> stream\n`,
+    'latin1',
+  );
+  const tail = Buffer.from(
+    '\nendstream endobj\n5 0 obj << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+    'latin1',
+  );
+  return new Uint8Array(Buffer.concat([head, packed, tail]));
+}
+
 describe('PDFium text layer', () => {
+  it('fails a page whose content inflates past the memory cap, drops the instance, and reads on afresh', async () => {
+    const { normalizeUnicode } = await getResolvedPDFJS();
+    const layer = await PdfiumTextLayer.open(flateBombPdf(160 * 1024 * 1024), normalizeUnicode, {
+      maxMemoryBytes: 96 * 1024 * 1024,
+    });
+    if (!layer) throw new Error('PDFium did not open the file');
+    try {
+      expect(() => layer.pageRuns(1)).toThrow();
+      expect(() => layer.pageRuns(1)).toThrow('PDFium failed on this document');
+    } finally {
+      layer.close();
+    }
+    // the next document gets a new instance (default cap), and the small bomb page reads
+    const runs = await runsOf(flateBombPdf(1024 * 1024));
+    expect(runs.map((r) => r.str.trim())).toEqual(['bomb page']);
+  });
+
   it('gives runs with the positions, sizes and directions pdf.js gives its text items', async () => {
     const texts: PlacedText[] = [
       { text: 'Upright words here', x: 72, y: 700, size: 12 },

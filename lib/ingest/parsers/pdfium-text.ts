@@ -64,10 +64,30 @@ function wasmPath(): string {
   return path.join(path.dirname(resolve('@embedpdf/pdfium')), 'pdfium.wasm');
 }
 
+/**
+ * Most memory one PDFium instance may take (bytes). WebAssembly memory lies outside the parse worker's V8 heap limit,
+ * so without a cap a hostile file (a decompression bomb in a content stream) could grow it to the build's 4 GB. A
+ * growth past the cap fails, PDFium aborts, the page or file goes to pdf.js (inside the heap limit) and the instance
+ * is dropped.
+ */
+export const PDFIUM_MAX_MEMORY = 1024 * 1024 * 1024;
+let memoryCap = PDFIUM_MAX_MEMORY;
+
 async function pdfium(): Promise<WrappedPdfiumModule> {
   if (!instance) {
     instance = (async () => {
-      const module = await init({ wasmBinary: readFileSync(wasmPath()).buffer as ArrayBuffer });
+      const module = await init({
+        wasmBinary: readFileSync(wasmPath()).buffer as ArrayBuffer,
+        // PDFium's own complaints (an aborted allocation) are reported by the caller's fallback, not on stderr
+        print: () => undefined,
+        printErr: () => undefined,
+      });
+      const memory = (module.pdfium as unknown as { wasmExports: { memory: WebAssembly.Memory } }).wasmExports.memory;
+      const grow = memory.grow.bind(memory);
+      memory.grow = (pages: number) => {
+        if (memory.buffer.byteLength + pages * 65_536 > memoryCap) throw new RangeError('PDFium memory cap reached');
+        return grow(pages);
+      };
       module.PDFiumExt_Init();
       return module;
     })();
@@ -95,6 +115,7 @@ function outside(x: number, y: number, [left = 0, top = 0, right = 0, bottom = 0
 
 export class PdfiumTextLayer {
   private closed = false;
+  private trapped = false;
 
   private constructor(
     private readonly module: WrappedPdfiumModule,
@@ -109,7 +130,12 @@ export class PdfiumTextLayer {
    * Opens a document (the bytes are copied into PDFium's memory); null when PDFium cannot open it (a password, a
    * structure it cannot repair) or fails on it. The caller owns the layer and must `close()` it.
    */
-  static async open(bytes: Uint8Array, normalize: (text: string) => string): Promise<PdfiumTextLayer | null> {
+  static async open(
+    bytes: Uint8Array,
+    normalize: (text: string) => string,
+    options: { maxMemoryBytes?: number } = {},
+  ): Promise<PdfiumTextLayer | null> {
+    memoryCap = options.maxMemoryBytes ?? PDFIUM_MAX_MEMORY;
     let module: WrappedPdfiumModule;
     try {
       module = await pdfium();
@@ -142,10 +168,12 @@ export class PdfiumTextLayer {
    */
   pageRuns(pageNumber: number): TextRun[] | null {
     if (this.closed) throw new Error('PDFium text layer is closed');
+    if (this.trapped) throw new Error('PDFium failed on this document');
     const m = this.module;
-    const page = m.FPDF_LoadPage(this.document, pageNumber - 1);
-    if (!page) throw new Error(`PDFium could not load page ${pageNumber}`);
+    let page = 0;
     try {
+      page = m.FPDF_LoadPage(this.document, pageNumber - 1);
+      if (!page) throw new Error(`PDFium could not load page ${pageNumber}`);
       // PDFium orders the text of a page with /Rotate as displayed; pdf-layout.ts expects content-stream order there
       if (m.FPDFPage_GetRotation(page) !== 0) return null;
       // text placed outside the page's visible box is not shown, and pdf.js leaves it out
@@ -162,16 +190,21 @@ export class PdfiumTextLayer {
         m.FPDFText_ClosePage(text);
       }
     } catch (error) {
-      if (error instanceof WebAssembly.RuntimeError) instance = null;
+      if (error instanceof WebAssembly.RuntimeError) {
+        // a trap (an abort, memory exhausted): this instance's state is gone; nothing more is read from it
+        this.trapped = true;
+        instance = null;
+      }
       throw error;
     } finally {
-      m.FPDF_ClosePage(page);
+      if (page && !this.trapped) m.FPDF_ClosePage(page);
     }
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.trapped) return;
     try {
       this.module.FPDF_CloseDocument(this.document);
       const heap = this.module.pdfium as unknown as Heap;
