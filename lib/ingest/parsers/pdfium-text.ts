@@ -1,7 +1,8 @@
 /**
  * PDF text layers read with PDFium (Chrome's PDF engine, compiled to WebAssembly by @embedpdf/pdfium; the .wasm ships
  * inside the package and is read from disk, never fetched). On the shared corpus it extracts text and positions for
- * about a quarter of the CPU of pdf.js `getTextContent` (docs/benchmarks-ingest.md, "PDFium for the text layer").
+ * about a third of the CPU of pdf.js `getTextContent`; on dense standard-font pages it saves little
+ * (docs/benchmarks-ingest.md, "third pass: PDFium for the text layer").
  *
  * The runs it returns have the shape pdf.js text items have (`str`, `transform`, `width`, `hasEOL`), so the page
  * text and the layout analysis (pdf-layout.ts) read either. A run is a stretch of characters of one text object on
