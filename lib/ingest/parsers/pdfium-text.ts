@@ -71,7 +71,7 @@ function wasmPath(): string {
  * growth past the cap fails, PDFium aborts, the page or file goes to pdf.js (inside the heap limit) and the instance
  * is dropped.
  */
-export const PDFIUM_MAX_MEMORY = 1024 * 1024 * 1024;
+const PDFIUM_MAX_MEMORY = 1024 * 1024 * 1024;
 let memoryCap = PDFIUM_MAX_MEMORY;
 
 async function pdfium(): Promise<WrappedPdfiumModule> {
