@@ -77,8 +77,9 @@ let memoryCap = PDFIUM_MAX_MEMORY;
 async function pdfium(): Promise<WrappedPdfiumModule> {
   if (!instance) {
     instance = (async () => {
+      const wasm = readFileSync(wasmPath());
       const module = await init({
-        wasmBinary: readFileSync(wasmPath()).buffer as ArrayBuffer,
+        wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer,
         // PDFium's own complaints (an aborted allocation) are reported by the caller's fallback, not on stderr
         print: () => undefined,
         printErr: () => undefined,
