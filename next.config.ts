@@ -16,6 +16,7 @@ const nextConfig: NextConfig = {
     'pg',
     'unpdf',
     'pdfjs-dist',
+    '@embedpdf/pdfium',
     'mammoth',
     'exceljs',
     'linkedom',

@@ -1,6 +1,7 @@
 /**
  * Where parsing a folder of PDFs spends its CPU, stage by stage, in this one thread (no sandbox, no database):
- * opening the document (pdf.js set-up, metadata), `getTextContent` per page, the layout analysis (pdf-layout.ts),
+ * opening the document (pdf.js set-up, metadata), `getTextContent` per page, the same pages' text runs read by PDFium
+ * (pdfium-text.ts: opening the file, then the runs; pages it leaves to pdf.js counted), the layout analysis (pdf-layout.ts),
  * the scan detection that OCR would run (an operator list for each page without a usable text layer), then the
  * product's whole `parsePdf` and the chunker on its output. With `--dump <file>` it also writes every file's
  * parsed units and chunk texts as JSON, so two versions of the parser can be compared file by file
@@ -12,10 +13,11 @@
 
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { getDocumentProxy } from 'unpdf';
+import { getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { chunkDocument } from '@/lib/ingest/chunker';
 import { parsePdf, textLayerUsable } from '@/lib/ingest/parsers/pdf';
 import { layoutPage } from '@/lib/ingest/parsers/pdf-layout';
+import { PdfiumTextLayer } from '@/lib/ingest/parsers/pdfium-text';
 import { PDFJS_OPTIONS } from '@/lib/ingest/parsers/pdfjs-options';
 
 function arg(name: string, fallback: string): string {
@@ -78,8 +80,19 @@ async function main(): Promise<void> {
     }
   };
   walk(folder);
-  const stages = { open: 0, textContent: 0, layout: 0, scanDetect: 0, parsePdf: 0, chunk: 0 };
+  const stages = {
+    open: 0,
+    textContent: 0,
+    pdfiumOpen: 0,
+    pdfiumText: 0,
+    layout: 0,
+    scanDetect: 0,
+    parsePdf: 0,
+    chunk: 0,
+  };
+  const { normalizeUnicode } = await getResolvedPDFJS();
   let pages = 0;
+  let leftToPdfjs = 0;
   const dumped: Dumped[] = [];
   for (let round = 0; round < repeat; round++) {
     for (const file of files) {
@@ -88,6 +101,22 @@ async function main(): Promise<void> {
       // the stages one by one, as parsePdf runs them (OCR's operator lists only for pages without usable text)
       try {
         let t = process.cpuUsage();
+        const layer = await PdfiumTextLayer.open(new Uint8Array(bytes), normalizeUnicode);
+        stages.pdfiumOpen += cpuMs(t);
+        for (let n = 1; layer && n <= layer.pageCount; n++) {
+          t = process.cpuUsage();
+          const runs = (() => {
+            try {
+              return layer.pageRuns(n);
+            } catch {
+              return null;
+            }
+          })();
+          stages.pdfiumText += cpuMs(t);
+          if (!runs && round === 0) leftToPdfjs++;
+        }
+        layer?.close();
+        t = process.cpuUsage();
         const doc = await getDocumentProxy(new Uint8Array(bytes), PDFJS_OPTIONS);
         await doc.getMetadata().catch(() => null);
         stages.open += cpuMs(t);
@@ -136,7 +165,9 @@ async function main(): Promise<void> {
       }
     }
   }
-  console.log(`${files.length} PDFs, ${pages} pages, ${repeat} round(s); CPU ms per round:`);
+  console.log(
+    `${files.length} PDFs, ${pages} pages (${leftToPdfjs} of them left to pdf.js by PDFium), ${repeat} round(s); CPU ms per round:`,
+  );
   for (const [stage, ms] of Object.entries(stages)) {
     console.log(`  ${stage.padEnd(12)} ${(ms / repeat).toFixed(0).padStart(7)}`);
   }

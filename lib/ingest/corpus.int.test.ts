@@ -77,14 +77,16 @@ const PHRASES: Record<string, string> = {
   'pdfplumber/issue-598-example.pdf': 'robots that walk among',
   'pdfplumber/issue-67-example.pdf': '重要事项概述 | 披露日期',
   'pdfplumber/issue-71-duplicate-chars-2.pdf': 'pH Fréquence Signes',
-  'pdfplumber/issue-71-duplicate-chars.pdf': '证书证书 语言能力语言能力 英语英语 读写能力读写能力',
+  // the file draws each glyph twice over itself: PDFium reads it once (pdf.js gave '证书证书 语言能力语言能力 …')
+  'pdfplumber/issue-71-duplicate-chars.pdf': '证书 语言能力 英语 读写能力',
   'pdfplumber/issue-842-example.pdf': 'ANHUI ANLI ARTIFICIAL LEATHER',
   'pdfplumber/issue-848.pdf': 'the other cops are',
   'pdfplumber/issue-90-example.pdf': 'Program Components Factor Skating Skills',
   'pdfplumber/issue-912.pdf': 'Being Payment against bill',
   'pdfplumber/issue-948.zip': 'dummy.pdf',
   'pdfplumber/issue-982-example.pdf': 'separate the general style',
-  'pdfplumber/issue-987-test.pdf': 'BigSmall TextText',
+  // two words set apart in one string: PDFium's reading separates them (pdf.js ran them together)
+  'pdfplumber/issue-987-test.pdf': 'Big Small Text Text',
   'pdfplumber/la-precinct-bulletin-2014-p1.pdf': 'JUDGE-SUPERIOR COURT',
   'pdfplumber/line-char-render-example.pdf': 'second line third line',
   // A scanned page whose text layer is only the date digits: OCR (Chinese fallback) reads the page.
@@ -180,8 +182,9 @@ const PHRASES: Record<string, string> = {
   'unstructured/pdf/embedded-cmap-cidfont.pdf': 'Helvetica This text uses',
   'unstructured/pdf/embedded-images-tables.pdf': 'inhibitor was porous and',
   'unstructured/pdf/failure-after-repair.pdf': 'Cancer Council Treatment Treatment',
-  'unstructured/pdf/fake-bold-sample.pdf': 'BBOOLLDD TTEEXXTT SSAAMMPPLLEE TTeesstt',
-  'unstructured/pdf/figure-overlay-text.pdf': 'Name:Jane Doe',
+  // each glyph drawn twice over itself: PDFium reads it once (pdf.js read 'BBOOLLDD TTEEXXTT …')
+  'unstructured/pdf/fake-bold-sample.pdf': 'BOLD TEXT SAMPLE Test',
+  'unstructured/pdf/figure-overlay-text.pdf': 'Name: Jane Doe',
   'unstructured/pdf/header-test-doc.pdf': 'Here is a lovely sentences',
   'unstructured/pdf/interface-config-guide-p93.pdf': 'operator’s perspective and there',
   'unstructured/pdf/invalid-pdf-structure-pdfminer-one-page.pdf': 'Enhance public-private operational collaboration',

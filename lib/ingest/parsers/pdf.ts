@@ -11,6 +11,7 @@ import { IngestError } from '../errors';
 import { lowConfidenceWarning, type OcrOptions, recognizeWithFallback, resolveOcrOptions } from '../ocr';
 import type { ParsedDocument, ParsedUnit, ProgressCallback } from '../types';
 import { layoutPage, type PageLayout } from './pdf-layout';
+import { PdfiumTextLayer } from './pdfium-text';
 import { PDFJS_OPTIONS } from './pdfjs-options';
 import { buildSheetUnit } from './sheet-unit';
 
@@ -317,10 +318,13 @@ export async function parsePdf(
   bytes: Uint8Array,
   options: { onProgress?: ProgressCallback; ocr?: OcrOptions; visualFlags?: boolean } = {},
 ): Promise<ParsedDocument> {
+  // PDFium first: pdf.js may take over the bytes' buffer
+  const textLayer = await PdfiumTextLayer.open(bytes, (await getResolvedPDFJS()).normalizeUnicode);
   let doc: PdfDocument;
   try {
     doc = await getDocumentProxy(bytes, PDFJS_OPTIONS);
   } catch (error) {
+    textLayer?.close();
     const name = errorName(error);
     if (name === 'PasswordException')
       throw new IngestError('password-protected', 'password-protected', { cause: error });
@@ -336,11 +340,9 @@ export async function parsePdf(
     for (let pageNumber = 1; pageNumber <= pageCount; pageNumber++) {
       let text = '';
       try {
-        const page = await doc.getPage(pageNumber);
-        const content = await page.getTextContent();
-        text = pageText(content.items);
-        layouts.set(pageNumber, layoutPage(content.items));
-        page.cleanup();
+        const items = pdfiumRuns(textLayer, pageNumber) ?? (await pdfjsItems(doc, pageNumber));
+        text = pageText(items);
+        layouts.set(pageNumber, layoutPage(items));
       } catch (error) {
         unreadablePages++;
         warnings.push(`page ${pageNumber}: ${errorMessage(error).slice(0, 200)}`);
@@ -371,6 +373,27 @@ export async function parsePdf(
         : await flagVisualPages(lists.asDocument(), (n) => units[n - 1]?.text.trim().length ?? 0).catch(() => []);
     return { kind: 'pdf', title, units: applyLayout(units, layouts), pageCount, warnings, visualPages };
   } finally {
+    textLayer?.close();
     await doc.destroy().catch(() => undefined);
+  }
+}
+
+/** A page's text runs from PDFium; null when PDFium did not open the file or fails on this page (pdf.js reads it). */
+function pdfiumRuns(layer: PdfiumTextLayer | null, pageNumber: number): readonly unknown[] | null {
+  if (!layer || pageNumber > layer.pageCount) return null;
+  try {
+    return layer.pageRuns(pageNumber);
+  } catch {
+    return null;
+  }
+}
+
+/** A page's text items from pdf.js `getTextContent`. */
+async function pdfjsItems(doc: PdfDocument, pageNumber: number): Promise<readonly unknown[]> {
+  const page = await doc.getPage(pageNumber);
+  try {
+    return (await page.getTextContent()).items;
+  } finally {
+    page.cleanup();
   }
 }
