@@ -68,6 +68,7 @@ export function getChunkIndex(): Promise<ChunkIndex> {
       return createEmbeddedChunkIndex({
         dir: path.join(config.indexDir, 'embedded'),
         memoryBudgetMb: config.indexMemoryBudgetMb,
+        keywordThreads: config.keywordSearchThreads,
       });
     })();
     state.index = created;

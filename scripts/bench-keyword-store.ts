@@ -9,6 +9,10 @@
  *   ... --buckets a,b,c         # only chunks in these buckets (the product's filter path, memoised per attribute set)
  *   ... --threads N             # N worker threads, each with its own copy of the index, run the queries side by
  *                               # side (what a second core would add: wall-clock q/s of N threads against one)
+ *   ... --pool N [--concurrency 8] [--min-postings 0]
+ *                               # the product's search pool: N workers sharing this index's memory score the
+ *                               # queries (8 in flight), compared query by query with in-thread scoring; prints
+ *                               # wall-clock q/s, p50/p95 per query, CPU and RSS, then the same in-thread
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -17,9 +21,11 @@ import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import { analyzeQueryTerms } from '@/lib/retrieval/analyzer';
 import { DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-index';
+import { KeywordPool } from '@/lib/retrieval/embedded/keyword-pool';
 import type { AttributeSet } from '@/lib/retrieval/embedded/keyword-segment';
 import { KeywordStore, languageMarker } from '@/lib/retrieval/embedded/keyword-store';
 import { ANALYSIS_LANGUAGES } from '@/lib/retrieval/language';
+import type { SearchFilters } from '@/lib/retrieval/types';
 
 const argv = process.argv.slice(2);
 const option = (name: string) => {
@@ -78,6 +84,12 @@ async function main(): Promise<void> {
     };
   }
   const answers: { slot: number; score: number }[][] = [];
+  const poolThreads = option('--pool');
+  if (poolThreads !== undefined) {
+    await runPool(store, queries, Number(poolThreads), top, buckets ? { bucketIds: buckets } : undefined);
+    store.close();
+    return;
+  }
   if (!isMainThread) {
     // A thread of --threads: signal ready, wait for the start, run every query `rounds` times.
     const port = parentPort as NonNullable<typeof parentPort>;
@@ -123,6 +135,70 @@ async function main(): Promise<void> {
     if (differ > 0) process.exitCode = 1;
   }
   store.close();
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+/**
+ * --pool N: the queries through `searchWith` (what the product calls), `concurrency` in flight, first with N pool
+ * workers, then in this thread; every query's top k is compared between the two.
+ */
+async function runPool(
+  store: KeywordStore,
+  queries: Map<string, number>[],
+  threads: number,
+  top: number,
+  filters: SearchFilters | undefined,
+): Promise<void> {
+  const concurrency = Number(option('--concurrency') ?? 8);
+  const rounds = Number(option('--rounds') ?? 3);
+  const pool = threads > 1 ? new KeywordPool({ threads, minPostings: Number(option('--min-postings') ?? 0) }) : null;
+  const answers = new Map<string, string>();
+  const run = async (label: string) => {
+    for (let round = 0; round < rounds; round++) {
+      const times: number[] = [];
+      let next = 0;
+      let differ = 0;
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (next < queries.length) {
+            const i = next++;
+            const t0 = performance.now();
+            const hits = await store.searchWith(
+              queries[i] as Map<string, number>,
+              top,
+              DEFAULT_BM25_PARAMS,
+              filters,
+              (found) => found,
+            );
+            times.push(performance.now() - t0);
+            const key = JSON.stringify(hits);
+            const want = answers.get(String(i));
+            if (want === undefined) answers.set(String(i), key);
+            else if (want !== key) differ++;
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      const used = process.cpuUsage(cpu);
+      console.log(
+        `${label} round ${round + 1}: ${(queries.length / seconds).toFixed(0)} queries/s wall (${concurrency} in flight), p50 ${percentile(times, 50).toFixed(2)} / p95 ${percentile(times, 95).toFixed(2)} ms, ${(queries.length / ((used.user + used.system) / 1e6)).toFixed(0)} per CPU-second, RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB, load ${loadavg()[0]?.toFixed(1)}, ${differ} differ from the first run`,
+      );
+    }
+  };
+  if (pool) {
+    store.setScoringPool(pool);
+    await pool.whenReady();
+    await run(`pool of ${threads}`);
+    store.setScoringPool(null);
+    await pool.close();
+  }
+  await run('in-thread');
 }
 
 /** --threads N: N workers (each opens the index), started together once all are loaded; wall-clock q/s. */
