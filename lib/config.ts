@@ -47,6 +47,8 @@ const envSchema = z.object({
    * segments' memory). Unset: the number of CPUs; 0 or 1: every query is scored on the main thread.
    */
   KEYWORD_SEARCH_THREADS: z.coerce.number().int().min(0).max(64).optional(),
+  /** Keyword queries whose term lists hold fewer postings stay on the main thread (unset: keyword-pool.ts default). */
+  KEYWORD_POOL_MIN_POSTINGS: z.coerce.number().int().min(0).optional(),
 
   QDRANT_URL: optionalUrl,
   QDRANT_API_KEY: z.string().optional(),
@@ -132,6 +134,8 @@ export interface AppConfig {
   indexMemoryBudgetMb: number;
   /** Keyword search worker threads of the embedded index (undefined: one per CPU; 0/1: none). */
   keywordSearchThreads: number | undefined;
+  /** Smallest keyword query (postings in its term lists) sent to the workers (undefined: the pool's default). */
+  keywordPoolMinPostings: number | undefined;
   database: { url: string; provider: 'sqlite' | 'postgresql' };
   port: number;
   appUrl: string;
@@ -230,6 +234,7 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
     indexDir: path.join(dataDir, 'index'),
     indexMemoryBudgetMb: e.INDEX_MEMORY_BUDGET_MB,
     keywordSearchThreads: e.KEYWORD_SEARCH_THREADS,
+    keywordPoolMinPostings: e.KEYWORD_POOL_MIN_POSTINGS,
     database: { url: dbUrl, provider },
     port: e.PORT,
     appUrl,

@@ -69,6 +69,7 @@ export function getChunkIndex(): Promise<ChunkIndex> {
         dir: path.join(config.indexDir, 'embedded'),
         memoryBudgetMb: config.indexMemoryBudgetMb,
         keywordThreads: config.keywordSearchThreads,
+        keywordPoolMinPostings: config.keywordPoolMinPostings,
       });
     })();
     state.index = created;

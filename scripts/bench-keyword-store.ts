@@ -13,6 +13,9 @@
  *                               # the product's search pool: N workers sharing this index's memory score the
  *                               # queries (8 in flight), compared query by query with in-thread scoring; prints
  *                               # wall-clock q/s, p50/p95 per query, CPU and RSS, then the same in-thread
+ *   ... --handoff               # one query at a time (each query's terms alone, and whole): time in this thread
+ *                               # against through a 2-worker pool, by postings in the term lists (where the
+ *                               # pool's size threshold comes from)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -84,6 +87,11 @@ async function main(): Promise<void> {
     };
   }
   const answers: { slot: number; score: number }[][] = [];
+  if (argv.includes('--handoff')) {
+    await runHandoff(store, queries, top);
+    store.close();
+    return;
+  }
   const poolThreads = option('--pool');
   if (poolThreads !== undefined) {
     await runPool(store, queries, Number(poolThreads), top, buckets ? { bucketIds: buckets } : undefined);
@@ -199,6 +207,55 @@ async function runPool(
     await pool.close();
   }
   await run('in-thread');
+}
+
+/**
+ * --handoff: the cost of the pool's hand-off by query size. Queries of many sizes (each SciFact query's terms alone
+ * and together), one at a time, in this thread and then through the pool; mean wall ms per query by postings.
+ */
+async function runHandoff(store: KeywordStore, queries: Map<string, number>[], top: number): Promise<void> {
+  const pool = new KeywordPool({ threads: 2, minPostings: 0 });
+  await pool.whenReady();
+  const sized = new Map<string, { query: Map<string, number>; postings: number }>();
+  for (const query of queries) {
+    const variants = [query, ...[...query.keys()].map((term) => new Map([[term, 1]]))];
+    for (const variant of variants) {
+      const postings = [...variant.keys()].reduce((sum, term) => sum + store.documentFrequency(term), 0);
+      if (postings > 0) sized.set(JSON.stringify([...variant]), { query: variant, postings });
+    }
+  }
+  const bounds = [1_000, 3_000, 10_000, 30_000, 100_000, 300_000, Number.POSITIVE_INFINITY];
+  const rows = bounds.map(() => ({ count: 0, here: 0, pooled: 0 }));
+  const rounds = Number(option('--rounds') ?? 3);
+  for (let round = 0; round < rounds; round++) {
+    for (const { query, postings } of sized.values()) {
+      const row = rows[bounds.findIndex((bound) => postings <= bound)] as (typeof rows)[number];
+      store.setScoringPool(null);
+      let t0 = performance.now();
+      await store.searchWith(query, top, DEFAULT_BM25_PARAMS, undefined, (hits) => hits);
+      const here = performance.now() - t0;
+      store.setScoringPool(pool);
+      t0 = performance.now();
+      await store.searchWith(query, top, DEFAULT_BM25_PARAMS, undefined, (hits) => hits);
+      const pooled = performance.now() - t0;
+      if (round === 0) continue; // warm-up
+      row.count++;
+      row.here += here;
+      row.pooled += pooled;
+    }
+  }
+  console.log(
+    `| postings in the term lists | queries | this thread, ms | through the pool, ms | load ${loadavg()[0]?.toFixed(1)} |`,
+  );
+  rows.forEach((row, i) => {
+    if (row.count === 0) return;
+    const from = i === 0 ? 0 : (bounds[i - 1] as number);
+    console.log(
+      `| ${from.toLocaleString('en')}-${(bounds[i] as number).toLocaleString('en')} | ${row.count} | ${(row.here / row.count).toFixed(3)} | ${(row.pooled / row.count).toFixed(3)} |`,
+    );
+  });
+  store.setScoringPool(null);
+  await pool.close();
 }
 
 /** --threads N: N workers (each opens the index), started together once all are loaded; wall-clock q/s. */

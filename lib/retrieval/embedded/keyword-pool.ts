@@ -133,6 +133,7 @@ export class KeywordPool implements KeywordScoringPool {
   start(): void {
     if (this.started || this.closed) return;
     this.started = true;
+    console.info(`[chunk-index] keyword search: starting ${this.threads} worker threads (${this.workerPath})`);
     for (let i = 0; i < this.threads; i++) this.spawn();
   }
 
@@ -220,7 +221,12 @@ export class KeywordPool implements KeywordScoringPool {
     const at = this.pool.indexOf(pooled);
     if (at < 0) return;
     this.pool.splice(at, 1);
-    if (!pooled.ready && ++this.startFailures >= MAX_START_FAILURES) this.disabled = true;
+    if (!pooled.ready && ++this.startFailures >= MAX_START_FAILURES && !this.disabled) {
+      this.disabled = true;
+      console.warn(
+        `[chunk-index] keyword search workers failed to start ${MAX_START_FAILURES} times; scoring on the main thread`,
+      );
+    }
     if (!this.closed && !this.disabled) this.spawn();
     for (const pending of pooled.inFlight.values()) {
       if (pending.sent < 2 && this.dispatch(pending)) {
