@@ -11,8 +11,9 @@
  *                               # side (what a second core would add: wall-clock q/s of N threads against one)
  *   ... --pool N [--concurrency 8] [--min-postings 0]
  *                               # the product's search pool: N workers sharing this index's memory score the
- *                               # queries (8 in flight), compared query by query with in-thread scoring; prints
- *                               # wall-clock q/s, p50/p95 per query, CPU and RSS, then the same in-thread
+ *                               # queries (8 in flight), rounds alternating with in-thread scoring, answers
+ *                               # compared query by query; q/s, p50/p95, CPU (main thread apart), event-loop
+ *                               # delay, RSS
  *   ... --handoff               # one query at a time (each query's terms alone, and whole): time in this thread
  *                               # against through a 2-worker pool, by postings in the term lists (where the
  *                               # pool's size threshold comes from)
@@ -20,6 +21,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import { analyzeQueryTerms } from '@/lib/retrieval/analyzer';
@@ -150,9 +152,22 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
+/** CPU time of this process's main thread so far, ms (Linux: /proc/self/task/<pid>/stat; NaN elsewhere). */
+function mainThreadCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms (USER_HZ 100)
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /**
- * --pool N: the queries through `searchWith` (what the product calls), `concurrency` in flight, first with N pool
- * workers, then in this thread; every query's top k is compared between the two.
+ * --pool N: the queries through `searchWith` (what the product calls), `concurrency` in flight, rounds alternating
+ * between N pool workers and this thread (so both see the same machine load); every query's top k is compared
+ * with the first answer. Per round: wall-clock q/s, latency, CPU of the process and of the main thread per query,
+ * the main thread's event-loop delay (what every other request waits), RSS.
  */
 async function runPool(
   store: KeywordStore,
@@ -163,50 +178,57 @@ async function runPool(
 ): Promise<void> {
   const concurrency = Number(option('--concurrency') ?? 8);
   const rounds = Number(option('--rounds') ?? 3);
-  const pool = threads > 1 ? new KeywordPool({ threads, minPostings: Number(option('--min-postings') ?? 0) }) : null;
-  const answers = new Map<string, string>();
+  const pool = new KeywordPool({ threads, minPostings: Number(option('--min-postings') ?? 0) });
+  await pool.whenReady();
+  const answers = new Map<number, string>();
   const run = async (label: string) => {
-    for (let round = 0; round < rounds; round++) {
-      const times: number[] = [];
-      let next = 0;
-      let differ = 0;
-      const cpu = process.cpuUsage();
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: concurrency }, async () => {
-          while (next < queries.length) {
-            const i = next++;
-            const t0 = performance.now();
-            const hits = await store.searchWith(
-              queries[i] as Map<string, number>,
-              top,
-              DEFAULT_BM25_PARAMS,
-              filters,
-              (found) => found,
-            );
-            times.push(performance.now() - t0);
-            const key = JSON.stringify(hits);
-            const want = answers.get(String(i));
-            if (want === undefined) answers.set(String(i), key);
-            else if (want !== key) differ++;
-          }
-        }),
-      );
-      const seconds = (performance.now() - started) / 1000;
-      const used = process.cpuUsage(cpu);
-      console.log(
-        `${label} round ${round + 1}: ${(queries.length / seconds).toFixed(0)} queries/s wall (${concurrency} in flight), p50 ${percentile(times, 50).toFixed(2)} / p95 ${percentile(times, 95).toFixed(2)} ms, ${(queries.length / ((used.user + used.system) / 1e6)).toFixed(0)} per CPU-second, RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB, load ${loadavg()[0]?.toFixed(1)}, ${differ} differ from the first run`,
-      );
-    }
+    const times: number[] = [];
+    let next = 0;
+    let differ = 0;
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    const cpu = process.cpuUsage();
+    const mainCpu = mainThreadCpuMs();
+    const started = performance.now();
+    delay.enable();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < queries.length) {
+          // Each query as its own task, as a server's requests are (else the in-thread rounds would never let
+          // the event loop turn, and its delay would not be measured).
+          await new Promise((resolve) => setImmediate(resolve));
+          if (next >= queries.length) break;
+          const i = next++;
+          const t0 = performance.now();
+          const hits = await store.searchWith(
+            queries[i] as Map<string, number>,
+            top,
+            DEFAULT_BM25_PARAMS,
+            filters,
+            (found) => found,
+          );
+          times.push(performance.now() - t0);
+          const key = JSON.stringify(hits);
+          const want = answers.get(i);
+          if (want === undefined) answers.set(i, key);
+          else if (want !== key) differ++;
+        }
+      }),
+    );
+    delay.disable();
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    const mainMs = (mainThreadCpuMs() - mainCpu) / queries.length;
+    console.log(
+      `${label}: ${(queries.length / seconds).toFixed(0)} queries/s wall (${concurrency} in flight), p50 ${percentile(times, 50).toFixed(2)} / p95 ${percentile(times, 95).toFixed(2)} ms, CPU ${((used.user + used.system) / 1000 / queries.length).toFixed(2)} ms/query (main thread ${mainMs.toFixed(2)}), event-loop delay p99 ${(delay.percentile(99) / 1e6).toFixed(1)} / max ${(delay.max / 1e6).toFixed(1)} ms, RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB, load ${loadavg()[0]?.toFixed(1)}, ${differ} differ from the first answer`,
+    );
   };
-  if (pool) {
+  for (let round = 0; round < rounds; round++) {
     store.setScoringPool(pool);
-    await pool.whenReady();
-    await run(`pool of ${threads}`);
+    await run(`round ${round + 1}, pool of ${threads}`);
     store.setScoringPool(null);
-    await pool.close();
+    await run(`round ${round + 1}, in-thread  `);
   }
-  await run('in-thread');
+  await pool.close();
 }
 
 /**

@@ -238,10 +238,14 @@ export class KeywordPool implements KeywordScoringPool {
     }
   }
 
-  /** Sends a query to the ready worker with the fewest queries in flight; false when none is ready. */
+  /** Sends a query to a ready worker with the fewest queries in flight; false when none is ready. */
   private dispatch(pending: Pending): boolean {
+    // Ties go round the workers (so one query at a time still warms every worker's JIT, not only the first).
     let best: PooledWorker | null = null;
-    for (const pooled of this.pool) {
+    const n = this.pool.length;
+    const first = this.nextQuery % Math.max(n, 1);
+    for (let k = 0; k < n; k++) {
+      const pooled = this.pool[(first + k) % n] as PooledWorker;
       if (pooled.ready && (!best || pooled.inFlight.size < best.inFlight.size)) best = pooled;
     }
     if (!best) return false;
