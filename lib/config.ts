@@ -42,6 +42,13 @@ const envSchema = z.object({
 
   /** Memory bound (MB) for loaded owners' keyword indexes in the embedded chunk index (LRU owners unloaded). */
   INDEX_MEMORY_BUDGET_MB: intFrom(1024, 16),
+  /**
+   * Worker threads scoring keyword queries of large owners in the embedded chunk index (they share the loaded
+   * segments' memory). Unset: the number of CPUs; 0 or 1: every query is scored on the main thread.
+   */
+  KEYWORD_SEARCH_THREADS: z.coerce.number().int().min(0).max(64).optional(),
+  /** Keyword queries whose term lists hold fewer postings stay on the main thread (unset: keyword-pool.ts default). */
+  KEYWORD_POOL_MIN_POSTINGS: z.coerce.number().int().min(0).optional(),
 
   QDRANT_URL: optionalUrl,
   QDRANT_API_KEY: z.string().optional(),
@@ -125,6 +132,10 @@ export interface AppConfig {
   indexDir: string;
   /** Memory budget of the embedded index's loaded keyword partitions, in MB. */
   indexMemoryBudgetMb: number;
+  /** Keyword search worker threads of the embedded index (undefined: one per CPU; 0/1: none). */
+  keywordSearchThreads: number | undefined;
+  /** Smallest keyword query (postings in its term lists) sent to the workers (undefined: the pool's default). */
+  keywordPoolMinPostings: number | undefined;
   database: { url: string; provider: 'sqlite' | 'postgresql' };
   port: number;
   appUrl: string;
@@ -222,6 +233,8 @@ export function parseConfig(source: Record<string, string | undefined>, rootDir 
     uploadsDir: path.join(dataDir, 'uploads'),
     indexDir: path.join(dataDir, 'index'),
     indexMemoryBudgetMb: e.INDEX_MEMORY_BUDGET_MB,
+    keywordSearchThreads: e.KEYWORD_SEARCH_THREADS,
+    keywordPoolMinPostings: e.KEYWORD_POOL_MIN_POSTINGS,
     database: { url: dbUrl, provider },
     port: e.PORT,
     appUrl,

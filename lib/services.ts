@@ -68,6 +68,8 @@ export function getChunkIndex(): Promise<ChunkIndex> {
       return createEmbeddedChunkIndex({
         dir: path.join(config.indexDir, 'embedded'),
         memoryBudgetMb: config.indexMemoryBudgetMb,
+        keywordThreads: config.keywordSearchThreads,
+        keywordPoolMinPostings: config.keywordPoolMinPostings,
       });
     })();
     state.index = created;

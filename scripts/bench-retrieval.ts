@@ -6,6 +6,8 @@
  *   npx tsx scripts/bench-retrieval.ts --quality-only  # SciFact + NFCorpus quality and q/s only
  *   npx tsx scripts/bench-retrieval.ts --scale-only --scale 100000
  *   npx tsx scripts/bench-retrieval.ts --tune          # BM25F grid on the SciFact *train* split
+ *   ... --keyword-threads N                            # keyword search workers of the served index (default: one
+ *                                                      # per CPU, as the app; 0 = scored on the main thread)
  *   npx tsx scripts/bench-retrieval.ts --budget-only --budget-owners 10 --budget-size 100000 --budget-mb 200
  *                                                      # memory budget: owners queried in turn, LRU unloading
  *
@@ -523,6 +525,8 @@ const VECTOR_DIST = option('--vectors') ?? 'bench';
 const BULK = flag('--bulk');
 /** --recall-queries N: query vectors for semantic recall@10 against an exact (flat) LanceDB scan while serving. */
 const RECALL_QUERIES = Number(option('--recall-queries') ?? 50);
+/** Keyword search workers of the served index (undefined: the product's default, one per CPU). */
+const KEYWORD_THREADS = option('--keyword-threads') === undefined ? undefined : Number(option('--keyword-threads'));
 
 /**
  * Vector sampler of the chosen distribution: its structure (centroids, topics) from `seed`, so ingest and serving
@@ -816,7 +820,7 @@ async function scaleServe(size: number, dir: string): Promise<ServeResult> {
   const queries = [...loadQueries().values()].slice(0, 300);
   const random = prng(7);
   const vector = scaleVectorSampler(VECTOR_SEED, random);
-  const index = await createEmbeddedChunkIndex({ dir });
+  const index = await createEmbeddedChunkIndex({ dir, keywordThreads: KEYWORD_THREADS });
   let rssMax = 0;
   const sampleRss = () => {
     rssMax = Math.max(rssMax, process.memoryUsage().rss);
@@ -986,7 +990,7 @@ async function budgetServe(owners: number, size: number, budgetMb: number, dir: 
 
 function runChild(args: string[]): string | null {
   const script = fileURLToPath(import.meta.url);
-  const valued = ['--batch', '--dims', '--vectors', '--recall-queries', '--cases'];
+  const valued = ['--batch', '--dims', '--vectors', '--recall-queries', '--cases', '--keyword-threads'];
   const passed = ['--no-vectors', '--bulk', '--topical', ...valued].flatMap((name) =>
     valued.includes(name) ? (option(name) ? [name, String(option(name))] : []) : flag(name) ? [name] : [],
   );

@@ -1,11 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { connect } from '@lancedb/lancedb';
 import { z } from 'zod';
 import { metaFilterSchema } from '@/lib/domain/typed-meta';
 import type { Bm25Params } from '@/lib/retrieval/embedded/bm25-index';
 import { ChunkTable } from '@/lib/retrieval/embedded/chunk-table';
+import { KeywordPool } from '@/lib/retrieval/embedded/keyword-pool';
 import { keywordDirOf, OwnerPartition } from '@/lib/retrieval/embedded/owner-partition';
 import { MAX_CANDIDATES, searchPartition } from '@/lib/retrieval/embedded/search-partition';
 import type {
@@ -95,6 +97,31 @@ export interface EmbeddedChunkIndexOptions {
    * vector searches of this process are exact (slow on a large owner).
    */
   bulkLoad?: boolean;
+  /**
+   * Worker threads scoring keyword queries of large owners (sharing the loaded segments' memory, keyword-pool.ts).
+   * Default: the number of CPUs; 0 or 1 scores every query in the calling thread.
+   */
+  keywordThreads?: number;
+  /** Queries whose term lists hold fewer postings are scored in the calling thread (keyword-pool.ts default). */
+  keywordPoolMinPostings?: number;
+  /**
+   * A pool to score with instead of one made from `keywordThreads` (tests, benchmarks: the caller starts, shares
+   * and closes it); null: none.
+   */
+  keywordPool?: KeywordPool | null;
+}
+
+/** The keyword search pool for these options, or null (in-thread scoring; also when the worker file is missing). */
+function keywordPoolFor(options: EmbeddedChunkIndexOptions): KeywordPool | null {
+  if (options.keywordPool !== undefined) return options.keywordPool;
+  const threads = options.keywordThreads ?? availableParallelism();
+  if (threads <= 1) return null;
+  try {
+    return new KeywordPool({ threads, minPostings: options.keywordPoolMinPostings });
+  } catch (error) {
+    console.warn('[chunk-index] keyword search workers unavailable; scoring in the calling thread', error);
+    return null;
+  }
 }
 
 /**
@@ -110,6 +137,7 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
   await mkdir(options.dir, { recursive: true });
   const db = await connect(options.dir);
   const partitions = new Map<string, Promise<OwnerPartition>>();
+  const keywordPool = keywordPoolFor(options);
   let closed = false;
 
   // Freshness against writers in other processes: every write leaves a random token in a small marker file beside
@@ -183,7 +211,7 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
   function loadPartition(ownerId: string): Promise<OwnerPartition> {
     const name = ownerTableName(ownerId);
     return ChunkTable.open(db, name, { deferAnnIndex: options.bulkLoad ?? false }).then((table) =>
-      OwnerPartition.load(ownerId, table, keywordDirOf(options.dir, name), options.bm25),
+      OwnerPartition.load(ownerId, table, keywordDirOf(options.dir, name), options.bm25, keywordPool),
     );
   }
 
@@ -323,6 +351,7 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
         result.value.close();
       }
       partitions.clear();
+      if (options.keywordPool === undefined) await keywordPool?.close();
       db.close();
     },
   };

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { createTimeSlicer } from '@/lib/event-loop';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
@@ -367,6 +367,27 @@ export function checksum(bytes: Uint8Array): number {
   return crc32(bytes) >>> 0;
 }
 
+/**
+ * Reads a file into a SharedArrayBuffer: the same bytes can then be handed to worker threads without a copy
+ * (postMessage shares a SharedArrayBuffer), so search workers score the postings the owner loaded once.
+ */
+function readShared(file: string): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const bytes = Buffer.from(new SharedArrayBuffer(size));
+    let at = 0;
+    while (at < size) {
+      const read = readSync(fd, bytes, at, size - at, at);
+      if (read === 0) throw new Error(`${file}: file shrank while being read`);
+      at += read;
+    }
+    return bytes;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A Uint32Array over a section: a view of the file's bytes when aligned (no copy), else a copy. */
 function u32(buffer: Buffer, section: [number, number] | undefined, base: number): Uint32Array {
   if (!section) throw new Error('segment: missing section');
@@ -389,7 +410,11 @@ export class SegmentReader {
   readonly contextLength: Uint32Array;
   readonly attributeRef: Uint32Array;
   readonly hasVector: Uint8Array;
-  readonly attributeSets: AttributeSet[];
+  /** Attribute sets: kept as JSON bytes until first needed (a filter, a hit's document, a write), then parsed once. */
+  private attributeSetBytes: Buffer | null;
+  private parsedAttributeSets: AttributeSet[] | null = null;
+  /** Length of the attribute sets' JSON (what a parsed copy costs, roughly, for the memory budget). */
+  readonly attributeSetsJsonBytes: number;
   readonly termBlob: Buffer;
   readonly termOffsets: Uint32Array;
   readonly termDf: Uint32Array;
@@ -407,9 +432,11 @@ export class SegmentReader {
 
   private constructor(
     readonly name: string,
-    idx: Buffer,
-    docsPath: string,
+    /** The whole .idx file, in a SharedArrayBuffer when opened from disk (search workers map the same bytes). */
+    readonly bytes: Buffer,
+    docsPath: string | null,
   ) {
+    const idx = bytes;
     if (idx.toString('latin1', 0, 4) !== MAGIC) throw new Error(`segment ${name}: bad magic`);
     const headerLength = idx.readUInt32LE(4);
     const header = JSON.parse(idx.toString('utf8', 8, 8 + headerLength)) as Header;
@@ -437,7 +464,8 @@ export class SegmentReader {
       this.recordOffsets = new Float64Array(offsets.length / 8);
       new Uint8Array(this.recordOffsets.buffer).set(offsets);
     }
-    this.attributeSets = JSON.parse(slice('attributeSets').toString('utf8')) as AttributeSet[];
+    this.attributeSetBytes = slice('attributeSets');
+    this.attributeSetsJsonBytes = this.attributeSetBytes.length;
     this.chunkIdBytes = slice('chunkIds');
     this.termBlob = slice('termBlob');
     this.termOffsets = u32(idx, s.termOffsets, base);
@@ -450,6 +478,11 @@ export class SegmentReader {
     this.blockMaxTfContext = u32(idx, s.blockMaxTfContext, base);
     this.blockMinLenContext = u32(idx, s.blockMinLenContext, base);
     this.postings = slice('postings');
+    if (docsPath === null) {
+      // Postings only (a search worker): no doc store.
+      this.fd = null;
+      return;
+    }
     this.fd = openSync(docsPath, 'r');
     const size = fstatSync(this.fd).size;
     if (size !== this.recordOffsets[this.docs]) {
@@ -461,10 +494,27 @@ export class SegmentReader {
 
   /** Opens a segment, verifying the .idx checksum recorded in the manifest. */
   static open(name: string, idxPath: string, docsPath: string, expectedChecksum: number): SegmentReader {
-    const idx = readFileSync(idxPath);
+    const idx = readShared(idxPath);
     const actual = checksum(idx);
     if (actual !== expectedChecksum) throw new Error(`segment ${name}: checksum ${actual} != ${expectedChecksum}`);
     return new SegmentReader(name, idx, docsPath);
+  }
+
+  /**
+   * A postings-only reader over bytes another thread loaded (and verified): what a search worker scores with.
+   * Same sections as `open` gives, as views of the same memory; no doc store (records are read by the owner).
+   */
+  static shared(name: string, bytes: Uint8Array): SegmentReader {
+    return new SegmentReader(name, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), null);
+  }
+
+  /** The filterable attribute sets (parsed on first use). */
+  get attributeSets(): AttributeSet[] {
+    if (!this.parsedAttributeSets) {
+      this.parsedAttributeSets = JSON.parse((this.attributeSetBytes as Buffer).toString('utf8')) as AttributeSet[];
+      this.attributeSetBytes = null;
+    }
+    return this.parsedAttributeSets;
   }
 
   /** Bytes this segment keeps in memory (postings, dictionary, columns), for the memory budget. */

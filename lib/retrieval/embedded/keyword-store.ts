@@ -6,6 +6,13 @@ import { createTimeSlicer } from '@/lib/event-loop';
 import { ANALYZER_VERSION, analyzeForIndex } from '@/lib/retrieval/analyzer';
 import { isTemporary, syncFolder, writeDurable } from '@/lib/retrieval/embedded/durable-files';
 import {
+  filterAcceptor,
+  lengthNorms,
+  type ResolvedTerm,
+  type ScoringGeneration,
+  scoreTerms,
+} from '@/lib/retrieval/embedded/keyword-scoring';
+import {
   type AttributeSet,
   assembleSegment,
   checksum,
@@ -18,9 +25,9 @@ import {
   SegmentReader,
 } from '@/lib/retrieval/embedded/keyword-segment';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
-import { maxScoreSearch, TermList, type TermPart } from '@/lib/retrieval/embedded/maxscore';
 import type { ScoredSlot } from '@/lib/retrieval/embedded/top-k';
 import { type AnalysisLanguage, analysisLanguageOf, detectLanguage } from '@/lib/retrieval/language';
+import type { SearchFilters } from '@/lib/retrieval/types';
 
 /** Format of the manifest and segment files; a different value (or analyser version) means rebuild. */
 const FORMAT = 2;
@@ -118,6 +125,161 @@ export function segmentDoc(chunk: StoredChunk): SegmentDoc {
 }
 
 /**
+ * Where keyword scoring may run besides the owner's thread (keyword-pool.ts: worker threads sharing the segment
+ * bytes). `search` answers null when it cannot take the query (no worker ready, a worker failed twice): the
+ * store then scores in its own thread.
+ */
+export interface KeywordScoringPool {
+  /** Whether a query whose term lists hold `postings` postings is worth the hand-off. */
+  takes(postings: number): boolean;
+  search(
+    generation: ScoringGeneration,
+    terms: readonly ResolvedTerm[],
+    limit: number,
+    filters: SearchFilters | undefined,
+  ): Promise<ScoredSlot[] | null>;
+  /** The generation will never be searched again: workers drop it (and segments no other generation uses). */
+  release(generationId: number): void;
+  /** Bytes the workers hold for this segment beyond the shared ones (their parsed attribute sets), for the budget. */
+  extraBytes(reader: SegmentReader): number;
+}
+
+/** What a search's hits are read with: the state it searched, open until the search's callback returns. */
+export interface KeywordState {
+  chunkIdOf(slot: number): string | undefined;
+  record(slot: number): StoredChunk;
+}
+
+let nextGenerationId = 1;
+
+/**
+ * One committed state of a store, never changed once built: its segments (slot bases fixed), liveness and
+ * counts. A search pins the view it started on, so it reads its hits from the state it scored even when a write
+ * commits meanwhile; the view's segments stay open until it is replaced and no search pins it.
+ */
+class KeywordView implements KeywordState {
+  pins = 0;
+  retired = false;
+  /** Scoring inputs per BM25 parameters (per-slot norms in shared memory); normally one entry. */
+  private readonly generations = new Map<string, ScoringGeneration>();
+
+  constructor(
+    readonly segments: readonly LiveSegment[],
+    /** Liveness by global slot, in shared memory (workers read it). */
+    readonly alive: Uint8Array,
+    readonly liveCount: number,
+    private readonly totalBody: number,
+    private readonly totalContext: number,
+  ) {}
+
+  get generationIds(): number[] {
+    return [...this.generations.values()].map((generation) => generation.id);
+  }
+
+  locate(slot: number): { segment: LiveSegment; local: number } {
+    let lo = 0;
+    let hi = this.segments.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((this.segments[mid] as LiveSegment).base <= slot) lo = mid;
+      else hi = mid - 1;
+    }
+    const segment = this.segments[lo] as LiveSegment;
+    return { segment, local: slot - segment.base };
+  }
+
+  chunkIdOf(slot: number): string | undefined {
+    const { segment, local } = this.locate(slot);
+    return segment.alive[local] === 1 ? segment.reader.chunkIdAt(local) : undefined;
+  }
+
+  record(slot: number): StoredChunk {
+    const { segment, local } = this.locate(slot);
+    return segment.reader.readRecord(local);
+  }
+
+  /** Live chunks containing the term (exact: deleted chunks excluded). */
+  documentFrequency(term: string): number {
+    const bytes = Buffer.from(term);
+    let df = 0;
+    for (const segment of this.segments) {
+      const index = segment.reader.findTerm(bytes);
+      if (index >= 0) df += (segment.reader.termDf[index] as number) - (segment.deadDf.get(term) ?? 0);
+    }
+    return df;
+  }
+
+  /**
+   * The query's terms looked up in every segment: weights (idf over live chunks x query weight x (k1 + 1)) and
+   * where each term's postings are; `postings` counts them (what scoring walks at most).
+   */
+  resolve(query: ReadonlyMap<string, number>, k1: number): { terms: ResolvedTerm[]; postings: number } {
+    const terms: ResolvedTerm[] = [];
+    let postings = 0;
+    for (const [term, queryWeight] of query) {
+      if (!(queryWeight > 0)) continue;
+      const bytes = Buffer.from(term);
+      const resolved: ResolvedTerm = { weight: 0, segments: [], terms: [] };
+      let df = 0;
+      let stored = 0;
+      this.segments.forEach((segment, i) => {
+        const index = segment.reader.findTerm(bytes);
+        if (index < 0) return;
+        const termDf = segment.reader.termDf[index] as number;
+        stored += termDf;
+        df += termDf - (segment.deadDf.get(term) ?? 0);
+        resolved.segments.push(i);
+        resolved.terms.push(index);
+      });
+      if (df <= 0) continue;
+      resolved.weight = Math.log(1 + (this.liveCount - df + 0.5) / (df + 0.5)) * queryWeight * (k1 + 1);
+      postings += stored;
+      terms.push(resolved);
+    }
+    return { terms, postings };
+  }
+
+  /** Scoring inputs for these parameters: per-slot length norms over all segments, computed once per view. */
+  generation(params: Bm25Parameters): ScoringGeneration {
+    const { k1, bBody, bContext, contextWeight } = params;
+    const key = `${k1}:${bBody}:${bContext}:${contextWeight}`;
+    let generation = this.generations.get(key);
+    if (generation) return generation;
+    const lengths = {
+      bBody,
+      bContext,
+      contextWeight,
+      avgBody: this.totalBody / this.liveCount || 1,
+      avgContext: this.totalContext / this.liveCount || 1,
+    };
+    const { body, context } = lengthNorms(lengths);
+    const slots = this.alive.length;
+    // Shared memory: the workers read the norms of the generations they are sent without a copy.
+    const bodyInverse = new Float32Array(new SharedArrayBuffer(slots * 4));
+    const contextFactor = new Float32Array(new SharedArrayBuffer(slots * 4));
+    for (const segment of this.segments) {
+      const reader = segment.reader;
+      for (let local = 0; local < reader.docs; local++) {
+        bodyInverse[segment.base + local] = body(reader.bodyLength[local] as number);
+        contextFactor[segment.base + local] = context(reader.contextLength[local] as number);
+      }
+    }
+    generation = {
+      id: nextGenerationId++,
+      readers: this.segments.map((segment) => segment.reader),
+      bases: this.segments.map((segment) => segment.base),
+      alive: this.alive,
+      bodyInverse,
+      contextFactor,
+      k1,
+      lengths,
+    };
+    this.generations.set(key, generation);
+    return generation;
+  }
+}
+
+/**
  * The persisted keyword index of ONE owner: immutable segments plus per-segment tombstone files, listed by a
  * manifest that is replaced atomically (write-new-then-rename). Every committed state is a complete, checksummed
  * index; a crash mid-write leaves the previous manifest in force (leftover files are removed on the next write).
@@ -136,9 +298,13 @@ export class KeywordStore {
   private vectorLive = 0;
   private totalBody = 0;
   private totalContext = 0;
-  /** Liveness by global slot (all segments). */
-  private aliveAll = new Uint8Array(0);
-  private norms: { key: string; bodyInverse: Float32Array; contextFactor: Float32Array } | null = null;
+  /** The current state as searches see it (pinned by searches in flight). */
+  private view = new KeywordView([], new Uint8Array(0), 0, 0, 0);
+  /** Views replaced while a search still pinned them. */
+  private readonly pinnedViews = new Set<KeywordView>();
+  /** How many unreleased views hold each segment reader (closed when none does). */
+  private readonly readerViews = new Map<SegmentReader, number>();
+  private pool: KeywordScoringPool | null = null;
   /** Set on a store for an owner with nothing on disk yet: its first refresh under the write lock creates it. */
   private createOnWrite = false;
 
@@ -201,8 +367,6 @@ export class KeywordStore {
             );
       next.push(this.liveSegment(reader, entry.checksum, entry.tombstones));
     }
-    const kept = new Set(next.map((segment) => segment.reader));
-    for (const segment of this.segments) if (!kept.has(segment.reader)) segment.reader.close();
     this.adoptSegments(next);
     this.generation = manifest.data.generation;
     this.nextSegment = manifest.data.nextSegment;
@@ -251,19 +415,24 @@ export class KeywordStore {
   /** Bytes held in memory (postings, dictionaries, per-chunk columns and maps), for the memory budget. */
   get memoryBytes(): number {
     let bytes = this.idMaps ? this.idMaps.slotById.size * 120 : 0;
-    for (const segment of this.segments) bytes += segment.reader.memoryBytes + segment.alive.byteLength * 9;
+    for (const segment of this.segments) {
+      bytes += segment.reader.memoryBytes + segment.alive.byteLength * 9;
+      if (this.pool) bytes += this.pool.extraBytes(segment.reader);
+    }
     return bytes;
   }
 
   /** Live chunks containing the term (exact: deleted chunks excluded). */
   documentFrequency(term: string): number {
-    const bytes = Buffer.from(term);
-    let df = 0;
-    for (const segment of this.segments) {
-      const index = segment.reader.findTerm(bytes);
-      if (index >= 0) df += (segment.reader.termDf[index] as number) - (segment.deadDf.get(term) ?? 0);
-    }
-    return df;
+    return this.view.documentFrequency(term);
+  }
+
+  /**
+   * Lets searches hand scoring to `pool` (worker threads sharing this store's segment bytes) when a query is
+   * large enough; without one (or for small queries) they score in this thread.
+   */
+  setScoringPool(pool: KeywordScoringPool | null): void {
+    this.pool = pool;
   }
 
   chunkIdOf(slot: number): string | undefined {
@@ -397,10 +566,8 @@ export class KeywordStore {
   }
 
   /**
-   * Best live slots for weighted query terms (BM25F, exact scores), best first, ties by lower slot.
-   * MaxScore over all segments at once (a term's postings are one list in slot order): the lists whose summed
-   * score bounds cannot beat the current k-th score are only probed (skipping whole blocks) for chunks the other
-   * lists found; those ("essential") lists are accumulated window by window.
+   * Best live slots for weighted query terms (BM25F, exact scores), best first, ties by lower slot, scored in
+   * this thread on the current state (keyword-scoring.ts, maxscore.ts: MaxScore over all segments at once).
    */
   search(
     query: ReadonlyMap<string, number>,
@@ -408,65 +575,52 @@ export class KeywordStore {
     params: Bm25Parameters,
     accept?: (slot: number) => boolean,
   ): ScoredSlot[] {
-    if (limit <= 0 || this.liveCount === 0 || query.size === 0) return [];
-    const { k1 } = params;
-    const norms = this.globalNorms(params);
-    const lists: TermList[] = [];
-    for (const [term, queryWeight] of query) {
-      if (!(queryWeight > 0)) continue;
-      const bytes = Buffer.from(term);
-      const parts: TermPart[] = [];
-      let df = 0;
-      for (const segment of this.segments) {
-        const index = segment.reader.findTerm(bytes);
-        if (index < 0) continue;
-        df += (segment.reader.termDf[index] as number) - (segment.deadDf.get(term) ?? 0);
-        parts.push({ reader: segment.reader, base: segment.base, term: index });
-      }
-      if (df <= 0) continue;
-      const weight = Math.log(1 + (this.liveCount - df + 0.5) / (df + 0.5)) * queryWeight * (k1 + 1);
-      lists.push(new TermList(parts, weight, k1, norms.body, norms.context));
-    }
-    if (lists.length === 0) return [];
-    return maxScoreSearch(
-      lists,
-      limit,
-      { k1, bodyInverse: norms.bodyInverse, contextFactor: norms.contextFactor, alive: this.aliveAll },
-      accept,
-    );
+    const view = this.view;
+    if (limit <= 0 || view.liveCount === 0 || query.size === 0) return [];
+    const { terms } = view.resolve(query, params.k1);
+    if (terms.length === 0) return [];
+    return scoreTerms(view.generation(params), terms, limit, accept);
   }
 
-  /** Per-slot BM25F length norms over all segments, cached until the collection or the parameters change. */
-  private globalNorms(params: Bm25Parameters): {
-    bodyInverse: Float32Array;
-    contextFactor: Float32Array;
-    body: (len: number) => number;
-    context: (len: number) => number;
-  } {
-    const { bBody, bContext, contextWeight } = params;
-    const avgBody = this.totalBody / this.liveCount || 1;
-    const avgContext = this.totalContext / this.liveCount || 1;
-    const body = (len: number) => 1 / (1 - bBody + (bBody * len) / avgBody);
-    const context = (len: number) => contextWeight / (1 - bContext + (bContext * len) / avgContext);
-    const key = `${this.generation}:${bBody}:${bContext}:${contextWeight}`;
-    if (this.norms?.key !== key) {
-      const bodyInverse = new Float32Array(this.aliveAll.length);
-      const contextFactor = new Float32Array(this.aliveAll.length);
-      for (const segment of this.segments) {
-        const reader = segment.reader;
-        for (let local = 0; local < reader.docs; local++) {
-          bodyInverse[segment.base + local] = body(reader.bodyLength[local] as number);
-          contextFactor[segment.base + local] = context(reader.contextLength[local] as number);
+  /**
+   * Searches the current state (in the pool's workers when it takes the query, else here) and calls `use` with
+   * the hits and that state: the hits' slots are read through it, so they name the chunks that were scored even
+   * if a write committed while the workers scored. The state's files stay open until `use` returns.
+   */
+  async searchWith<T>(
+    query: ReadonlyMap<string, number>,
+    limit: number,
+    params: Bm25Parameters,
+    filters: SearchFilters | undefined,
+    use: (hits: ScoredSlot[], state: KeywordState) => T,
+  ): Promise<T> {
+    const view = this.view;
+    view.pins++;
+    try {
+      let hits: ScoredSlot[] = [];
+      if (limit > 0 && view.liveCount > 0 && query.size > 0) {
+        const { terms, postings } = view.resolve(query, params.k1);
+        if (terms.length > 0) {
+          const generation = view.generation(params);
+          const pool = this.pool;
+          const pooled = pool?.takes(postings) ? await pool.search(generation, terms, limit, filters) : null;
+          hits = pooled ?? scoreTerms(generation, terms, limit, filterAcceptor(generation, filters));
         }
       }
-      this.norms = { key, bodyInverse, contextFactor };
+      return use(hits, view);
+    } finally {
+      view.pins--;
+      if (view.retired && view.pins === 0 && this.pinnedViews.delete(view)) this.releaseView(view);
     }
-    return { bodyInverse: this.norms.bodyInverse, contextFactor: this.norms.contextFactor, body, context };
   }
 
   close(): void {
-    for (const segment of this.segments) segment.reader.close();
+    for (const view of [this.view, ...this.pinnedViews]) for (const id of view.generationIds) this.pool?.release(id);
+    for (const reader of this.readerViews.keys()) reader.close();
+    this.readerViews.clear();
+    this.pinnedViews.clear();
     this.segments = [];
+    this.view = new KeywordView([], new Uint8Array(0), 0, 0, 0);
   }
 
   /** Removes files no manifest references (leftovers of crashed writes or replaced segments). */
@@ -506,15 +660,31 @@ export class KeywordStore {
   }
 
   private locate(slot: number): { segment: LiveSegment; local: number } {
-    let lo = 0;
-    let hi = this.segments.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if ((this.segments[mid] as LiveSegment).base <= slot) lo = mid;
-      else hi = mid - 1;
+    return this.view.locate(slot);
+  }
+
+  /** Makes `next` the state searches see; the previous one is released once no search pins it. */
+  private swapView(next: KeywordView): void {
+    for (const segment of next.segments)
+      this.readerViews.set(segment.reader, (this.readerViews.get(segment.reader) ?? 0) + 1);
+    const previous = this.view;
+    this.view = next;
+    previous.retired = true;
+    if (previous.pins > 0) this.pinnedViews.add(previous);
+    else this.releaseView(previous);
+  }
+
+  /** Drops a view nobody searches any more: its generations leave the workers, readers no view holds are closed. */
+  private releaseView(view: KeywordView): void {
+    for (const id of view.generationIds) this.pool?.release(id);
+    for (const segment of view.segments) {
+      const users = (this.readerViews.get(segment.reader) ?? 0) - 1;
+      if (users > 0) {
+        this.readerViews.set(segment.reader, users);
+      } else if (this.readerViews.delete(segment.reader)) {
+        segment.reader.close();
+      }
     }
-    const segment = this.segments[lo] as LiveSegment;
-    return { segment, local: slot - segment.base };
   }
 
   private liveSegment(
@@ -599,9 +769,9 @@ export class KeywordStore {
       this.totalBody += segment.reader.totalBody - segment.deadBody;
       this.totalContext += segment.reader.totalContext - segment.deadContext;
     }
-    this.aliveAll = new Uint8Array(base);
-    for (const segment of next) this.aliveAll.set(segment.alive, segment.base);
-    this.norms = null;
+    const aliveAll = new Uint8Array(new SharedArrayBuffer(base));
+    for (const segment of next) aliveAll.set(segment.alive, segment.base);
+    this.swapView(new KeywordView(next, aliveAll, this.liveCount, this.totalBody, this.totalContext));
   }
 
   private maps(): IdMaps {
@@ -679,8 +849,6 @@ export class KeywordStore {
       throw error;
     }
     await writeDurable(KeywordStore.manifestPath(this.dir), Buffer.from(JSON.stringify(manifest)));
-    const kept = new Set(next.map((segment) => segment.reader));
-    for (const segment of this.segments) if (!kept.has(segment.reader)) segment.reader.close();
     this.adoptSegments(next);
     this.generation = manifest.generation;
     this.nextSegment = nextSegment;

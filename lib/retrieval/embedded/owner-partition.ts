@@ -10,6 +10,7 @@ import type { AttributeSet, SegmentDoc } from '@/lib/retrieval/embedded/keyword-
 import {
   clearIntent,
   hasManifest,
+  type KeywordScoringPool,
   KeywordStore,
   languageMarker,
   readIntent,
@@ -47,8 +48,8 @@ function sameDimensions(members: UpsertGroup['members'], chunks: readonly Indexe
 export interface KeywordMatch {
   chunkId: string;
   score: number;
-  /** Position in the keyword state the search ran on: valid for `chunkAt` until the next await. */
-  slot: number;
+  /** The stored chunk, read from the state the search ran on (when asked for). */
+  record?: StoredChunk;
 }
 
 export interface SemanticMatch {
@@ -114,11 +115,14 @@ export class OwnerPartition {
     table: ChunkTable,
     keywordDir: string,
     params: Bm25Params = DEFAULT_BM25_PARAMS,
+    pool: KeywordScoringPool | null = null,
   ): Promise<OwnerPartition> {
     let store: KeywordStore;
     if (!table.exists && !hasManifest(keywordDir)) {
       // Nobody wrote this owner yet: a read must not create anything on disk.
-      return new OwnerPartition(ownerId, table, KeywordStore.empty(keywordDir), params);
+      const empty = KeywordStore.empty(keywordDir);
+      empty.setScoringPool(pool);
+      return new OwnerPartition(ownerId, table, empty, params);
     }
     try {
       store = await KeywordStore.open(keywordDir);
@@ -134,6 +138,7 @@ export class OwnerPartition {
         }
       });
     }
+    store.setScoringPool(pool);
     const partition = new OwnerPartition(ownerId, table, store, params);
     if (await readIntent(keywordDir)) {
       // Re-read under the lock: the intent may belong to another process's write that has finished since.
@@ -299,11 +304,6 @@ export class OwnerPartition {
     return slot === undefined ? undefined : this.store.record(slot);
   }
 
-  /** The stored chunk at a slot of a keyword match, read synchronously after the search (no id lookup). */
-  chunkAt(slot: number): StoredChunk {
-    return this.store.record(slot);
-  }
-
   /** The filterable attributes of a chunk, if this owner has it (from memory). */
   attributes(chunkId: string): AttributeSet | undefined {
     const slot = this.store.slotOf(chunkId);
@@ -338,30 +338,28 @@ export class OwnerPartition {
     return ANALYSIS_LANGUAGES.filter((language) => this.store.documentFrequency(languageMarker(language)) > 0);
   }
 
-  /** Best BM25F matches passing the filters (synchronous: one consistent state). */
-  searchKeyword(terms: string[], limit: number, filters: SearchFilters | undefined): KeywordMatch[] {
-    const predicate = compileFilters(filters);
-    let accept: ((slot: number) => boolean) | undefined;
-    if (predicate) {
-      const verdicts = new Map<AttributeSet, boolean>();
-      accept = (slot) => {
-        const attributes = this.store.attributes(slot);
-        let verdict = verdicts.get(attributes);
-        if (verdict === undefined) {
-          verdict = predicate(attributes);
-          verdicts.set(attributes, verdict);
-        }
-        return verdict;
-      };
-    }
+  /**
+   * Best BM25F matches passing the filters, all from one committed state (scored in a search worker when the
+   * index has a pool and the query is large, else in this thread); with `records`, each match carries its chunk
+   * read from that same state.
+   */
+  searchKeyword(
+    terms: string[],
+    limit: number,
+    filters: SearchFilters | undefined,
+    options: { records?: boolean } = {},
+  ): Promise<KeywordMatch[]> {
     const query = new Map<string, number>();
     for (const term of terms) query.set(term, (query.get(term) ?? 0) + 1);
-    const hits = this.store.search(query, limit, this.params, accept);
-    const ids = this.store;
-    return hits.flatMap((hit) => {
-      const chunkId = ids.chunkIdOf(hit.slot);
-      return chunkId === undefined ? [] : [{ chunkId, score: hit.score, slot: hit.slot }];
-    });
+    return this.store.searchWith(query, limit, this.params, filters, (hits, state) =>
+      hits.flatMap((hit) => {
+        const chunkId = state.chunkIdOf(hit.slot);
+        if (chunkId === undefined) return [];
+        const match: KeywordMatch = { chunkId, score: hit.score };
+        if (options.records) match.record = state.record(hit.slot);
+        return [match];
+      }),
+    );
   }
 
   /**

@@ -67,12 +67,11 @@ export async function searchPartition(partition: OwnerPartition, request: Search
   const perMode = Math.max(request.topK, Math.min(request.candidates ?? DEFAULT_CANDIDATES, MAX_CANDIDATES));
 
   if (request.mode === 'keyword' || (request.mode === 'hybrid' && !vector)) {
-    // Synchronous from search to record reads: the slots still name the chunks the search ranked.
-    return partition
-      .searchKeyword(terms, request.topK, request.filters)
-      .map((match) =>
-        toHit(partition.chunkAt(match.slot), match.score, { keyword: match.score }, termSet, includeText),
-      );
+    // Records read from the state the search ranked (a write committed meanwhile does not change them).
+    const matches = await partition.searchKeyword(terms, request.topK, request.filters, { records: true });
+    return matches.flatMap((match) =>
+      match.record ? [toHit(match.record, match.score, { keyword: match.score }, termSet, includeText)] : [],
+    );
   }
   if (!vector) return [];
   if (request.mode === 'semantic') {
@@ -83,8 +82,12 @@ export async function searchPartition(partition: OwnerPartition, request: Search
     });
   }
 
-  const keyword = partition.searchKeyword(terms, perMode, request.filters);
-  const semantic = await partition.searchSemantic(vector, perMode, request.filters);
+  // Both at once: the vector search (LanceDB's own threads) is started first, so keyword scoring (here or in a
+  // search worker) overlaps it.
+  const [semantic, keyword] = await Promise.all([
+    partition.searchSemantic(vector, perMode, request.filters),
+    partition.searchKeyword(terms, perMode, request.filters),
+  ]);
   const keywordScores = new Map(keyword.map((match) => [match.chunkId, match.score]));
   const semanticScores = new Map(semantic.map((match) => [match.chunkId, match.similarity]));
   const fused = reciprocalRankFusion([keyword.map((match) => match.chunkId), semantic.map((match) => match.chunkId)], {
