@@ -156,7 +156,9 @@ async function scanInto(ctx: RebuildContext, next: KeywordStore, pacing: Rebuild
     const docs = await analyseSliced(pending);
     pending = [];
     pendingBytes = 0;
-    await next.apply(docs, []);
+    // A fresh build sees each chunk once; a resumed one may meet chunks written since (apply replaces them).
+    if (resumed) await next.apply(docs, []);
+    else await next.appendSegment(docs);
     while (await next.maybeMerge()) {
       // Tiered merging.
     }

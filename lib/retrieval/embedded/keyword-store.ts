@@ -400,6 +400,23 @@ export class KeywordStore {
     await this.commit(entries, nextSegment);
   }
 
+  /**
+   * Adds `add` as a new segment without looking for chunks already present: for a build from the table, which
+   * yields each chunk once. Unlike apply() it never builds the id maps (about 150 bytes per chunk at 1M).
+   */
+  async appendSegment(add: readonly SegmentDoc[]): Promise<void> {
+    if (add.length === 0) return;
+    const entries: Manifest['segments'] = this.segments.map((segment) => ({
+      name: segment.reader.name,
+      checksum: segment.checksum,
+      tombstones: segment.tombstones,
+    }));
+    const name = `seg-${String(this.nextSegment).padStart(6, '0')}`;
+    const encoded = await encodeSegment([...add]);
+    entries.push({ name, checksum: await this.writeSegment(name, encoded), tombstones: null });
+    await this.commit(entries, this.nextSegment + 1);
+  }
+
   /** Merges per the tiered policy; returns true when it changed anything. */
   async maybeMerge(): Promise<boolean> {
     for (let i = 0; i < this.segments.length; i++) {
