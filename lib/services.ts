@@ -164,6 +164,7 @@ export async function startIngestWorkerOnce(): Promise<IngestWorker> {
       resolveEmbedder: resolveDocumentEmbedder,
       resolveMetaModel: resolveMetaModel,
       resolveSummaryModel,
+      summaryModelConfigured: config.llm.summaryModel !== null,
     });
   }
   return state.worker;

@@ -25,6 +25,12 @@ export interface ParseAndChunkOptions {
   extractChildren?: boolean;
   /** See ParseOptions.visualFlags. */
   visualFlags?: boolean;
+  /**
+   * Compute the extractive section summaries (default true). False when a summary model is configured
+   * (LLM_SUMMARY_MODEL): its summaries replace them, and the pipeline computes the extractive ones itself only when
+   * the model does not answer.
+   */
+  extractiveSummaries?: boolean;
 }
 
 export interface ParseAndChunkOutput {
@@ -32,9 +38,10 @@ export interface ParseAndChunkOutput {
   chunks: IngestChunk[];
   /**
    * What the pipeline would otherwise compute from the chunks on its own thread: the extractive section summaries
-   * (used when no summary model answers) and each chunk's detected language, in chunk order.
+   * (used when no summary model answers; null when `extractiveSummaries` was false) and each chunk's detected
+   * language, in chunk order.
    */
-  derived: { summaries: SummarizedSection[]; languages: string[] };
+  derived: { summaries: SummarizedSection[] | null; languages: string[] };
   /** chunkMs includes the derived values. */
   timings: { parseMs: number; chunkMs: number };
 }
@@ -58,7 +65,8 @@ export async function parseAndChunkBytes(
   if (chunks.length === 0) {
     throw new IngestError('no-text', parsed.kind === 'pdf' ? 'no extractable text (scanned?)' : 'no extractable text');
   }
-  const derived = { summaries: await extractiveSections(chunks), languages: chunks.map((c) => detectLanguage(c.text)) };
+  const summaries = options.extractiveSummaries === false ? null : await extractiveSections(chunks);
+  const derived = { summaries, languages: chunks.map((c) => detectLanguage(c.text)) };
   const t2 = performance.now();
   return { parsed, chunks, derived, timings: { parseMs: t1 - t0, chunkMs: t2 - t1 } };
 }

@@ -14,8 +14,19 @@ const { IngestError } = await import('./errors.ts');
 
 port.on('message', async (message) => {
   if (message?.type !== 'job') return;
-  const { id, path, filename, declaredMime, chunker, zipLimits, maxFileBytes, ocr, extractChildren, visualFlags } =
-    message;
+  const {
+    id,
+    path,
+    filename,
+    declaredMime,
+    chunker,
+    zipLimits,
+    maxFileBytes,
+    ocr,
+    extractChildren,
+    visualFlags,
+    extractiveSummaries,
+  } = message;
   let lastProgress = 0;
   const onProgress = (progress) => {
     const now = Date.now();
@@ -33,6 +44,7 @@ port.on('message', async (message) => {
       ocr,
       extractChildren,
       visualFlags,
+      extractiveSummaries,
       onProgress,
     });
     port.postMessage({ type: 'result', id, ok: true, parsed, chunks, derived, timings });

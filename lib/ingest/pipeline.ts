@@ -46,6 +46,11 @@ export interface PipelineDeps {
   resolveMetaModel?: () => Promise<{ model: LanguageModel; timeoutMs: number } | null>;
   /** The model that writes section summaries (LLM_SUMMARY_MODEL) when one answers; absent or null = extractive. */
   resolveSummaryModel?: () => Promise<{ model: LanguageModel; timeoutMs: number } | null>;
+  /**
+   * Whether a summary model is configured (LLM_SUMMARY_MODEL set): the parse worker then skips the extractive
+   * summaries, which the model's replace; they are computed here only when the model does not answer.
+   */
+  summaryModelConfigured?: boolean;
   /** When given, each stage's wall time is added to it (lib/ingest/profile.ts). */
   profile?: IngestProfile;
 }
@@ -115,6 +120,7 @@ export async function processDocument(
     ocr: deps.limits.ocr,
     extractChildren: depth < MAX_CHILD_DEPTH,
     visualFlags: deps.limits.visualFlags,
+    extractiveSummaries: deps.summaryModelConfigured !== true,
     onProgress: (p) => {
       void progress(p.stage, p.fraction).catch(() => controller.abort());
     },
@@ -270,11 +276,12 @@ async function writeSectionSummaries(
   chunks: readonly IngestChunk[],
   resolveModel: PipelineDeps['resolveSummaryModel'],
   signal: AbortSignal,
-  extractive: readonly SummarizedSection[],
+  extractive: readonly SummarizedSection[] | null,
 ): Promise<void> {
   const model = resolveModel ? await resolveModel() : null;
-  // without a model, the extractive summaries the parse worker already wrote (the same summarizeDocument gives)
-  const sections = model ? await summarizeDocument({ chunks, model, signal }) : extractive;
+  // Without a model, the extractive summaries the parse worker already wrote (the same summarizeDocument gives),
+  // or, when the worker skipped them because a model is configured but it does not answer now, computed here.
+  const sections = model || !extractive ? await summarizeDocument({ chunks, model, signal }) : extractive;
   await replaceSectionSummaries({
     ownerId,
     documentId,

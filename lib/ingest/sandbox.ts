@@ -42,6 +42,8 @@ export interface ParseAndChunkFileInput {
   extractChildren?: boolean;
   /** Flag PDF pages for the visual_interpretation tool (default true; see ParseOptions.visualFlags). */
   visualFlags?: boolean;
+  /** Compute extractive section summaries in the worker (default true; see ParseAndChunkOptions). */
+  extractiveSummaries?: boolean;
   /** Absolute path of parse-worker.mjs when it is not found beside this module or under <cwd>/lib/ingest. */
   workerPath?: string;
 }
@@ -405,6 +407,7 @@ export async function parseAndChunkFile(input: ParseAndChunkFileInput): Promise<
       ocr: input.ocr,
       extractChildren: input.extractChildren,
       visualFlags: input.visualFlags,
+      extractiveSummaries: input.extractiveSummaries,
     });
   });
 }

@@ -8,7 +8,7 @@ import { metaFilterSchema } from '@/lib/domain/typed-meta';
 import type { Bm25Params } from '@/lib/retrieval/embedded/bm25-index';
 import { ChunkTable } from '@/lib/retrieval/embedded/chunk-table';
 import { KeywordPool } from '@/lib/retrieval/embedded/keyword-pool';
-import { keywordDirOf, OwnerPartition } from '@/lib/retrieval/embedded/owner-partition';
+import { type BackgroundRebuildSettings, keywordDirOf, OwnerPartition } from '@/lib/retrieval/embedded/owner-partition';
 import { MAX_CANDIDATES, searchPartition } from '@/lib/retrieval/embedded/search-partition';
 import type {
   ChunkDocumentAttributes,
@@ -109,6 +109,11 @@ export interface EmbeddedChunkIndexOptions {
    * and closes it); null: none.
    */
   keywordPool?: KeywordPool | null;
+  /**
+   * Pacing of the background rebuild of a keyword index written by an older analyser version (default: half a
+   * core, batches of 20,000 chunks or a sixteenth of the memory budget in text, whichever is smaller).
+   */
+  rebuild?: Omit<BackgroundRebuildSettings, 'memoryBudgetBytes'>;
 }
 
 /** The keyword search pool for these options, or null (in-thread scoring; also when the worker file is missing). */
@@ -211,7 +216,10 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
   function loadPartition(ownerId: string): Promise<OwnerPartition> {
     const name = ownerTableName(ownerId);
     return ChunkTable.open(db, name, { deferAnnIndex: options.bulkLoad ?? false }).then((table) =>
-      OwnerPartition.load(ownerId, table, keywordDirOf(options.dir, name), options.bm25, keywordPool),
+      OwnerPartition.load(ownerId, table, keywordDirOf(options.dir, name), options.bm25, keywordPool, {
+        ...options.rebuild,
+        memoryBudgetBytes: budgetBytes,
+      }),
     );
   }
 
@@ -319,6 +327,10 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
       return (await readPartition(ownerId)).size;
     },
 
+    async keywordIndexState(ownerId: string) {
+      return (await readPartition(ownerId)).rebuildState();
+    },
+
     async health(): Promise<ChunkIndexHealth> {
       try {
         await db.tableNames();
@@ -349,6 +361,8 @@ export async function createEmbeddedChunkIndex(options: EmbeddedChunkIndexOption
         if (result.status !== 'fulfilled') continue;
         await result.value.settle();
         result.value.close();
+        // A background rebuild stops at its next batch boundary (resumed by the next open).
+        await result.value.rebuildSettled();
       }
       partitions.clear();
       if (options.keywordPool === undefined) await keywordPool?.close();

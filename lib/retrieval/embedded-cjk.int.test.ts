@@ -35,7 +35,7 @@ function manifestAnalyzerVersions(root: string): number[] {
 }
 
 describe('a keyword index written by analyser version 3 (before Chinese was split into words)', () => {
-  it('is detected on open, rebuilt from the table, and then finds the Chinese text', async () => {
+  it('is detected on open, rebuilt from the table in the background, and then finds the Chinese text', async () => {
     // Write the index as version 3 did: the analyser module replaced by the frozen copy of version 3.
     vi.doMock('@/lib/retrieval/analyzer', async (importOriginal) => ({
       ...(await importOriginal<typeof import('@/lib/retrieval/analyzer')>()),
@@ -54,9 +54,12 @@ describe('a keyword index written by analyser version 3 (before Chinese was spli
     await old.close();
     expect(manifestAnalyzerVersions(dir)).toEqual([3]);
 
-    // The current analyser opens the same folder.
+    // The current analyser opens the same folder and rebuilds the index in the background
+    // (embedded-rebuild.int.test.ts tests the queries answered meanwhile).
     vi.doUnmock('@/lib/retrieval/analyzer');
     const current = await (await loadIndexModule()).createEmbeddedChunkIndex({ dir });
+    await current.countChunks(OWNER);
+    await vi.waitFor(async () => expect((await current.keywordIndexState?.(OWNER))?.rebuilding).toBe(false));
     const top = async (query: string) =>
       (await current.search({ ownerId: OWNER, query, mode: 'keyword', topK: 3 })).map((hit) => hit.chunkId);
     expect(await top('东北电气发展股份有限公司2018年第一季度营业收入是多少?')).toContain('report-1');

@@ -132,6 +132,9 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
   const maxBytes = options.batch?.maxBytes ?? DEFAULT_MAX_BATCH_BYTES;
   let closed = false;
   let ready: Promise<void> | null = null;
+  /** The background re-analysis of points made by an older analyser version, while it runs. */
+  let reanalysis: Promise<void> | null = null;
+  let reanalysed = 0;
   /** Payload keys known to be indexed (strict mode refuses a filter on any other). */
   const indexedKeys = new Set<string>();
 
@@ -191,11 +194,36 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
       indexedKeys.add(index.field_name);
     }
     // A new collection holds nothing stale; an existing one may hold sparse vectors of an older analyser.
-    if (exists) {
-      await reanalyseStalePoints(client, name, options.bm25 ?? DEFAULT_BM25_PARAMS, (operation, run) =>
-        call(operation, run, false),
-      );
-    }
+    if (exists) startReanalysis();
+  }
+
+  /**
+   * Re-analyses stale points in the background (a million points take minutes): the index answers meanwhile.
+   * A failure (Qdrant down) is logged and left for the next start, which resumes from the version markers.
+   */
+  function startReanalysis(): void {
+    if (reanalysis) return;
+    reanalysed = 0;
+    const bm25 = options.bm25 ?? DEFAULT_BM25_PARAMS;
+    reanalysis = reanalyseStalePoints(client, name, bm25, (operation, run) => call(operation, run, false), {
+      shouldStop: () => closed,
+      onPage: (points) => {
+        reanalysed += points;
+      },
+    })
+      .then(
+        (count) => {
+          reanalysed = count;
+          if (count > 0) console.info(`Qdrant ${name}: re-analysed ${count} points (analyser upgrade)`);
+        },
+        (error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          console.warn(`Qdrant ${name}: re-analysis of older points stopped (resumed at the next start): ${message}`);
+        },
+      )
+      .finally(() => {
+        reanalysis = null;
+      });
   }
 
   /**
@@ -406,8 +434,15 @@ export async function createQdrantChunkIndex(options: QdrantChunkIndexOptions): 
       }
     },
 
+    async keywordIndexState(_ownerId: string) {
+      // One collection for every owner: its re-analysis covers them all.
+      await ensureReady();
+      return reanalysis ? { rebuilding: true, done: reanalysed } : { rebuilding: false };
+    },
+
     async close(): Promise<void> {
       closed = true;
+      await reanalysis;
     },
   };
   return index;

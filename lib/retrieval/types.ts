@@ -137,5 +137,17 @@ export interface ChunkIndex {
   updateDocumentAttributes(ownerId: string, documentId: string, attributes: ChunkDocumentAttributes): Promise<void>;
   countChunks(ownerId: string): Promise<number>;
   health(): Promise<ChunkIndexHealth>;
+  /**
+   * Whether the owner's keyword analyses are being rebuilt in the background after an analyser upgrade
+   * (ANALYZER_VERSION). Searches are answered meanwhile: exact for text without the scripts the upgrade changed,
+   * possibly incomplete for queries in those scripts (Chinese, Japanese, Thai, Lao, Khmer, Burmese).
+   */
+  keywordIndexState?(ownerId: string): Promise<KeywordIndexState>;
   close(): Promise<void>;
+}
+
+export interface KeywordIndexState {
+  rebuilding: boolean;
+  /** Chunks re-analysed so far in this rebuild (when known). */
+  done?: number;
 }

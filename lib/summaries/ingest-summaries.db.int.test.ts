@@ -89,11 +89,47 @@ describe('summaries and visual flags at ingest', () => {
     expect(await listDocumentSections(bob.id, document.id)).toEqual([]);
   });
 
+  it('stores the same extractive summaries when a configured summary model does not answer', async () => {
+    // The parse worker skips the extractive summaries when a model is configured; the pipeline computes them when
+    // the model does not answer: the stored rows must equal those of an install without a model.
+    const frank = await createTestUser('sum-f');
+    const grace = await createTestUser('sum-g');
+    await upload(frank.id, 'pump.md', Buffer.from(MANUAL), 'text/markdown');
+    await processAll();
+    await upload(grace.id, 'pump.md', Buffer.from(MANUAL), 'text/markdown');
+    let asked = 0;
+    await processAll({
+      summaryModelConfigured: true,
+      resolveSummaryModel: async () => {
+        asked++;
+        return null;
+      },
+    });
+    expect(asked).toBe(1);
+    const stored = async (ownerId: string) =>
+      (await getDb().sectionSummary.findMany({ where: { ownerId }, orderBy: { ordinal: 'asc' } })).map(
+        ({ ordinal, label, chunkStart, chunkEnd, pageStart, pageEnd, text, source, tokenCount }) => ({
+          ordinal,
+          label,
+          chunkStart,
+          chunkEnd,
+          pageStart,
+          pageEnd,
+          text,
+          source,
+          tokenCount,
+        }),
+      );
+    const withoutModel = await stored(frank.id);
+    expect(withoutModel).toHaveLength(TOPICS.length);
+    expect(await stored(grace.id)).toEqual(withoutModel);
+  });
+
   it('uses the summary model when one is resolved', async () => {
     const carol = await createTestUser('sum-c');
     await upload(carol.id, 'pump-2.md', Buffer.from(MANUAL.replace('Pump manual', 'Pump guide')), 'text/markdown');
     const model = scriptedModel({ json: ['This section explains one step of looking after the pump.'] });
-    await processAll({ resolveSummaryModel: async () => ({ model, timeoutMs: 5000 }) });
+    await processAll({ summaryModelConfigured: true, resolveSummaryModel: async () => ({ model, timeoutMs: 5000 }) });
     const rows = await getDb().sectionSummary.findMany({ where: { ownerId: carol.id } });
     expect(rows.length).toBe(TOPICS.length);
     expect(rows.every((r) => r.source === 'model' && r.text.includes('looking after the pump'))).toBe(true);

@@ -1,6 +1,7 @@
 import { checkMetaFilters, describeMetaFilter, type MetaFilter, unionSchemas } from '@/lib/domain/typed-meta';
 import { isIndexUnavailable } from '@/lib/retrieval/errors';
-import type { SearchFilters, SearchHit, SearchMode } from '@/lib/retrieval/types';
+import type { ChunkIndex, SearchFilters, SearchHit, SearchMode } from '@/lib/retrieval/types';
+import { HAS_UNSPACED_SCRIPT } from '@/lib/retrieval/unspaced-scripts';
 import { hitsPerDocument, PER_DOCUMENT_CANDIDATES } from '../document-answer';
 import { findInjectedSpans } from '../injection';
 import { deadlineSignal } from '../model-call';
@@ -199,6 +200,19 @@ async function embed(ctx: ToolContext, query: string): Promise<{ vector: number[
   }
 }
 
+/**
+ * A note for a query in Chinese, Japanese, Thai, Lao, Khmer or Burmese while the owner's keyword index is rebuilt
+ * for a new analyser version (ChunkIndex.keywordIndexState): its keyword results may miss chunks not re-analysed
+ * yet, so "no results" must not be read as "the documents do not say". Text in other scripts is exact meanwhile.
+ */
+async function rebuildNote(index: ChunkIndex, ownerId: string, query: string, mode: SearchMode): Promise<string> {
+  if (mode === 'semantic' || !HAS_UNSPACED_SCRIPT.test(query) || !index.keywordIndexState) return '';
+  const state = await index.keywordIndexState(ownerId).catch(() => null);
+  return state?.rebuilding
+    ? ' (the keyword index is being rebuilt after an analyser upgrade: results for words in this script may be incomplete)'
+    : '';
+}
+
 /** Runs one search for a tool; see the module comment for the promises. */
 export async function runSearch(
   ctx: ToolContext,
@@ -300,11 +314,12 @@ export async function runSearch(
     relaxed.length > 0
       ? ` No hits with ${relaxed.join(', ')}; searched without ${relaxed.length > 1 ? 'them' : 'it'}.`
       : '';
+  note += await rebuildNote(ctx.index, ctx.ownerId, query, effectiveMode);
   if (hits.length === 0) {
     const typed = filters.meta?.length ? ` with ${filters.meta.map(describeMetaFilter).join(' and ')}` : '';
     return toolError(
       'NO_RESULTS',
-      `No results for "${query}"${typed}.${relaxNote}`,
+      `No results for "${query}"${typed}${note}.${relaxNote}`,
       'Try different or fewer words, search_text for exact identifiers, or report the gap as an insufficiency.',
     );
   }

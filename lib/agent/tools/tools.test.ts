@@ -57,6 +57,27 @@ describe('tools', () => {
     expect(none).toMatchObject({ ok: false, error: { code: 'NO_RESULTS' } });
   });
 
+  it('says a Chinese query may be incomplete while the keyword index is rebuilt, and only then', async () => {
+    const { tools, f, ctx } = await setup();
+    const searched: string[] = [];
+    let rebuilding = true;
+    ctx.index = {
+      ...f.index,
+      keywordIndexState: async (ownerId: string) => {
+        searched.push(ownerId);
+        return { rebuilding };
+      },
+    };
+    const zh = await tools.get('search_docs')?.run({ tool: 'search_docs', query: '营业收入 reindex' }, 'c1');
+    expect(zh?.ok === false ? zh.error.message : zh?.summary).toContain('may be incomplete');
+    expect(searched).toEqual([OWNER]);
+    const en = await tools.get('search_docs')?.run({ tool: 'search_docs', query: 'reindex orders' }, 'c2');
+    expect(en?.ok && en.summary).not.toContain('incomplete');
+    rebuilding = false;
+    const done = await tools.get('search_docs')?.run({ tool: 'search_docs', query: '营业收入 reindex' }, 'c3');
+    expect(done?.ok === false ? done.error.message : done?.summary).not.toContain('incomplete');
+  });
+
   it("relaxes the agent's own filters when they exclude everything, and says so", async () => {
     const { tools, state } = await setup();
     state.plan = { ...state.plan, filters: { bucketIds: ['b-api'] } };

@@ -79,7 +79,8 @@ export function isTemporary(name: string): boolean {
   return name.includes('.tmp-');
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this id runs (a lock holder that is gone was killed). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

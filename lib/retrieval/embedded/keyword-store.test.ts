@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -237,5 +237,65 @@ describe('KeywordStore', () => {
     writeFileSync(path.join(dir, idx), 'garbage');
     await expect(KeywordStore.open(dir)).rejects.toThrow(/magic|checksum/);
     await expect(KeywordStore.open(freshDir())).rejects.toBeInstanceOf(StaleIndexError);
+  });
+});
+
+describe('generations (analyser upgrade)', () => {
+  const docs = (from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => segmentDoc(record(`${from + i}-c`, `w${(from + i) % 7} w${i % 3} shared`)));
+  const query = new Map([
+    ['w1', 1],
+    ['shared', 1],
+  ]);
+
+  it('appendSegment ranks exactly as apply, without building the id maps', async () => {
+    const appended = await KeywordStore.create(freshDir());
+    const applied = await KeywordStore.create(freshDir());
+    for (const from of [0, 20, 40]) {
+      await appended.appendSegment(docs(from, 20));
+      await applied.apply(docs(from, 20), []);
+    }
+    expect(appended.memoryBytes).toBeLessThan(applied.memoryBytes);
+    expect(appended.search(query, 10, DEFAULT_BM25_PARAMS)).toEqual(applied.search(query, 10, DEFAULT_BM25_PARAMS));
+    appended.close();
+    applied.close();
+  });
+
+  it('adopts a generation built in another folder in one commit, keeping the old one until then', async () => {
+    const liveDir = freshDir();
+    const old = await KeywordStore.create(liveDir);
+    await old.apply(docs(0, 10), []);
+    const next = await KeywordStore.create(freshDir());
+    await next.appendSegment(docs(0, 10));
+    await next.apply([], ['3-c']);
+    await next.appendSegment(docs(100, 5));
+    const expected = next.search(query, 20, DEFAULT_BM25_PARAMS).map((hit) => next.chunkIdOf(hit.slot));
+    await old.adoptGeneration(next);
+    expect(old.size).toBe(14);
+    expect(old.search(query, 20, DEFAULT_BM25_PARAMS).map((hit) => old.chunkIdOf(hit.slot))).toEqual(expected);
+    expect(old.has('3-c')).toBe(false);
+    // Committed: a fresh open reads the adopted generation (tombstones included).
+    const reopened = await KeywordStore.open(liveDir);
+    expect(reopened.size).toBe(14);
+    expect(reopened.has('104-c')).toBe(true);
+    reopened.close();
+    old.close();
+  });
+
+  it('serves an index of another analyser version only when asked to, and keeps its version on writes', async () => {
+    const dir = freshDir();
+    const store = await KeywordStore.create(dir);
+    await store.apply(docs(0, 3), []);
+    store.close();
+    const manifest = path.join(dir, 'MANIFEST');
+    const raw = JSON.parse(readFileSync(manifest, 'utf8'));
+    writeFileSync(manifest, JSON.stringify({ ...raw, analyzer: raw.analyzer - 1 }));
+    await expect(KeywordStore.open(dir)).rejects.toBeInstanceOf(StaleIndexError);
+    const stale = await KeywordStore.openAnyAnalyzer(dir);
+    expect(stale.analyzerVersion).toBe(raw.analyzer - 1);
+    await stale.apply(docs(10, 2), []);
+    expect(JSON.parse(readFileSync(manifest, 'utf8')).analyzer).toBe(raw.analyzer - 1);
+    expect(stale.size).toBe(5);
+    stale.close();
   });
 });

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { createTimeSlicer } from '@/lib/event-loop';
 import { ANALYZER_VERSION, analyzeForIndex } from '@/lib/retrieval/analyzer';
 import { isTemporary, syncFolder, writeDurable } from '@/lib/retrieval/embedded/durable-files';
+import { journalWrite } from '@/lib/retrieval/embedded/generation-journal';
 import {
   filterAcceptor,
   lengthNorms,
@@ -307,6 +308,10 @@ export class KeywordStore {
   private pool: KeywordScoringPool | null = null;
   /** Set on a store for an owner with nothing on disk yet: its first refresh under the write lock creates it. */
   private createOnWrite = false;
+  /** The analyser version of the committed manifest (kept by commits: writes never relabel an older index). */
+  private analyzer = ANALYZER_VERSION;
+  /** Serves a manifest of another analyser version (while its next generation is built) instead of refusing it. */
+  private acceptOtherAnalyzer = false;
 
   private constructor(readonly dir: string) {}
 
@@ -316,6 +321,25 @@ export class KeywordStore {
     const store = new KeywordStore(dir);
     await store.refresh();
     return store;
+  }
+
+  /**
+   * Opens the store in `dir` even when an older analyser version wrote it (`analyzerVersion` says which), to keep
+   * serving while the next generation is built. Writes analyse with the current analyser and keep the manifest's
+   * version, so the index stays marked stale until adoptGeneration() replaces it. Throws StaleIndexError when there
+   * is no index of this format.
+   */
+  static async openAnyAnalyzer(dir: string): Promise<KeywordStore> {
+    await mkdir(dir, { recursive: true });
+    const store = new KeywordStore(dir);
+    store.acceptOtherAnalyzer = true;
+    await store.refresh();
+    return store;
+  }
+
+  /** The analyser version the committed index was built with. */
+  get analyzerVersion(): number {
+    return this.analyzer;
   }
 
   static manifestPath(dir: string): string {
@@ -349,8 +373,9 @@ export class KeywordStore {
       throw new StaleIndexError('no keyword index manifest');
     }
     const manifest = manifestSchema.safeParse(JSON.parse(raw));
-    if (!manifest.success || manifest.data.analyzer !== ANALYZER_VERSION)
+    if (!manifest.success || (!this.acceptOtherAnalyzer && manifest.data.analyzer !== ANALYZER_VERSION))
       throw new StaleIndexError('keyword index of another format or analyser version');
+    this.analyzer = manifest.data.analyzer;
     if (manifest.data.generation === this.generation && this.generation > 0) return;
     const byName = new Map(this.segments.map((segment) => [segment.reader.name, segment]));
     const next: LiveSegment[] = [];
@@ -544,6 +569,23 @@ export class KeywordStore {
     await this.commit(entries, nextSegment);
   }
 
+  /**
+   * Adds `add` as a new segment without looking for chunks already present: for a build from the table, which
+   * yields each chunk once. Unlike apply() it never builds the id maps (about 150 bytes per chunk at 1M).
+   */
+  async appendSegment(add: readonly SegmentDoc[]): Promise<void> {
+    if (add.length === 0) return;
+    const entries: Manifest['segments'] = this.segments.map((segment) => ({
+      name: segment.reader.name,
+      checksum: segment.checksum,
+      tombstones: segment.tombstones,
+    }));
+    const name = `seg-${String(this.nextSegment).padStart(6, '0')}`;
+    const encoded = await encodeSegment([...add]);
+    entries.push({ name, checksum: await this.writeSegment(name, encoded), tombstones: null });
+    await this.commit(entries, this.nextSegment + 1);
+  }
+
   /** Merges per the tiered policy; returns true when it changed anything. */
   async maybeMerge(): Promise<boolean> {
     for (let i = 0; i < this.segments.length; i++) {
@@ -653,6 +695,41 @@ export class KeywordStore {
         // Gone already.
       }
     }
+  }
+
+  /**
+   * Makes the segments of `next` (a complete index built in another folder) this store's committed state, in one
+   * manifest commit. Their files are hard-linked into this folder under fresh names first, so the other folder stays
+   * complete until the commit: a crash before it leaves the previous manifest in force and the next generation
+   * ready to be adopted again (the links are removed as leftovers). `next` is closed before the commit so the two
+   * generations' postings are never held twice. Call under the owner's write lock.
+   */
+  async adoptGeneration(next: KeywordStore): Promise<void> {
+    const entries: Manifest['segments'] = [];
+    let nextSegment = this.nextSegment;
+    for (const segment of next.segments) {
+      const name = `seg-${String(nextSegment++).padStart(6, '0')}`;
+      await linkFile(path.join(next.dir, `${segment.reader.name}.idx`), path.join(this.dir, `${name}.idx`));
+      await linkFile(path.join(next.dir, `${segment.reader.name}.docs`), path.join(this.dir, `${name}.docs`));
+      let tombstones: LiveSegment['tombstones'] = null;
+      if (segment.tombstones) {
+        tombstones = { file: `${name}.del-${this.generation + 1}`, checksum: segment.tombstones.checksum };
+        await linkFile(path.join(next.dir, segment.tombstones.file), path.join(this.dir, tombstones.file));
+      }
+      entries.push({ name, checksum: segment.checksum, tombstones });
+    }
+    syncFolder(this.dir);
+    const analyzer = next.analyzer;
+    next.close();
+    const previous = this.analyzer;
+    this.analyzer = analyzer;
+    try {
+      await this.commit(entries, nextSegment);
+    } catch (error) {
+      this.analyzer = previous;
+      throw error;
+    }
+    this.acceptOtherAnalyzer = false;
   }
 
   private live(segment: LiveSegment): number {
@@ -823,7 +900,7 @@ export class KeywordStore {
   private async commit(entries: Manifest['segments'], nextSegment: number): Promise<void> {
     const manifest: Manifest = {
       format: FORMAT,
-      analyzer: ANALYZER_VERSION,
+      analyzer: this.analyzer,
       generation: this.generation + 1,
       nextSegment,
       segments: entries,
@@ -976,6 +1053,16 @@ export class KeywordStore {
   }
 }
 
+/** Hard-links `from` as `to` (replacing a leftover of a crashed attempt); copies where links are refused. */
+async function linkFile(from: string, to: string): Promise<void> {
+  await unlink(to).catch(() => undefined);
+  try {
+    await link(from, to);
+  } catch {
+    await copyFile(from, to);
+  }
+}
+
 /** Whether `dir` holds a keyword index manifest. */
 export function hasManifest(dir: string): boolean {
   return existsSync(KeywordStore.manifestPath(dir));
@@ -983,6 +1070,8 @@ export function hasManifest(dir: string): boolean {
 
 /** Records a write about to happen (repaired from the table on the next load if the process dies). */
 export async function writeIntent(dir: string, intent: WriteIntent): Promise<void> {
+  // While a next generation is built (analyser upgrade), it replays this write too.
+  await journalWrite(dir, intent);
   await writeDurable(path.join(dir, 'PENDING'), Buffer.from(JSON.stringify(intent)));
 }
 

@@ -1,11 +1,15 @@
-import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createTimeSlicer } from '@/lib/event-loop';
+import { ANALYZER_VERSION } from '@/lib/retrieval/analyzer';
 import { type Bm25Params, DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-index';
 import type { ChunkTable } from '@/lib/retrieval/embedded/chunk-table';
 import { withFileLock } from '@/lib/retrieval/embedded/durable-files';
 import { compileFilters } from '@/lib/retrieval/embedded/filter-predicate';
 import { filtersToSql, sqlString } from '@/lib/retrieval/embedded/filter-sql';
+import { nextGenerationDir } from '@/lib/retrieval/embedded/generation-journal';
+import { type RebuildPacing, rebuildGeneration } from '@/lib/retrieval/embedded/keyword-rebuild';
 import type { AttributeSet, SegmentDoc } from '@/lib/retrieval/embedded/keyword-segment';
 import {
   clearIntent,
@@ -31,6 +35,22 @@ const REBUILD_BATCH = 20_000;
 const ID_BATCH = 500;
 /** Most chunks written by one group of upserts (bounds the memory and the length of one commit). */
 const MAX_GROUP_CHUNKS = 5_000;
+/** How long a partition waits before trying again to build a next generation another builder holds. */
+const REBUILD_RETRY_MS = 5_000;
+
+/** How a stale keyword index (older analyser version) is rebuilt in the background; see keyword-rebuild.ts. */
+export interface BackgroundRebuildSettings {
+  /** The index memory budget (bytes): a rebuild buffers at most a sixteenth of it in chunk text per batch. */
+  memoryBudgetBytes: number;
+  /** Share of one core the rebuild may use (default 0.5). */
+  cpuShare?: number;
+  /** Most chunks per batch (default REBUILD_BATCH). */
+  batchChunks?: number;
+  /** Called after each committed batch (tests, benchmarks). */
+  afterBatch?: (done: number) => Promise<void> | void;
+}
+
+const DEFAULT_REBUILD: BackgroundRebuildSettings = { memoryBudgetBytes: 1024 * 2 ** 20 };
 
 interface UpsertGroup {
   members: { chunks: IndexedChunk[]; resolve: () => void; reject: (error: unknown) => void }[];
@@ -101,45 +121,56 @@ export class OwnerPartition {
   private openGroup: UpsertGroup | null = null;
   private users = 0;
   lastUsed = Date.now();
+  /** The background rebuild of a stale keyword index, while it runs (see keyword-rebuild.ts). */
+  private rebuilding: Promise<void> | null = null;
+  /** Chunks in the generation being built, and that store (its memory counts against the budget). */
+  private rebuildDone = 0;
+  private building: KeywordStore | null = null;
+  private closed = false;
 
   private constructor(
     readonly ownerId: string,
     private readonly table: ChunkTable,
     private readonly store: KeywordStore,
     private readonly params: Bm25Params,
+    private readonly rebuildSettings: BackgroundRebuildSettings = DEFAULT_REBUILD,
   ) {}
 
-  /** Opens an owner's partition: its persisted keyword index, rebuilt from the table only if missing or stale. */
+  /**
+   * Opens an owner's partition: its persisted keyword index, rebuilt from the table when missing or unreadable.
+   * An index of an older analyser version serves at once while its next generation is built in the background.
+   */
   static async load(
     ownerId: string,
     table: ChunkTable,
     keywordDir: string,
     params: Bm25Params = DEFAULT_BM25_PARAMS,
     pool: KeywordScoringPool | null = null,
+    rebuildSettings: BackgroundRebuildSettings = DEFAULT_REBUILD,
   ): Promise<OwnerPartition> {
     let store: KeywordStore;
     if (!table.exists && !hasManifest(keywordDir)) {
       // Nobody wrote this owner yet: a read must not create anything on disk.
       const empty = KeywordStore.empty(keywordDir);
       empty.setScoringPool(pool);
-      return new OwnerPartition(ownerId, table, empty, params);
+      return new OwnerPartition(ownerId, table, empty, params, rebuildSettings);
     }
     try {
-      store = await KeywordStore.open(keywordDir);
+      store = await KeywordStore.openAnyAnalyzer(keywordDir);
     } catch (error) {
       if (!(error instanceof StaleIndexError) && !(error instanceof Error && /checksum|segment/.test(error.message)))
         throw error;
       store = await withFileLock(lockPath(keywordDir), async () => {
         // Another process may have rebuilt it while this one waited for the lock.
         try {
-          return await KeywordStore.open(keywordDir);
+          return await KeywordStore.openAnyAnalyzer(keywordDir);
         } catch {
           return rebuild(ownerId, table, keywordDir);
         }
       });
     }
     store.setScoringPool(pool);
-    const partition = new OwnerPartition(ownerId, table, store, params);
+    const partition = new OwnerPartition(ownerId, table, store, params, rebuildSettings);
     if (await readIntent(keywordDir)) {
       // Re-read under the lock: the intent may belong to another process's write that has finished since.
       await partition.writes.run(() =>
@@ -149,16 +180,96 @@ export class OwnerPartition {
         }),
       );
     }
+    await partition.startRebuildIfStale();
     return partition;
+  }
+
+  /**
+   * Starts building the next generation of a keyword index made by an older analyser version (in the background:
+   * the old index answers meanwhile). A current index with a next-generation folder left over (rebuilt in full by
+   * a repair meanwhile) gets the folder removed, so writes stop journaling into it.
+   */
+  private async startRebuildIfStale(): Promise<void> {
+    if (this.store.analyzerVersion === ANALYZER_VERSION) {
+      const nextDir = nextGenerationDir(this.keywordDir);
+      if (existsSync(nextDir))
+        await this.serial(() => this.locked(() => rm(nextDir, { recursive: true, force: true })));
+      return;
+    }
+    this.startRebuild();
+  }
+
+  private startRebuild(): void {
+    if (this.rebuilding || this.closed) return;
+    const settings = this.rebuildSettings;
+    const pacing: RebuildPacing = {
+      bufferBytes: Math.max(1, Math.floor(settings.memoryBudgetBytes / 16)),
+      batchChunks: settings.batchChunks ?? REBUILD_BATCH,
+      cpuShare: Math.min(1, Math.max(0.05, settings.cpuShare ?? 0.5)),
+      afterBatch: settings.afterBatch,
+    };
+    const task = rebuildGeneration(
+      {
+        ownerId: this.ownerId,
+        table: this.table,
+        live: this.store,
+        exclusive: (work) =>
+          this.serial(() => (this.closed ? Promise.reject(new Error('partition closed')) : this.locked(work))),
+        stopped: () => this.closed,
+        onProgress: (done, building) => {
+          this.rebuildDone = done;
+          this.building = building;
+        },
+      },
+      pacing,
+    ).then(
+      (outcome) => {
+        if (outcome === 'adopted') {
+          console.info(`keyword index ${this.keywordDir}: rebuilt for analyser version ${ANALYZER_VERSION}`);
+        } else if (outcome === 'busy') {
+          this.retryRebuildLater();
+        }
+      },
+      (error: unknown) => {
+        if (this.closed) return; // closing mid-batch: resumed by the next open
+        console.warn(`keyword index ${this.keywordDir}: background rebuild failed, retrying: ${String(error)}`);
+        this.retryRebuildLater();
+      },
+    );
+    this.rebuilding = task.finally(() => {
+      this.rebuilding = null;
+      this.building = null;
+    });
+  }
+
+  /** Another builder holds the claim (or this attempt failed): try again later, while still stale and open. */
+  private retryRebuildLater(): void {
+    setTimeout(() => {
+      if (!this.closed && this.store.analyzerVersion !== ANALYZER_VERSION) this.startRebuild();
+    }, REBUILD_RETRY_MS).unref();
+  }
+
+  /**
+   * Whether the keyword index is being rebuilt for the current analyser (queries are answered from the old one
+   * meanwhile: exact for text without the scripts the upgrade changed), and how many chunks the new one holds.
+   */
+  rebuildState(): { rebuilding: boolean; done?: number } {
+    if (this.store.analyzerVersion === ANALYZER_VERSION && !this.rebuilding) return { rebuilding: false };
+    return { rebuilding: true, done: this.rebuildDone };
+  }
+
+  /** Resolves when no background rebuild runs (tests, benchmarks). */
+  async rebuildSettled(): Promise<void> {
+    await this.rebuilding;
   }
 
   get size(): number {
     return this.store.size;
   }
 
-  /** Bytes this partition keeps in memory (for the memory budget). */
+  /** Bytes this partition keeps in memory (for the memory budget), with a generation being rebuilt. */
   get memoryBytes(): number {
-    return this.store.memoryBytes;
+    return this.store.memoryBytes + (this.building?.memoryBytes ?? 0);
   }
 
   /** True when no read holds the partition and no write is queued: it may be evicted. */
@@ -395,7 +506,9 @@ export class OwnerPartition {
     await this.table.settle();
   }
 
+  /** Closes the files; a background rebuild stops at its next batch boundary (the next open resumes it). */
   close(): void {
+    this.closed = true;
     this.store.close();
     this.table.close();
   }

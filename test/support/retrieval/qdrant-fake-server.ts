@@ -46,6 +46,11 @@ export interface FakeQdrant {
    * With `afterApplying`, the request takes effect first (e.g. another client won a creation race).
    */
   failNext(match: { method?: string; path: string }, status: number, error: string, afterApplying?: boolean): void;
+  /**
+   * Holds the next request whose method and path match until the returned function is called (then it is
+   * handled as usual): a slow Qdrant, for tests of work running in the background.
+   */
+  holdNext(match: { method?: string; path: string }): () => void;
   close(): Promise<void>;
 }
 
@@ -206,6 +211,7 @@ export async function startFakeQdrant(): Promise<FakeQdrant> {
   const collections = new Map<string, Collection>();
   const requests: FakeQdrantRequest[] = [];
   const failures: { method?: string; path: string; status: number; error: string; afterApplying: boolean }[] = [];
+  const holds: { method?: string; path: string; released: Promise<void> }[] = [];
 
   function collection(name: string): Collection {
     const found = collections.get(name);
@@ -462,10 +468,14 @@ export async function startFakeQdrant(): Promise<FakeQdrant> {
   const server = createServer((req, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    req.on('end', async () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const method = req.method ?? 'GET';
       const path = req.url ?? '/';
+      const held = holds.findIndex(
+        (h) => new URL(path, 'http://fake').pathname === h.path && (h.method ?? method) === method,
+      );
+      if (held !== -1) await holds.splice(held, 1)[0]?.released;
       const send = (status: number, payload: Json) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(payload));
@@ -499,6 +509,14 @@ export async function startFakeQdrant(): Promise<FakeQdrant> {
     requests,
     failNext(match, status, error, afterApplying = false) {
       failures.push({ ...match, status, error, afterApplying });
+    },
+    holdNext(match) {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      holds.push({ ...match, released });
+      return release;
     },
     close: () =>
       new Promise<void>((resolve) => {
