@@ -11,6 +11,7 @@ import { KeywordStore, segmentDoc } from '@/lib/retrieval/embedded/keyword-store
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import type { ScoredSlot } from '@/lib/retrieval/embedded/top-k';
 import type { SearchFilters } from '@/lib/retrieval/types';
+import { storedChunk } from '@/test/support/retrieval/stored-chunk';
 
 // The keyword search pool with real worker threads over a real store: same answers as scoring in this thread,
 // generations swapped and merged away under queries in flight, release on close (eviction), workers killed
@@ -30,30 +31,8 @@ afterAll(async () => {
 });
 
 function record(id: number, text: string): StoredChunk {
-  return {
-    chunkId: `${id}-c`,
-    documentId: `doc-${id % 23}`,
-    ownerId: 'owner',
-    index: 0,
-    text,
-    contextPrefix: id % 5 === 0 ? `w${id % 7} title` : '',
-    tokenCount: 1,
-    page: null,
-    sheet: null,
-    rowStart: null,
-    rowEnd: null,
-    headingPath: null,
-    charStart: 0,
-    charEnd: text.length,
-    bucketId: `b${id % 4}`,
-    mime: 'text/plain',
-    filename: 'f.txt',
-    title: null,
-    documentDate: null,
-    tags: [],
-    fields: {},
-    embeddingModel: null,
-  };
+  const contextPrefix = id % 5 === 0 ? `w${id % 7} title` : '';
+  return storedChunk({ chunkId: `${id}-c`, documentId: `doc-${id % 23}`, text, contextPrefix, bucketId: `b${id % 4}` });
 }
 
 function randomFrom(seed: number): () => number {

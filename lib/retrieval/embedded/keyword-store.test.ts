@@ -7,6 +7,7 @@ import { Bm25Index, DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-in
 import type { SegmentDoc } from '@/lib/retrieval/embedded/keyword-segment';
 import { KeywordStore, StaleIndexError, segmentDoc } from '@/lib/retrieval/embedded/keyword-store';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
+import { storedChunk } from '@/test/support/retrieval/stored-chunk';
 
 const root = mkdtempSync(path.join(tmpdir(), 'keyword-store-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -14,30 +15,7 @@ let folders = 0;
 const freshDir = () => path.join(root, `store-${folders++}`);
 
 function record(chunkId: string, text: string, contextPrefix = '', bucketId: string | null = null): StoredChunk {
-  return {
-    chunkId,
-    documentId: `doc-${chunkId.split('-')[0]}`,
-    ownerId: 'owner',
-    index: 0,
-    text,
-    contextPrefix,
-    tokenCount: 1,
-    page: null,
-    sheet: null,
-    rowStart: null,
-    rowEnd: null,
-    headingPath: null,
-    charStart: 0,
-    charEnd: text.length,
-    bucketId,
-    mime: 'text/plain',
-    filename: 'f.txt',
-    title: null,
-    documentDate: null,
-    tags: [],
-    fields: {},
-    embeddingModel: null,
-  };
+  return storedChunk({ chunkId, documentId: `doc-${chunkId.split('-')[0]}`, text, contextPrefix, bucketId });
 }
 
 /** Words that the analyser keeps verbatim (they contain a digit), so texts are their own terms. */

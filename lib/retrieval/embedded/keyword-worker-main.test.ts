@@ -13,6 +13,7 @@ import { type FromWorker, serveKeywordSearches, type ToWorker } from '@/lib/retr
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import type { ScoredSlot } from '@/lib/retrieval/embedded/top-k';
 import type { SearchFilters } from '@/lib/retrieval/types';
+import { storedChunk } from '@/test/support/retrieval/stored-chunk';
 
 // The search worker's message protocol, served in this thread over a MessageChannel (the pool's threads are
 // exercised in keyword-pool.int.test.ts): the worker scores exactly like the owner's thread, from views of the
@@ -23,30 +24,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let folders = 0;
 
 function record(id: number, text: string, bucketId: string): StoredChunk {
-  return {
-    chunkId: `${id}-c`,
-    documentId: `doc-${id % 17}`,
-    ownerId: 'owner',
-    index: 0,
-    text,
-    contextPrefix: id % 4 === 0 ? `w${id % 9} heading` : '',
-    tokenCount: 1,
-    page: null,
-    sheet: null,
-    rowStart: null,
-    rowEnd: null,
-    headingPath: null,
-    charStart: 0,
-    charEnd: text.length,
-    bucketId,
-    mime: 'text/plain',
-    filename: 'f.txt',
-    title: null,
-    documentDate: null,
-    tags: [],
-    fields: {},
-    embeddingModel: null,
-  };
+  const contextPrefix = id % 4 === 0 ? `w${id % 9} heading` : '';
+  return storedChunk({ chunkId: `${id}-c`, documentId: `doc-${id % 17}`, text, contextPrefix, bucketId });
 }
 
 /** The worker's side on one end of a channel; `ask` posts a message and waits for the reply to a search. */
