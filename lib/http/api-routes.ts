@@ -213,7 +213,7 @@ const routes = {
     summary: "Search your indexed documents (the agent's own search tools)",
     description:
       'Passages best first, each with its chunkId (open it with GET /api/chunks/{id}) and documentId. ' +
-      'A search that cannot run (index down, no embedding model for semantic) answers 503.',
+      'Semantic mode on a server without an embedding model answers 422 (use keyword or hybrid); a search that cannot run now (index down, the embedding model not answering) answers 503.',
     query: searchQuerySchema,
     response: {
       status: 200,

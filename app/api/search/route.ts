@@ -22,8 +22,9 @@ export const GET = withUser(apiRoutes['GET /api/search'], async (request, { user
     signal: request.signal,
   });
   if (!outcome.ok) {
-    // The caller's input: an unknown bucket, a query without searchable words, a filter that cannot apply.
-    if (['UNKNOWN_BUCKET', 'MISSING_QUERY', 'BAD_FILTER'].includes(outcome.code))
+    // The caller's input: an unknown bucket, a query without searchable words, a filter that cannot apply, or
+    // semantic mode on a server without an embedding model (it will not work later either: not a 503).
+    if (['UNKNOWN_BUCKET', 'MISSING_QUERY', 'BAD_FILTER', 'NO_EMBEDDING_MODEL'].includes(outcome.code))
       throw new AppError('unprocessable:api', outcome.message);
     if (outcome.code === 'INDEX_UNAVAILABLE') throw new AppError('unavailable:index', outcome.message);
     // Semantic search needs the embedding model; any other failure is the search backend's.

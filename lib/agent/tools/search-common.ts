@@ -235,6 +235,13 @@ export async function runSearch(
   let effectiveMode: SearchMode = mode;
   let vector: number[] | null = null;
   let note = '';
+  if (mode === 'semantic' && !ctx.embedder)
+    // Not an outage: this server has no embedding model, so semantic search cannot run here at all.
+    return toolError(
+      'NO_EMBEDDING_MODEL',
+      `${tool} needs an embedding model, and none is configured.`,
+      'Use search_text or search_docs instead.',
+    );
   if (mode !== 'keyword') {
     const v = await embed(ctx, query);
     if ('vector' in v) vector = v.vector;

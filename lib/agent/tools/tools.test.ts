@@ -32,6 +32,16 @@ describe('tools', () => {
     expect(without.tools.get('open_citation')?.isAvailable(without.state)).toBe(false);
   });
 
+  it('search_semantic says there is no embedding model (not an outage), and a failing one is EMBEDDING_FAILED', async () => {
+    const without = await setup();
+    const none = await without.tools.get('search_semantic')?.run({ tool: 'search_semantic', query: 'reindex' }, 'c0');
+    expect(none?.ok).toBe(false);
+    expect(none?.forModel).toMatch(/^ERROR NO_EMBEDDING_MODEL: /);
+    const failing = await setup({ model: 'm', embedQuery: async () => Promise.reject(new Error('ollama down')) });
+    const down = await failing.tools.get('search_semantic')?.run({ tool: 'search_semantic', query: 'reindex' }, 'c0');
+    expect(down?.forModel).toMatch(/^ERROR EMBEDDING_FAILED: .*ollama down/);
+  });
+
   it('search_docs degrades to keyword when the embedder fails, and hands out handles', async () => {
     const { tools, state } = await setup({
       model: 'm',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -90,8 +90,24 @@ export function processAlive(pid: number): boolean {
 }
 
 /**
+ * A lock file holds its process id from a moment after it is created (open with O_EXCL, then write). One that still
+ * holds no id this long after it was last modified was left by a process killed between the two: taken over.
+ */
+const UNWRITTEN_LOCK_MS = 2_000;
+
+/** Milliseconds since the lock file was last modified (0 when it is gone or cannot be read). */
+function unwrittenFor(lockPath: string): number {
+  try {
+    return Date.now() - statSync(lockPath).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/**
  * An exclusive lock file between processes writing the same owner (the app and the bulk ingester).
- * Created with O_EXCL; a lock whose process is gone (kill -9) is taken over.
+ * Created with O_EXCL; a lock whose process is gone (kill -9, even between creating the file and writing its id)
+ * is taken over.
  */
 export async function withFileLock<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
   const started = Date.now();
@@ -107,7 +123,10 @@ export async function withFileLock<T>(lockPath: string, work: () => Promise<T>):
       } catch {
         continue;
       }
-      if (Number.isInteger(holder) && holder > 0 && !processAlive(holder)) {
+      if (
+        (Number.isInteger(holder) && holder > 0 && !processAlive(holder)) ||
+        (!(Number.isInteger(holder) && holder > 0) && unwrittenFor(lockPath) > UNWRITTEN_LOCK_MS)
+      ) {
         try {
           unlinkSync(lockPath);
         } catch {
