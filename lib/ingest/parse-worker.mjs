@@ -14,19 +14,8 @@ const { IngestError } = await import('./errors.ts');
 
 port.on('message', async (message) => {
   if (message?.type !== 'job') return;
-  const {
-    id,
-    path,
-    filename,
-    declaredMime,
-    chunker,
-    zipLimits,
-    maxFileBytes,
-    ocr,
-    extractChildren,
-    visualFlags,
-    extractiveSummaries,
-  } = message;
+  // Everything but the job's id and path is parseAndChunkPath's options, as sandbox.ts sent them.
+  const { type: _type, id, path, ...options } = message;
   let lastProgress = 0;
   const onProgress = (progress) => {
     const now = Date.now();
@@ -35,18 +24,7 @@ port.on('message', async (message) => {
     port.postMessage({ type: 'progress', id, stage: progress.stage, fraction: progress.fraction });
   };
   try {
-    const { parsed, chunks, derived, timings } = await parseAndChunkPath(path, {
-      filename,
-      declaredMime,
-      chunker,
-      zipLimits,
-      maxFileBytes,
-      ocr,
-      extractChildren,
-      visualFlags,
-      extractiveSummaries,
-      onProgress,
-    });
+    const { parsed, chunks, derived, timings } = await parseAndChunkPath(path, { ...options, onProgress });
     port.postMessage({ type: 'result', id, ok: true, parsed, chunks, derived, timings });
   } catch (error) {
     if (error instanceof IngestError) {

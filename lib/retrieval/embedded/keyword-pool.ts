@@ -19,7 +19,7 @@ import { Worker } from 'node:worker_threads';
 import type { ResolvedTerm, ScoringGeneration } from '@/lib/retrieval/embedded/keyword-scoring';
 import type { SegmentReader } from '@/lib/retrieval/embedded/keyword-segment';
 import type { KeywordScoringPool } from '@/lib/retrieval/embedded/keyword-store';
-import type { FromWorker, ToWorker } from '@/lib/retrieval/embedded/keyword-worker-main';
+import { type FromWorker, generationMessage, type ToWorker } from '@/lib/retrieval/embedded/keyword-worker-main';
 import type { ScoredSlot } from '@/lib/retrieval/embedded/top-k';
 import type { SearchFilters } from '@/lib/retrieval/types';
 
@@ -272,24 +272,13 @@ export class KeywordPool implements KeywordScoringPool {
   }
 
   private generationMessage(generation: ScoringGeneration): ToWorker {
-    return {
-      type: 'generation',
-      id: generation.id,
-      segments: generation.readers.map((reader) => {
-        let key = this.segmentKeys.get(reader);
-        if (key === undefined) {
-          key = this.nextSegmentKey++;
-          this.segmentKeys.set(reader, key);
-        }
-        // A view of the shared .idx bytes: posting it shares the memory, it does not copy it.
-        return { key, name: reader.name, bytes: reader.bytes };
-      }),
-      bases: [...generation.bases],
-      alive: generation.alive,
-      bodyInverse: generation.bodyInverse,
-      contextFactor: generation.contextFactor,
-      k1: generation.k1,
-      lengths: generation.lengths,
-    };
+    return generationMessage(generation, (reader) => {
+      let key = this.segmentKeys.get(reader);
+      if (key === undefined) {
+        key = this.nextSegmentKey++;
+        this.segmentKeys.set(reader, key);
+      }
+      return key;
+    });
   }
 }

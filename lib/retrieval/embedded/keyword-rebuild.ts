@@ -1,6 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { createTimeSlicer } from '@/lib/event-loop';
 import { ANALYZER_VERSION } from '@/lib/retrieval/analyzer';
 import type { ChunkTable } from '@/lib/retrieval/embedded/chunk-table';
 import { sqlString } from '@/lib/retrieval/embedded/filter-sql';
@@ -11,8 +10,7 @@ import {
   nextGenerationDir,
   readJournal,
 } from '@/lib/retrieval/embedded/generation-journal';
-import type { SegmentDoc } from '@/lib/retrieval/embedded/keyword-segment';
-import { KeywordStore, segmentDoc } from '@/lib/retrieval/embedded/keyword-store';
+import { KeywordStore, segmentDocsSliced } from '@/lib/retrieval/embedded/keyword-store';
 import { rowToStoredChunk, type StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 
 /**
@@ -153,7 +151,7 @@ async function scanInto(ctx: RebuildContext, next: KeywordStore, pacing: Rebuild
   let busySince = performance.now();
   const flush = async () => {
     if (pending.length === 0) return;
-    const docs = await analyseSliced(pending);
+    const docs = await segmentDocsSliced(pending);
     pending = [];
     pendingBytes = 0;
     // A fresh build sees each chunk once; a resumed one may meet chunks written since (apply replaces them).
@@ -199,7 +197,7 @@ async function replay(ctx: RebuildContext, next: KeywordStore, entries: readonly
   const documentIds = [...new Set(entries.flatMap((entry) => entry.documentIds))];
   const update = async (where: string, remove: string[]) => {
     const rows = mine(ctx, (await ctx.table.rowsWhere(where)).map(rowToStoredChunk));
-    if (rows.length > 0 || remove.length > 0) await next.apply(await analyseSliced(rows), remove);
+    if (rows.length > 0 || remove.length > 0) await next.apply(await segmentDocsSliced(rows), remove);
   };
   for (let i = 0; i < chunkIds.length; i += REPLAY_BATCH) {
     const ids = chunkIds.slice(i, i + REPLAY_BATCH);
@@ -217,17 +215,6 @@ async function replay(ctx: RebuildContext, next: KeywordStore, entries: readonly
 
 function mine(ctx: RebuildContext, chunks: StoredChunk[]): StoredChunk[] {
   return chunks.filter((chunk) => chunk.ownerId === ctx.ownerId);
-}
-
-/** Analyses chunks in time slices, yielding to the event loop between slices (queries run in between). */
-async function analyseSliced(records: readonly StoredChunk[]): Promise<SegmentDoc[]> {
-  const slice = createTimeSlicer();
-  const out: SegmentDoc[] = [];
-  for (const record of records) {
-    await slice();
-    out.push(segmentDoc(record));
-  }
-  return out;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -125,6 +125,17 @@ export function segmentDoc(chunk: StoredChunk): SegmentDoc {
   };
 }
 
+/** segmentDoc over many chunks in time slices, yielding to the event loop between slices (analysis is the costly part). */
+export async function segmentDocsSliced(records: readonly StoredChunk[]): Promise<SegmentDoc[]> {
+  const slice = createTimeSlicer();
+  const out: SegmentDoc[] = [];
+  for (const record of records) {
+    await slice();
+    out.push(segmentDoc(record));
+  }
+  return out;
+}
+
 /**
  * Where keyword scoring may run besides the owner's thread (keyword-pool.ts: worker threads sharing the segment
  * bytes). `search` answers null when it cannot take the query (no worker ready, a worker failed twice): the

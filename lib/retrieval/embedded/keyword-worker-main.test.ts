@@ -9,7 +9,12 @@ import { compileFilters } from '@/lib/retrieval/embedded/filter-predicate';
 import type { ResolvedTerm, ScoringGeneration } from '@/lib/retrieval/embedded/keyword-scoring';
 import type { SegmentDoc, SegmentReader } from '@/lib/retrieval/embedded/keyword-segment';
 import { type KeywordScoringPool, KeywordStore, segmentDoc } from '@/lib/retrieval/embedded/keyword-store';
-import { type FromWorker, serveKeywordSearches, type ToWorker } from '@/lib/retrieval/embedded/keyword-worker-main';
+import {
+  type FromWorker,
+  generationMessage,
+  serveKeywordSearches,
+  type ToWorker,
+} from '@/lib/retrieval/embedded/keyword-worker-main';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import type { ScoredSlot } from '@/lib/retrieval/embedded/top-k';
 import type { SearchFilters } from '@/lib/retrieval/types';
@@ -50,19 +55,8 @@ function channelWorker(): { port: MessagePort; ask: (message: ToWorker) => Promi
   };
 }
 
-function generationMessage(generation: ScoringGeneration): ToWorker {
-  return {
-    type: 'generation',
-    id: generation.id,
-    segments: generation.readers.map((reader, i) => ({ key: i + 1, name: reader.name, bytes: reader.bytes })),
-    bases: [...generation.bases],
-    alive: generation.alive,
-    bodyInverse: generation.bodyInverse,
-    contextFactor: generation.contextFactor,
-    k1: generation.k1,
-    lengths: generation.lengths,
-  };
-}
+/** A generation as the pool sends it, its segments keyed by position. */
+const generationFor = (generation: ScoringGeneration): ToWorker => generationMessage(generation, (_reader, i) => i + 1);
 
 /** A pool that records what a store hands it and declines (so the store scores in its own thread). */
 function recordingPool(): KeywordScoringPool & { calls: { generation: ScoringGeneration; terms: ResolvedTerm[] }[] } {
@@ -141,7 +135,7 @@ describe('keyword search worker', () => {
             }
             const { generation, terms } = pool.calls[pool.calls.length - 1] as (typeof pool.calls)[number];
             if (generation.id !== sentGeneration) {
-              worker.port.postMessage(generationMessage(generation));
+              worker.port.postMessage(generationFor(generation));
               sentGeneration = generation.id;
             }
             const reply = await worker.ask({
@@ -182,7 +176,7 @@ describe('keyword search worker', () => {
         filters: undefined,
       };
       expect((await worker.ask(search)).type).toBe('failed');
-      worker.port.postMessage(generationMessage(generation));
+      worker.port.postMessage(generationFor(generation));
       expect((await worker.ask({ ...search, id: 2 })).type).toBe('result');
       worker.port.postMessage({ type: 'release', generation: generation.id } satisfies ToWorker);
       const after = await worker.ask({ ...search, id: 3 });

@@ -49,6 +49,32 @@ export type FromWorker =
   | { type: 'result'; id: number; slots: Int32Array<ArrayBuffer>; scores: Float64Array<ArrayBuffer> }
   | { type: 'failed'; id: number; reason: string };
 
+/**
+ * The message that hands a worker a generation: each segment's shared .idx bytes under `keyOf`'s key (a worker
+ * keeps one reader per key across generations), and the generation's shared liveness and norms.
+ */
+export function generationMessage(
+  generation: ScoringGeneration,
+  keyOf: (reader: ScoringGeneration['readers'][number], index: number) => number,
+): ToWorker {
+  return {
+    type: 'generation',
+    id: generation.id,
+    // Views of the shared bytes: posting them shares the memory, it does not copy it.
+    segments: generation.readers.map((reader, i) => ({
+      key: keyOf(reader, i),
+      name: reader.name,
+      bytes: reader.bytes,
+    })),
+    bases: [...generation.bases],
+    alive: generation.alive,
+    bodyInverse: generation.bodyInverse,
+    contextFactor: generation.contextFactor,
+    k1: generation.k1,
+    lengths: generation.lengths,
+  };
+}
+
 export function serveKeywordSearches(port: MessagePort): void {
   const segments = new Map<number, SegmentReader>();
   const generations = new Map<number, { generation: ScoringGeneration; keys: number[] }>();

@@ -20,6 +20,7 @@ import {
   readIntent,
   StaleIndexError,
   segmentDoc,
+  segmentDocsSliced,
   type WriteIntent,
   writeIntent,
 } from '@/lib/retrieval/embedded/keyword-store';
@@ -104,17 +105,6 @@ function withAttributes(chunk: StoredChunk, attributes: ChunkDocumentAttributes)
  * then commits the keyword index, so a crash at any point is repaired from the table on the next load.
  * Reads never wait for writes and see either the state before or after one.
  */
-/** Analyses chunks in time slices, yielding to the event loop between slices (analysis is the costly part). */
-async function segmentDocsSliced(records: StoredChunk[]): Promise<SegmentDoc[]> {
-  const slice = createTimeSlicer();
-  const out: SegmentDoc[] = [];
-  for (const record of records) {
-    await slice();
-    out.push(segmentDoc(record));
-  }
-  return out;
-}
-
 export class OwnerPartition {
   private readonly writes = new SerialQueue();
   /** The upsert group queued and not yet started, which later upserts may join (null: none, or closed). */
