@@ -89,6 +89,23 @@ describe('readAnswer', () => {
     expect(visibleAnswerText(view)).toBe('Final [1]');
   });
 
+  it('shows a clarifying question once: in its box, not again as the answer text', () => {
+    const question = 'I found nothing in your documents for this. Could you rephrase it or name the document?';
+    const clarification = { type: 'no_results' as const, question, details: 'Searched "x".' };
+    const asked = readAnswer(
+      message([{ type: 'data-result', id: 'r', data: chatResult({ answer: question, clarification }) }], {
+        status: 'complete',
+      }),
+    );
+    expect(visibleAnswerText(asked)).toBe('');
+    const answered = readAnswer(
+      message([{ type: 'data-result', id: 'r', data: chatResult({ answer: 'Partial [1]', clarification }) }], {
+        status: 'complete',
+      }),
+    );
+    expect(visibleAnswerText(answered)).toBe('Partial [1]');
+  });
+
   it('uses the metadata status without a result (interrupted answers)', () => {
     expect(readAnswer(message([], { status: 'interrupted' })).status).toBe('interrupted');
   });

@@ -115,7 +115,11 @@ export function messageText(message: ChatMessage): string {
 
 /** The text to show for the answer: the final result when there is one, else the last draft not rejected. */
 export function visibleAnswerText(view: AnswerView): string {
-  if (view.result) return view.result.answer;
+  if (view.result) {
+    // A clarifying question is shown once, in its own box with what was searched (answer-notes.tsx).
+    const asked = view.result.clarification?.question.trim();
+    return asked && view.result.answer.trim() === asked ? '' : view.result.answer;
+  }
   for (let i = view.drafts.length - 1; i >= 0; i--) {
     const d = view.drafts[i];
     if (d && !d.rejection) return d.text;

@@ -12,6 +12,7 @@ const TOOL_LABELS: Record<ToolName, string> = {
   follow_reference: 'Follow reference',
   search_sections: 'Section search',
   visual_interpretation: 'Read page image',
+  read_opening: 'Read document opening',
 };
 
 /** A short human label for a tool. */
@@ -26,7 +27,8 @@ export function isSearchTool(tool: ToolName): boolean {
     tool === 'search_text' ||
     tool === 'search_semantic' ||
     tool === 'follow_reference' ||
-    tool === 'search_sections'
+    tool === 'search_sections' ||
+    tool === 'read_opening'
   );
 }
 

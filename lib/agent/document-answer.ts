@@ -1,10 +1,12 @@
 import { analyze } from '@/lib/retrieval/analyzer';
 import { detectLanguage } from '@/lib/retrieval/language';
 import type { SearchHit } from '@/lib/retrieval/types';
+import { wordsOf } from '@/lib/retrieval/unspaced-scripts';
 import type { AnswerSignals } from './confidence';
 import type { DocumentQuestion } from './document-questions';
 import { holds, looksLikeHeading } from './extractive-select';
 import { withoutSpans } from './injection';
+import { quoteUnits } from './sentence-units';
 import type { AgentState, OpenedChunk, ResultEntry } from './state';
 import { splitSentences } from './text';
 import type { Insufficiency } from './types';
@@ -92,6 +94,11 @@ function entryText(entry: ResultEntry): string {
  * its best-scoring one for mentions. Documents in the order of their best score.
  */
 export function resultsPerDocument(entries: readonly ResultEntry[], dq: DocumentQuestion): ResultEntry[] {
+  if (dq.kind === 'overview') {
+    // read_opening found these documents by name or scope: each one's earliest passage, in the order it found them.
+    const seen = new Set<string>();
+    return overviewOpenOrder(entries).filter((e) => !seen.has(e.hit.documentId) && seen.add(e.hit.documentId));
+  }
   const terms = subjectTerms(dq.subject);
   const byDocument = new Map<string, ResultEntry[]>();
   for (const e of entries) {
@@ -108,6 +115,72 @@ export function resultsPerDocument(entries: readonly ResultEntry[], dq: Document
           dq.kind === 'mentions' ? b.hit.score - a.hit.score : a.hit.index - b.hit.index || b.hit.score - a.hit.score,
         )[0] as ResultEntry,
     );
+}
+
+/**
+ * The order an overview opens the passages read_opening registered: every document's first passage (in the order
+ * the tool listed the documents, newest first), then their second ones.
+ */
+export function overviewOpenOrder(entries: readonly ResultEntry[]): ResultEntry[] {
+  return [...entries].sort((a, b) => a.hit.index - b.hit.index || b.hit.score - a.hit.score);
+}
+
+/** Sentences an overview quotes per document from its opening. */
+const OVERVIEW_SENTENCES = 2;
+/** Words a sentence needs to say what a document is (shorter lines are headings, captions, page furniture). */
+const OVERVIEW_MIN_WORDS = 6;
+/** A longer sentence is not quoted in an overview unless nothing else is there. */
+const OVERVIEW_MAX_CHARS = 400;
+
+/**
+ * What an overview quotes of one document: the first sentences of prose in its opening passages (not headings,
+ * table rows, planted text, or lines too short to say anything), each with the passage it is in; a document
+ * without such prose (a spreadsheet, a form) quotes its first lines instead.
+ */
+function overviewQuotes(passages: readonly OpenedChunk[]): { opened: OpenedChunk; quote: string }[] {
+  const ordered = [...passages].sort((a, b) => a.chunk.index - b.chunk.index);
+  const out: { opened: OpenedChunk; quote: string }[] = [];
+  for (const opened of ordered) {
+    for (const unit of quoteUnits(opened.chunk.text)) {
+      if (out.length >= OVERVIEW_SENTENCES) return out;
+      const t = unit.text.replace(/\s+/g, ' ').trim();
+      if (t.length > OVERVIEW_MAX_CHARS || wordsOf(t).length < OVERVIEW_MIN_WORDS || t.includes(' | ')) continue;
+      if (looksLikeHeading(t, opened) || opened.injected.some((span) => span.includes(t) || t.includes(span))) continue;
+      out.push({ opened, quote: t });
+    }
+  }
+  if (out.length > 0) return out;
+  const first = ordered[0];
+  if (!first || first.injected.length > 0) return [];
+  const lines = opening(first.chunk.text, OPENING_CHARS);
+  return lines ? [{ opened: first, quote: lines }] : [];
+}
+
+/** The answer to an overview: one line per document with the first sentences of its opening. */
+function overviewAnswer(state: AgentState, phrase: string): { lines: string[]; insufficiencies: Insufficiency[] } {
+  const byDocument = new Map<string, OpenedChunk[]>();
+  for (const o of state.opened) byDocument.set(o.chunk.documentId, [...(byDocument.get(o.chunk.documentId) ?? []), o]);
+  const lines: string[] = [];
+  for (const passages of byDocument.values()) {
+    const quotes = overviewQuotes(passages);
+    const first = quotes[0];
+    if (!first) continue;
+    lines.push(
+      `- ${documentLabel(first.opened)}: ${quotes.map((q) => `${quoted(q.quote)} [${q.opened.n}]`).join(' ')}`,
+    );
+  }
+  const total = state.documentsInScope ?? byDocument.size;
+  const insufficiencies: Insufficiency[] = [];
+  if (lines.length > 0 && total > lines.length) {
+    // No figure in the answer's text: the gate grounds every number in a cited source; the report gives the count.
+    lines.push('', `${phrase}: only the newest of your documents are described here, not every document in scope.`);
+    insufficiencies.push({
+      section: 'Answer',
+      missing: `${total - lines.length} of your ${total} documents in scope are not described (the limit is ${MAX_DOCUMENTS} per answer): ask about one by its name`,
+      queriesTried: state.searches.map((s) => s.query),
+    });
+  }
+  return { lines, insufficiencies };
 }
 
 /** A document's name for the answer: its file name, and its title when it has another one. */
@@ -205,10 +278,12 @@ const WHAT: Record<DocumentQuestion['kind'], string> = {
   authorship: 'names it as written by',
   mentions: 'mentions',
   about: 'matches',
+  overview: 'opens',
 };
 
 /** The answer to a document-level question from the opened passages: one line per matching document. */
 export function documentAnswer(state: AgentState, dq: DocumentQuestion, phrase: string): DocumentAnswer {
+  if (dq.kind === 'overview') return documentOverview(state, phrase);
   const terms = subjectTerms(dq.subject);
   const queries = state.searches.map((s) => s.query);
   const byDocument = new Map<string, OpenedChunk[]>();
@@ -257,5 +332,38 @@ export function documentAnswer(state: AgentState, dq: DocumentQuestion, phrase: 
       queriesTried: queries,
     });
   }
+  return { answer: lines.join('\n'), insufficiencies, coverage: 1, signals };
+}
+
+/** The answer to an overview question ("what is this document about?"), see overviewAnswer. */
+function documentOverview(state: AgentState, phrase: string): DocumentAnswer {
+  const { lines, insufficiencies } = overviewAnswer(state, phrase);
+  const listed = lines.filter((l) => l.startsWith('- ')).length;
+  const signals: AnswerSignals = {
+    answerType: 'other',
+    typeMatch: listed > 0,
+    termCoverage: listed > 0 ? 1 : 0,
+    sentenceCoverage: listed > 0 ? 1 : 0,
+    attributeCoverage: listed > 0 ? 1 : 0,
+    margin: 0,
+    rivalMargin: 1,
+    documents: listed,
+    declined: listed === 0,
+    table: false,
+    slotNear: listed > 0,
+  };
+  if (listed === 0)
+    return {
+      answer: `${phrase}: the opening of the documents asked about holds no text that could be quoted.`,
+      insufficiencies: [
+        {
+          section: 'Answer',
+          missing: 'No readable opening passage',
+          queriesTried: state.searches.map((s) => s.query),
+        },
+      ],
+      coverage: 0,
+      signals,
+    };
   return { answer: lines.join('\n'), insufficiencies, coverage: 1, signals };
 }

@@ -36,14 +36,39 @@ describe('documentQuestion (questions about the library, not a passage)', () => 
   it.each([
     'Who is the author of the essay "How to Get New Ideas"?',
     'What does the report say about revenue?',
-    'What is the document about?',
-    'What are my documents about?',
     'Which company made the 737 MAX?',
     'How many documents were filed in 2015?',
-    'What do the documents say?',
     'Which French municipality wrote the plan?',
+    'What is it about?',
+    'What is the notice period?',
+    'Summarize this.',
+    'What does the document say about refunds?',
   ])('does not take a passage question for one about documents: %s', (question) => {
     expect(documentQuestion(question)).toBeNull();
+  });
+
+  // An overview reads the openings of the documents in scope (subject '') or of the one named (the catalog decides
+  // whether a document has that name: run-agent.ts).
+  it.each([
+    ['What is the document about?', ''],
+    ["What's this PDF about?", ''],
+    ['What does this report cover?', ''],
+    ['Summarize this document', ''],
+    ['Please summarise the document.', ''],
+    ['Can you give me a brief overview of the uploaded file?', ''],
+    ['What are my documents about?', ''],
+    ['What do the documents say?', ''],
+    ['Give me a short summary of my documents', ''],
+    ['De quoi parle ce document ?', ''],
+    ['Résume ce document.', ''],
+    ['Worum geht es in diesem Dokument?', ''],
+    ['Fasse das Dokument zusammen.', ''],
+    ['What is handbook-1p.docx about?', 'handbook-1p.docx'],
+    ['Summarize "Annual Report 2023"', 'Annual Report 2023'],
+    ['Tell me about the employee handbook', 'employee handbook'],
+    ['Describe the refund process', 'refund process'],
+  ])('an overview: %s', (question, subject) => {
+    expect(documentQuestion(question)).toEqual({ kind: 'overview', subject, language: null });
   });
 
   it('finds any name in the question forms, and never a language in the subject of a mention', () => {

@@ -9,11 +9,15 @@
  * list of subjects.
  */
 
-export type DocumentQuestionKind = 'authorship' | 'mentions' | 'about';
+export type DocumentQuestionKind = 'authorship' | 'mentions' | 'about' | 'overview';
 
 export interface DocumentQuestion {
   kind: DocumentQuestionKind;
-  /** What the documents are searched for: a person (authorship), a subject (mentions) or a description (about). */
+  /**
+   * What the documents are searched for: a person (authorship), a subject (mentions) or a description (about); for
+   * an overview ("what is this document about?", "summarise report.pdf") the document's name, or '' for the
+   * documents in scope ("this document", "my documents").
+   */
   subject: string;
   /** ISO 639-1 code of the language the question restricts the documents to ("the French documents"), else null. */
   language: string | null;
@@ -40,6 +44,22 @@ const SAY = '(?:say|says|tell\\s+me|state|states|contain|report|write)';
 const ABOUT_EN = '(?:about|on|regarding|concerning|of)';
 const ABOUT_FR = "(?:sur|à\\s+propos\\s+d[e'u]|au\\s+sujet\\s+d[e'u]|concernant)";
 const ABOUT_DE = '(?:über|zu|zum|zur|bezüglich)';
+/** A document in the singular, as a question points at it ("this document", "the PDF"). */
+const DOC_SINGULAR =
+  '(?:document|doc|file|pdf|report|paper|text|upload|fichier|rapport|texte|dokument|datei|bericht|text)';
+/** "this", "the", "that", "my" before a document noun. */
+const THIS = '(?:this|the|that|my|the\\s+attached|the\\s+uploaded)';
+/** "my documents", "these files", "all (of) my documents". */
+const THESE = '(?:(?:all\\s+)?(?:of\\s+)?(?:my|the|these|those|our)\\s+)';
+/** "a (short) summary of", "an overview of". */
+const SUMMARY_OF =
+  '(?:(?:give|show|write)\\s+(?:me\\s+)?|can\\s+you\\s+give\\s+(?:me\\s+)?)?(?:a|an)\\s+(?:short\\s+|brief\\s+|quick\\s+|high-level\\s+)?(?:summary|overview|outline|description|synopsis)\\s+of';
+/** "summarise", "sum up", "describe", "tell me about", "a summary of", optionally after "please" / "can you". */
+const SUMMARISE = `(?:(?:please\\s+|can\\s+you\\s+|could\\s+you\\s+)?(?:summari[sz]e|sum\\s+up|describe|outline|tell\\s+me\\s+about)|${SUMMARY_OF})`;
+/** A document's name as a question writes it: quoted, or a few words (a file name included). */
+const NAME = '["“\'‘]?([^"”’?]{2,120}?)["”\'’]?';
+const END = '\\s*[?.!]*\\s*$';
+
 /** The subject: what follows, up to the question mark. */
 const SUBJECT = '(.+?)\\s*[?.!]*\\s*$';
 
@@ -156,6 +176,35 @@ const FORMS: Form[] = [
     re: new RegExp(`^\\s*welche[rsn]?\\s+${OWNER}${DOCS}\\s+${MENTION_DE}\\s+${SUBJECT}`, 'iu'),
     subject: 1,
   },
+  // What is this document about? / What does the PDF cover? / Summarise this document. / Give me an overview of my files.
+  {
+    kind: 'overview',
+    re: new RegExp(
+      `^\\s*(?:what(?:'s|’s|\\s+is|\\s+was)\\s+${THIS}\\s+${DOC_SINGULAR}\\s+(?:about|on)|what\\s+does\\s+${THIS}\\s+${DOC_SINGULAR}\\s+(?:say|cover|contain|describe|discuss|talk\\s+about|deal\\s+with)|${SUMMARISE}\\s+${THIS}\\s+${DOC_SINGULAR}|what\\s+(?:are|were)\\s+${THESE}${DOCS_PLURAL}\\s+about|what\\s+do\\s+${THESE}${DOCS_PLURAL}\\s+(?:say|cover|contain|describe)|${SUMMARISE}\\s+${THESE}${DOCS_PLURAL})()${END}`,
+      'iu',
+    ),
+    subject: 1,
+  },
+  // De quoi parle ce document ? / Résume ce document. / Worum geht es in diesem Dokument? / Fasse das Dokument zusammen.
+  {
+    kind: 'overview',
+    re: new RegExp(
+      `^\\s*(?:de\\s+quoi\\s+(?:parle|traite)\\s+(?:ce|cet|le|mon)\\s+${DOC_SINGULAR}|r[ée]sume[sz]?(?:-moi)?\\s+(?:ce|cet|le|mon)\\s+${DOC_SINGULAR}|(?:donne|fais)(?:-moi)?\\s+un\\s+r[ée]sum[ée]\\s+(?:de\\s+ce|du|de\\s+mon)\\s+${DOC_SINGULAR}|worum\\s+geht\\s+es\\s+in\\s+(?:diesem|dem|meinem)\\s+${DOC_SINGULAR}|wovon\\s+handelt\\s+(?:das|dieses|mein|der|dieser|die|diese)\\s+${DOC_SINGULAR}|fasse\\s+(?:das|dieses|mein|den|diesen|die|diese)\\s+${DOC_SINGULAR}\\s+zusammen)()${END}`,
+      'iu',
+    ),
+    subject: 1,
+  },
+  // What is report.pdf about? / Summarise "Annual Report 2023". (A name no document has is not an overview: run-agent.)
+  {
+    kind: 'overview',
+    re: new RegExp(`^\\s*what(?:'s|’s|\\s+is|\\s+was)\\s+${NAME}\\s+about${END}`, 'iu'),
+    subject: 1,
+  },
+  {
+    kind: 'overview',
+    re: new RegExp(`^\\s*${SUMMARISE}\\s+${NAME}${END}`, 'iu'),
+    subject: 1,
+  },
   // What are the French municipal documents about? / What are my documents on X about?
   {
     kind: 'about',
@@ -213,6 +262,14 @@ function cleanSubject(raw: string): string {
     .trim();
 }
 
+/** Pronouns and deictic words that never name a document ("what is it about?"). */
+const NOT_A_NAME = /^(?:it|this|that|these|those|they|them|everything|all|this\s+one|that\s+one)$/iu;
+
+/** Whether an overview's name can be a document's name (the catalog decides whether one has it). */
+function isDocumentName(name: string): boolean {
+  return !NOT_A_NAME.test(name) && name.split(/\s+/).length <= 8;
+}
+
 /** The document-level question a question asks, or null for a question about a passage. */
 export function documentQuestion(question: string): DocumentQuestion | null {
   const q = question.replace(/\s+/g, ' ').trim();
@@ -220,6 +277,13 @@ export function documentQuestion(question: string): DocumentQuestion | null {
     const m = form.re.exec(q);
     const raw = m?.[form.subject];
     if (raw === undefined) continue;
+    if (form.kind === 'overview') {
+      const name = raw.trim().length === 0 ? '' : cleanSubject(raw);
+      // "What is it about?", "Summarise this" and "summarise the findings of section 2" (a name that starts like a
+      // document noun phrase but is one of the deictic forms) are not names.
+      if (name.length > 0 && !isDocumentName(name)) continue;
+      return { kind: 'overview', subject: name, language: null };
+    }
     if (form.kind !== 'about') {
       const subject = cleanSubject(raw);
       if (subject.length < 2) continue;

@@ -15,6 +15,7 @@ const toolNameSchema = z.enum([
   'follow_reference',
   'search_sections',
   'visual_interpretation',
+  'read_opening',
 ]);
 export type ToolName = z.infer<typeof toolNameSchema>;
 export const TOOL_NAMES = toolNameSchema.options;

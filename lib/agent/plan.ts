@@ -102,6 +102,7 @@ export function defaultPlan(
   constraints: PromptConstraints,
   buckets: BucketRef[],
   style: string,
+  options: { documentQuestions?: boolean } = {},
 ): AgentPlan {
   const mentioned = bucketsInQuestion(question, buckets);
   const filters: AgentFilters = { ...explicitDateFilter(question), ...typedFilters(question, mentioned) };
@@ -109,20 +110,23 @@ export function defaultPlan(
 
   const subQueries: string[] = [...constraints.requiredTopics];
   const documents =
-    constraints.requiredSections.length === 0
+    constraints.requiredSections.length === 0 && options.documentQuestions !== false
       ? (documentQuestion(searchableQuestion(question)) ?? undefined)
       : undefined;
+  // An overview reads the documents' openings (read_opening), not a search.
+  const overview = documents?.kind === 'overview';
   // A question about documents searches its subject (the person, the entity, the description) across them.
-  if (documents && subQueries.length === 0) subQueries.push(documents.subject);
+  if (documents && !overview && subQueries.length === 0) subQueries.push(documents.subject);
   for (const section of constraints.requiredSections) {
     if (subQueries.length >= constraints.minSearches && subQueries.length > 0) break;
     if (!subQueries.some((s) => s.toLowerCase().includes(section.toLowerCase()))) subQueries.push(section);
   }
   // A compound question searches each of its questions (each may live in another document).
-  if (subQueries.length === 0) subQueries.push(...subQuestions(searchableQuestion(question), keyTerms).slice(0, 3));
+  if (subQueries.length === 0 && !overview)
+    subQueries.push(...subQuestions(searchableQuestion(question), keyTerms).slice(0, 3));
   const terms = keyTerms(question);
   let variant = 0;
-  while (subQueries.length < constraints.minSearches && variant < 3) {
+  while (!overview && subQueries.length < constraints.minSearches && variant < 3) {
     const slice =
       variant === 0
         ? terms
@@ -144,8 +148,11 @@ export function defaultPlan(
           ? 'list'
           : 'natural_language';
 
+  const where = mentioned.length > 0 ? ` in ${mentioned.map((b) => b.name).join(', ')}` : '';
   const steps = [
-    `Search for ${subQueries.map((s) => `'${s}'`).join(' and ')}${mentioned.length > 0 ? ` in ${mentioned.map((b) => b.name).join(', ')}` : ''}`,
+    overview
+      ? `Read the opening of ${documents.subject ? `"${documents.subject}"` : 'the documents in scope'}${where}`
+      : `Search for ${subQueries.map((s) => `'${s}'`).join(' and ')}${where}`,
     `Open the best matching citations (at least ${Math.max(1, constraints.minOpenCitations)})`,
   ];
   if (constraints.exactQuotes.length > 0)
@@ -198,7 +205,7 @@ export const modelPlanSchema = z.object({
 export type ModelPlan = z.infer<typeof modelPlanSchema>;
 
 const PLAN_INSTRUCTIONS = `You are a search planner for a document question-answering agent. You NEVER answer the question.
-Output ONE JSON object: intent, buckets (names from the list given, or []), dateFrom/dateTo (YYYY-MM-DD only when the user asks for a date range, else ""), typedFilters (conditions the user states on a chosen bucket's typed fields, else []), subQueries (1-5 short keyword queries, one per topic), outputFormat, steps (2-5 short steps; tools: search_docs, search_text, search_semantic, open_citation, get_document_metadata, follow_reference; the last step answers).`;
+Output ONE JSON object: intent, buckets (names from the list given, or []), dateFrom/dateTo (YYYY-MM-DD only when the user asks for a date range, else ""), typedFilters (conditions the user states on a chosen bucket's typed fields, else []), subQueries (1-5 short keyword queries, one per topic), outputFormat, steps (2-5 short steps; tools: search_docs, search_text, search_semantic, open_citation, get_document_metadata, follow_reference, read_opening (the start of a document: for "what is this document about"); the last step answers).`;
 
 /** The model's typed filters checked against the chosen buckets' schemas; null when it gave none that hold. */
 function modelTypedFilters(model: ModelPlan, chosen: BucketRef[]): MetaFilter[] | null {

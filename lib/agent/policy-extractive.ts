@@ -1,7 +1,7 @@
 import { analyze } from '@/lib/retrieval/analyzer';
 import { specificWords, subQuestions, withoutInterrogatives } from './answer-type';
 import type { DecisionAction } from './decision-action';
-import { MAX_DOCUMENTS, resultsPerDocument } from './document-answer';
+import { MAX_DOCUMENTS, overviewOpenOrder, resultsPerDocument } from './document-answer';
 import type { ToolName } from './events';
 import { DECLINE_ATTRIBUTE, tableQuery } from './extractive-select';
 import { withoutSpans } from './injection';
@@ -23,9 +23,10 @@ export function opensWanted(state: AgentState): number {
   const c = state.constraints;
   const perTopic = Math.max(c.requiredTopics.length, c.requiredSections.length);
   // A question about documents opens one passage per matching document.
-  const documents = state.plan.documents
-    ? Math.min(MAX_DOCUMENTS, resultsPerDocument([...state.results.values()], state.plan.documents).length)
-    : 0;
+  const dq = state.plan.documents;
+  // An overview opens what read_opening found (the first passages of each document), as far as the limits allow.
+  if (dq?.kind === 'overview') return Math.min(state.limits.maxContextCitations, state.results.size);
+  const documents = dq ? Math.min(MAX_DOCUMENTS, resultsPerDocument([...state.results.values()], dq).length) : 0;
   return Math.min(state.limits.maxContextCitations, Math.max(c.minOpenCitations, perTopic, documents, 2));
 }
 
@@ -84,6 +85,10 @@ export function chooseOpens(state: AgentState, count: number): string[] {
   const opened = new Set(state.opened.map((o) => o.chunk.chunkId));
   const entries = [...state.results.values()].filter((e) => !opened.has(e.hit.chunkId) && !e.irrelevant);
   const documents = state.plan.documents;
+  if (documents?.kind === 'overview')
+    return overviewOpenOrder(entries)
+      .slice(0, count)
+      .map((e) => e.handle);
   if (documents) {
     // One passage per matching document not opened yet.
     const done = new Set(state.opened.map((o) => o.chunk.documentId));
@@ -174,6 +179,15 @@ export function extractiveNextAction(state: AgentState, tools: Map<ToolName, Age
   if (remaining === 0) return { action: 'final', reason: 'tool budget used' };
   const wanted = opensWanted(state);
   const reserve = Math.max(0, wanted - state.opened.length);
+
+  // An overview ("what is this document about?") reads the documents' openings first.
+  const documents = state.plan.documents;
+  if (documents?.kind === 'overview' && !state.searches.some((s) => s.tool === 'read_opening'))
+    return {
+      action: 'tool_call',
+      calls: [{ tool: 'read_opening', query: documents.subject }],
+      reason: 'read the opening of the documents asked about',
+    };
 
   const queue = searchQueue(state);
   const mustSearch = state.searches.length < state.constraints.minSearches || state.searches.length === 0;

@@ -28,6 +28,12 @@ export interface DocumentNameMatch {
   title: string | null;
 }
 
+/** A document and the ids of its first chunks (its opening: title page, abstract, introduction). */
+export interface DocumentOpening extends DocumentNameMatch {
+  /** Ids of the document's first chunks, in order. */
+  chunkIds: string[];
+}
+
 export interface BucketRef {
   id: string;
   name: string;
@@ -44,6 +50,14 @@ export interface DocumentCatalog {
   getDocument(ownerId: string, documentId: string): Promise<CatalogDocument | null>;
   /** The owner's INDEXED documents whose filename or title contains `nameLike` (case-insensitive), best first. */
   findDocumentsByName(ownerId: string, nameLike: string, limit: number): Promise<DocumentNameMatch[]>;
+  /**
+   * The owner's INDEXED documents (only `documentIds` / only those in `bucketIds`, when given), newest first, at
+   * most `limit`, each with the ids of its first `chunks` chunks; `total` counts every document that qualified.
+   */
+  documentOpenings(
+    ownerId: string,
+    scope: { documentIds?: string[]; bucketIds?: string[]; limit: number; chunks: number },
+  ): Promise<{ documents: DocumentOpening[]; total: number }>;
   listBuckets(ownerId: string): Promise<BucketRef[]>;
   /**
    * The owner's INDEXED documents (in `bucketIds` when given) whose typed values pass every filter: for what ranks

@@ -28,9 +28,12 @@ export async function runQuick(rc: RunContext): Promise<LoopOutcome> {
     inventedMarkers: [],
   });
   state.iterations++;
-  // A question about documents searches its subject (the plan's query), one passage per document.
-  const query = state.plan.documents?.subject ?? searchableQuestion(state.question);
-  await executeCalls(rc, [{ tool: 'search_docs', query }]);
+  // An overview reads the documents' openings; another question about documents searches its subject (the
+  // plan's query), one passage per document.
+  const documents = state.plan.documents;
+  if (documents?.kind === 'overview') await executeCalls(rc, [{ tool: 'read_opening', query: documents.subject }]);
+  else
+    await executeCalls(rc, [{ tool: 'search_docs', query: documents?.subject ?? searchableQuestion(state.question) }]);
   if (userAborted(rc)) return none(true);
   if (state.results.size === 0) {
     const clarification = {

@@ -149,7 +149,11 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
     timings.constraintsMs = round(now() - t);
 
     t = now();
-    const fallbackPlan = defaultPlan(question, constraints, buckets, input.style);
+    let fallbackPlan = defaultPlan(question, constraints, buckets, input.style);
+    // "What is GDPR about?" names no document of the owner: an ordinary question about GDPR, not an overview.
+    const overview = fallbackPlan.documents?.kind === 'overview' ? fallbackPlan.documents.subject : null;
+    if (overview && (await deps.catalog.findDocumentsByName(input.ownerId, overview, 1)).length === 0)
+      fallbackPlan = defaultPlan(question, constraints, buckets, input.style, { documentQuestions: false });
     let plan: AgentPlan = fallbackPlan;
     if (deps.models.decision && input.mode === 'agent' && !input.signal?.aborted) {
       const outcome = await planWithModel({

@@ -60,6 +60,8 @@ export interface AgentState {
   docByHandle: Map<string, string>;
   opened: OpenedChunk[];
   searches: SearchRecord[];
+  /** How many documents read_opening found in scope (it reads at most a few of them), once it ran. */
+  documentsInScope?: number;
   toolCalls: number;
   iterations: number;
   reprompts: number;

@@ -1,4 +1,10 @@
-import type { BucketRef, CatalogDocument, DocumentCatalog, DocumentNameMatch } from '@/lib/agent/ports';
+import type {
+  BucketRef,
+  CatalogDocument,
+  DocumentCatalog,
+  DocumentNameMatch,
+  DocumentOpening,
+} from '@/lib/agent/ports';
 import { type Db, getDb } from '@/lib/db/client';
 import { findDocumentIdsByMeta } from '@/lib/db/typed-meta';
 import { readMetadata } from '@/lib/domain/document';
@@ -59,6 +65,36 @@ export function createPrismaCatalog(db: Db = getDb()): DocumentCatalog {
         sha256: row.sha256,
         typed: readTypedMeta(row.typedMeta),
       };
+    },
+
+    async documentOpenings(ownerId, scope): Promise<{ documents: DocumentOpening[]; total: number }> {
+      const where = {
+        ownerId,
+        status: 'INDEXED' as const,
+        ...(scope.documentIds ? { id: { in: scope.documentIds.filter(isUuid) } } : {}),
+        ...(scope.bucketIds ? { bucketId: { in: scope.bucketIds } } : {}),
+      };
+      const [total, rows] = await Promise.all([
+        db.document.count({ where }),
+        db.document.findMany({
+          where,
+          orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+          take: Math.max(1, scope.limit),
+          select: { id: true, filename: true, metadata: true },
+        }),
+      ]);
+      const chunks = await db.chunk.findMany({
+        where: { ownerId, documentId: { in: rows.map((r) => r.id) }, index: { lt: Math.max(1, scope.chunks) } },
+        orderBy: { index: 'asc' },
+        select: { id: true, documentId: true },
+      });
+      const documents = rows.map((r) => ({
+        documentId: r.id,
+        filename: r.filename,
+        title: readMetadata(r.metadata).title,
+        chunkIds: chunks.filter((c) => c.documentId === r.id).map((c) => c.id),
+      }));
+      return { documents, total };
     },
 
     async findDocumentsByName(ownerId, nameLike, limit): Promise<DocumentNameMatch[]> {

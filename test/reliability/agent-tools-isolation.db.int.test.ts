@@ -111,6 +111,8 @@ describe("the agent's tools under B's session, given A's ids", () => {
         { tool: 'search_semantic', query: x },
         { tool: 'search_docs', query: 'treasury code', filters: { documents: [x] } },
         { tool: 'follow_reference', handle: x, reference: x },
+        { tool: 'read_opening', query: x },
+        { tool: 'read_opening', handle: x },
       ];
       const withA = calls(id);
       const withMissing = calls(missing);
@@ -176,7 +178,25 @@ describe("the agent's tools under B's session, given A's ids", () => {
     expect(await catalog.getDocument(b.id, aDoc)).toBeNull();
     expect([...(await catalog.filterIndexed(b.id, [aDoc]))]).toEqual([]);
     expect(await catalog.findDocumentsByName(b.id, 'zanzibar', 10)).toEqual([]);
-    probes += 6;
+    expect(await catalog.documentOpenings(b.id, { documentIds: [aDoc], limit: 4, chunks: 2 })).toEqual({
+      documents: [],
+      total: 0,
+    });
+    // read_opening by A's file name, and over B's whole scope: only B's own document
+    for (const query of [aFilename, 'zanzibar', '']) {
+      const run = toolContext(b.id);
+      const outcome = await run.tools.get('read_opening')?.run({ tool: 'read_opening', query }, 'o');
+      probes++;
+      const found = leaksIn(
+        JSON.stringify(outcome ?? {})
+          .split(query || '\u0000')
+          .join('<Q>'),
+      );
+      if (found.length > 0) leaks.push(`read_opening("${query}"): ${found.join(', ')}`);
+      expect([...run.state.results.values()].every((r) => r.hit.documentId !== aDoc)).toBe(true);
+      if (query === '') expect([...run.state.results.values()].map((r) => r.hit.filename)).toEqual(['garden.md']);
+    }
+    probes += 7;
     // and the same calls as A do find A's data (so the probes could have failed)
     const own = toolContext(a.id);
     const ownSearch = await own.tools
@@ -184,6 +204,11 @@ describe("the agent's tools under B's session, given A's ids", () => {
       ?.run({ tool: 'search_text', query: `zanzibar ${canary}` }, 's');
     expect(ownSearch?.ok).toBe(true);
     expect(JSON.stringify(ownSearch)).toContain(canary);
+    const ownOpening = await toolContext(a.id)
+      .tools.get('read_opening')
+      ?.run({ tool: 'read_opening', query: 'zanzibar' }, 'o');
+    expect(ownOpening?.ok).toBe(true);
+    expect(JSON.stringify(ownOpening)).toContain(canary);
     console.log(
       `[isolation/tools] probes: ${probes}, leaks: ${leaks.length}, differences from missing ids: ${differences.length}`,
     );

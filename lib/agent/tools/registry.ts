@@ -2,6 +2,7 @@ import type { ToolName } from '../events';
 import { createFollowReferenceTool } from './follow-reference';
 import { createGetDocumentMetadataTool } from './get-document-metadata';
 import { createOpenCitationTool } from './open-citation';
+import { createReadOpeningTool } from './read-opening';
 import { createSearchDocsTool } from './search-docs';
 import { createSearchSectionsTool } from './search-sections';
 import { createSearchSemanticTool } from './search-semantic';
@@ -20,6 +21,7 @@ export function createTools(ctx: ToolContext): Map<ToolName, AgentTool> {
     createFollowReferenceTool(ctx),
     createSearchSectionsTool(ctx),
     createVisualInterpretationTool(ctx),
+    createReadOpeningTool(ctx),
   ].map((t) => withVisualFlags(t, ctx));
   return new Map(tools.map((t) => [t.name, t]));
 }

@@ -134,6 +134,12 @@ export async function buildFixture(options: { withPlanted?: boolean } = {}) {
     secret: makeChunk(docs.secret, 0, TEXT.secret),
     pending: makeChunk(docs.pending, 0, TEXT.pending),
   };
+  // The catalog knows each document's chunks in order (for read_opening), as the database does.
+  for (const doc of Object.values(docs))
+    doc.chunkIds = Object.values(chunks)
+      .filter((c) => c.documentId === doc.documentId)
+      .sort((a, b) => a.index - b.index)
+      .map((c) => c.chunkId);
   const index = createMemoryChunkIndex();
   const catalog = createMemoryCatalog(
     Object.values(docs).filter((d) => options.withPlanted || d !== docs.planted),

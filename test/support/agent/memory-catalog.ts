@@ -4,6 +4,8 @@ import { matchesMetaFilters } from '@/lib/domain/typed-meta';
 export interface MemoryDocument extends CatalogDocument {
   ownerId: string;
   status: 'PENDING' | 'PROCESSING' | 'INDEXED' | 'FAILED';
+  /** Ids of the document's chunks in order (for documentOpenings; default none). */
+  chunkIds?: string[];
 }
 
 /** An in-memory DocumentCatalog with the Prisma catalog's ownership rules (other owners' ids answer as absent). */
@@ -41,6 +43,23 @@ export function createMemoryCatalog(
         .filter((d) => d.filename.toLowerCase().includes(needle) || (d.title ?? '').toLowerCase().includes(needle))
         .slice(0, limit)
         .map((d) => ({ documentId: d.documentId, filename: d.filename, title: d.title }));
+    },
+    async documentOpenings(ownerId, scope) {
+      // Newest first: documents added later come first.
+      const matching = [...docs.values()]
+        .reverse()
+        .filter((d) => d.ownerId === ownerId && d.status === 'INDEXED')
+        .filter((d) => !scope.documentIds || scope.documentIds.includes(d.documentId))
+        .filter((d) => !scope.bucketIds || (d.bucketId !== null && scope.bucketIds.includes(d.bucketId)));
+      return {
+        total: matching.length,
+        documents: matching.slice(0, Math.max(1, scope.limit)).map((d) => ({
+          documentId: d.documentId,
+          filename: d.filename,
+          title: d.title,
+          chunkIds: (d.chunkIds ?? []).slice(0, Math.max(1, scope.chunks)),
+        })),
+      };
     },
     async listBuckets(ownerId) {
       return buckets.filter((b) => b.ownerId === ownerId).map(({ ownerId: _o, ...bucket }) => bucket);

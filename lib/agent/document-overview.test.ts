@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { buildFixture, NO_MODELS, OWNER } from '../../test/support/agent/fixtures';
+import type { AgentEvent } from './events';
+import { runAgent } from './run-agent';
+import type { AgentDeps, RunAgentInput } from './types';
+
+/** "What is this document about?" and its kin, answered from the documents' openings (read_opening). */
+
+type Fixture = Awaited<ReturnType<typeof buildFixture>>;
+
+async function run(question: string, over: Partial<RunAgentInput> = {}, fixture?: Fixture) {
+  const f = fixture ?? (await buildFixture());
+  const events: AgentEvent[] = [];
+  const deps: AgentDeps = { index: f.index, catalog: f.catalog, embedder: null, models: NO_MODELS };
+  const result = await runAgent({ question, ownerId: OWNER, mode: 'agent', style: 'concise', ...over }, deps, (e) =>
+    events.push(e),
+  );
+  const tools = result.trace.flatMap((e) => (e.type === 'tool_call' ? [e.tool] : []));
+  return { result, events, f, tools };
+}
+
+describe('overview questions in extractive mode', () => {
+  it('describes the one document in scope with the first sentences of its opening, quoted and cited', async () => {
+    const f = await buildFixture();
+    const { result, tools } = await run(
+      'What is this document about?',
+      { filters: { documentIds: [f.docs.del.documentId] } },
+      f,
+    );
+    expect(tools[0]).toBe('read_opening');
+    expect(tools).not.toContain('search_docs');
+    expect(result.validated).toBe(true);
+    expect(result.answer).toContain('- delete-policy.md: ');
+    expect(result.answer).toContain(
+      '"Before deleting an order, verify that its status is cancelled and that no invoice references it." [1]',
+    );
+    // A three-word heading is not what a document is about.
+    expect(result.answer).not.toContain('"Delete order verification."');
+    expect(result.citations.every((c) => c.documentId === f.docs.del.documentId)).toBe(true);
+    expect(result.confidence).not.toBe('low');
+  });
+
+  it('lists the newest documents of the library, says how many there are, and never shows another owner or an unindexed one', async () => {
+    const { result } = await run('What are my documents about?');
+    expect(result.validated).toBe(true);
+    const lines = result.answer.split('\n').filter((l) => l.startsWith('- '));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.length).toBeLessThanOrEqual(4);
+    expect(result.answer).toContain('only the newest of your documents are described here');
+    expect(result.insufficiencies.map((i) => i.missing).join('\n')).toContain('of your 6 documents in scope');
+    expect(result.answer).not.toContain('bob-runbook.md');
+    expect(result.answer).not.toContain('hunter2');
+    expect(result.answer).not.toContain('draft.md');
+    // The answer passed the gate as written, not after a repair.
+    expect(result.trace.some((e) => e.type === 'draft_rejected')).toBe(false);
+  });
+
+  it('reads the document a question names by its title', async () => {
+    const { result, tools } = await run('What is the Deployment Guide about?');
+    expect(tools[0]).toBe('read_opening');
+    expect(result.answer).toContain(
+      '"Deployments run through the release pipeline: build the image, run migrations, then switch traffic gradually." [1]',
+    );
+    expect(result.citations.map((c) => c.filename)).toEqual(['deployment-guide.md']);
+  });
+
+  it("treats a name no document has as an ordinary question, and another owner's file name like a missing one", async () => {
+    const gdpr = await run('What is GDPR about?');
+    expect(gdpr.tools).not.toContain('read_opening');
+    expect(gdpr.tools).toContain('search_docs');
+    const bob = await run('What is bob-runbook.md about?');
+    expect(bob.tools).not.toContain('read_opening');
+    expect(bob.result.answer).not.toContain('hunter2');
+    expect(bob.result.citations.some((c) => c.filename === 'bob-runbook.md')).toBe(false);
+  });
+
+  it('quick mode reads the opening too', async () => {
+    const f = await buildFixture();
+    const { result, tools } = await run(
+      'Summarize this document.',
+      { mode: 'quick', filters: { documentIds: [f.docs.guide.documentId] } },
+      f,
+    );
+    expect(tools[0]).toBe('read_opening');
+    expect(result.validated).toBe(true);
+    expect(result.answer).toContain('Deployments run through the release pipeline');
+  });
+
+  it('never quotes planted instructions from an opening', async () => {
+    const f = await buildFixture({ withPlanted: true });
+    const { result } = await run(
+      'What is this document about?',
+      { filters: { documentIds: [f.docs.planted.documentId] } },
+      f,
+    );
+    expect(result.answer).not.toMatch(/Ignore previous instructions|attacker@evil/);
+    expect(result.answer).toContain('"The backup window is 02:00-04:00 UTC." [1]');
+  });
+});
