@@ -32,7 +32,7 @@ const segmentPostings = fc.integer({ min: 1, max: 900 }).chain((docs) =>
 );
 
 describe('TermList', () => {
-  it('reads a term across segments as one list in global slot order: bulk reads and seek() agree', () => {
+  it('reads a term across segments as one list in global slot order: next() and seek() agree', () => {
     fc.assert(
       fc.property(
         fc.array(segmentPostings, { minLength: 1, maxLength: 4 }),
@@ -50,18 +50,13 @@ describe('TermList', () => {
             base += docs;
           }
           const norm = () => 1;
-          // The bulk loop of the search: decoded arrays read directly, nextBlock() at the end of each block.
+          // Read posting by posting as the search's loops do: next() within and across blocks until END.
           const bulk = new TermList(parts, 1, 1.2, norm, norm);
           const read: Posting[] = [];
           bulk.seek(0);
           while (bulk.doc !== END) {
-            for (let p = bulk.position; p < bulk.count; p++)
-              read.push({
-                doc: bulk.docs[p] as number,
-                body: bulk.bodyTfs[p] as number,
-                context: bulk.contextTfs[p] as number,
-              });
-            bulk.nextBlock();
+            read.push({ doc: bulk.doc, body: bulk.bodyTf, context: bulk.contextTf });
+            bulk.next();
           }
           expect(read).toEqual(expected);
           // seek(target) lands on the first posting at or after target, whatever blocks and segments it skips.
@@ -71,8 +66,8 @@ describe('TermList', () => {
             const want = expected.find((p) => p.doc >= target);
             expect(seeking.doc).toBe(want?.doc ?? END);
             if (want) {
-              expect(seeking.bodyTfs[seeking.position]).toBe(want.body);
-              expect(seeking.contextTfs[seeking.position]).toBe(want.context);
+              expect(seeking.bodyTf).toBe(want.body);
+              expect(seeking.contextTf).toBe(want.context);
             }
           }
           // Block bounds are in global slot order and the list's bound is their max.
