@@ -7,7 +7,7 @@ export const END = 0x7fffffff;
 const WINDOW = 1_024;
 /**
  * The highest-bound non-essential list is scored like an essential one in a window when the previous window's
- * candidates outnumbered its blocks there this many times: probing would decode all of those blocks anyway, and
+ * candidates outnumbered its blocks there this many times: probing would read all of those blocks anyway, and
  * accumulating it lowers the bound every candidate must beat before its first probe.
  */
 const DENSE_PROBES = 2;
