@@ -32,7 +32,7 @@ const segmentPostings = fc.integer({ min: 1, max: 900 }).chain((docs) =>
 );
 
 describe('TermList', () => {
-  it('reads a term across segments as one list in global slot order: bulk reads and seek() agree', () => {
+  it('reads a term across segments as one list in global slot order: next() and seek() agree', () => {
     fc.assert(
       fc.property(
         fc.array(segmentPostings, { minLength: 1, maxLength: 4 }),
@@ -50,18 +50,13 @@ describe('TermList', () => {
             base += docs;
           }
           const norm = () => 1;
-          // The bulk loop of the search: decoded arrays read directly, nextBlock() at the end of each block.
+          // Read posting by posting as the search's loops do: next() within and across blocks until END.
           const bulk = new TermList(parts, 1, 1.2, norm, norm);
           const read: Posting[] = [];
           bulk.seek(0);
           while (bulk.doc !== END) {
-            for (let p = bulk.position; p < bulk.count; p++)
-              read.push({
-                doc: bulk.docs[p] as number,
-                body: bulk.bodyTfs[p] as number,
-                context: bulk.contextTfs[p] as number,
-              });
-            bulk.nextBlock();
+            read.push({ doc: bulk.doc, body: bulk.bodyTf, context: bulk.contextTf });
+            bulk.next();
           }
           expect(read).toEqual(expected);
           // seek(target) lands on the first posting at or after target, whatever blocks and segments it skips.
@@ -71,8 +66,8 @@ describe('TermList', () => {
             const want = expected.find((p) => p.doc >= target);
             expect(seeking.doc).toBe(want?.doc ?? END);
             if (want) {
-              expect(seeking.bodyTfs[seeking.position]).toBe(want.body);
-              expect(seeking.contextTfs[seeking.position]).toBe(want.context);
+              expect(seeking.bodyTf).toBe(want.body);
+              expect(seeking.contextTf).toBe(want.context);
             }
           }
           // Block bounds are in global slot order and the list's bound is their max.
@@ -179,6 +174,77 @@ describe('maxScoreSearch', () => {
         },
       ),
       { numRuns: 80 },
+    );
+  });
+
+  it('scores postings read in place from the segment bytes: multi-byte slot gaps, large tfs, context tfs', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            docs: fc.integer({ min: 1, max: 80_000 }),
+            postings: fc.uniqueArray(
+              fc.record({
+                at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+                body: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 60, max: 0xffff })),
+                context: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 400 })),
+              }),
+              { selector: (p) => p.at, maxLength: 300 },
+            ),
+          }),
+          { minLength: 1, maxLength: 3 },
+        ),
+        fc.integer({ min: 1, max: 3 }),
+        fc.constantFrom(1, 5, 1_000),
+        (drawn, terms, limit) => {
+          const slots = drawn.reduce((sum, part) => sum + part.docs, 0);
+          const k1 = 1.2;
+          const bodyInverse = Float32Array.from({ length: slots }, (_, i) => 0.3 + ((i * 7) % 13) / 10);
+          const contextFactor = Float32Array.from({ length: slots }, (_, i) => ((i * 5) % 11) / 4);
+          const alive = new Uint8Array(slots).fill(1);
+          const exact = new Map<number, number>();
+          const lists: TermList[] = [];
+          const readers = [];
+          for (let t = 0; t < terms; t++) {
+            const weight = 1 + t;
+            const parts: TermPart[] = [];
+            let base = 0;
+            for (const { docs, postings: raw } of drawn) {
+              // Docs spread over the segment (gaps of one to three varint bytes), distinct, ascending; the terms
+              // share some docs (shifted by t) so that scores add up across lists.
+              const postings = [...new Map(raw.map((p) => [(Math.floor(p.at * docs) + t * 3) % docs, p])).entries()]
+                .map(([doc, p]) => ({ doc, body: p.body || (p.context === 0 ? 1 : 0), context: p.context }))
+                .sort((a, b) => a.doc - b.doc);
+              for (const p of postings) {
+                const slot = base + p.doc;
+                const tf = p.body * (bodyInverse[slot] as number) + p.context * (contextFactor[slot] as number);
+                exact.set(slot, (exact.get(slot) ?? 0) + (weight * tf) / (tf + k1));
+              }
+              if (postings.length > 0) {
+                const reader = segment(postings, docs);
+                readers.push(reader);
+                parts.push({ reader, base, term: reader.findTerm(Buffer.from('term')) });
+              }
+              base += docs;
+            }
+            // Bounds from the largest tf and norm: 0xffff x 1.5 (body) and 400 x 2.5 (context).
+            if (parts.length > 0)
+              lists.push(
+                new TermList(
+                  parts,
+                  weight,
+                  k1,
+                  () => 1.5,
+                  () => 2.5,
+                ),
+              );
+          }
+          const got = maxScoreSearch(lists, limit, { k1, bodyInverse, contextFactor, alive });
+          expectSameTop(got, exhaustiveTop(exact, limit));
+          for (const reader of readers) reader.close();
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 });

@@ -1,4 +1,4 @@
-import { BLOCK_SIZE, type SegmentReader } from '@/lib/retrieval/embedded/keyword-segment';
+import type { SegmentReader } from '@/lib/retrieval/embedded/keyword-segment';
 import { type ScoredSlot, TopK } from '@/lib/retrieval/embedded/top-k';
 
 /** A slot past every real one (a list's position once it is exhausted). */
@@ -7,7 +7,7 @@ export const END = 0x7fffffff;
 const WINDOW = 1_024;
 /**
  * The highest-bound non-essential list is scored like an essential one in a window when the previous window's
- * candidates outnumbered its blocks there this many times: probing would decode all of those blocks anyway, and
+ * candidates outnumbered its blocks there this many times: probing would read all of those blocks anyway, and
  * accumulating it lowers the bound every candidate must beat before its first probe.
  */
 const DENSE_PROBES = 2;
@@ -33,9 +33,10 @@ export interface ScoringContext {
 
 /**
  * One query term's postings over all segments as a single list in global slot order, with block-max bounds.
- * Monomorphic and allocation-free while searching: blocks are addressed by a global block number, decoded into
- * typed arrays holding global slots, and skipped by their last slot without decoding. The search loops read the
- * decoded arrays directly (no per-posting calls).
+ * Monomorphic and allocation-free while searching: blocks are addressed by a global block number and skipped by
+ * their last slot without decoding; inside a block the postings are read one at a time straight from the segment's
+ * bytes (a cursor: byte position, current slot and tfs), never decoded into arrays first. The accumulation loop of
+ * the search reads the varints itself (no per-posting calls); probes use `seek()`.
  */
 export class TermList {
   /** Global slot of each block's last posting, and the block's score bound (from its max tf and min length). */
@@ -50,15 +51,15 @@ export class TermList {
   /** Per part: its first global block number (one more entry: the total). */
   private readonly partFirstBlock: Int32Array;
   private part = 0;
-  /** The decoded block: global slots and tfs, how many, and the position of `doc` in it. */
+  /** The open block (global number), its part's postings bytes, and the byte range left to read in it. */
   block = -1;
-  readonly docs = new Int32Array(BLOCK_SIZE);
-  readonly bodyTfs = new Uint32Array(BLOCK_SIZE);
-  readonly contextTfs = new Uint32Array(BLOCK_SIZE);
-  count = 0;
-  position = 0;
-  /** Current global slot (-1 before the start, END after the last posting). */
+  bytes: Uint8Array;
+  at = 0;
+  stop = 0;
+  /** Current global slot (-1 before the start, END after the last posting) and its tfs. */
   doc = -1;
+  bodyTf = 0;
+  contextTf = 0;
 
   constructor(
     private readonly parts: readonly TermPart[],
@@ -76,6 +77,7 @@ export class TermList {
         (part.reader.termBlockStart[part.term + 1] as number) - (part.reader.termBlockStart[part.term] as number);
     });
     this.partFirstBlock[parts.length] = blocks;
+    this.bytes = (parts[0] as TermPart | undefined)?.reader.postings ?? new Uint8Array(0);
     this.blockLast = new Int32Array(blocks);
     this.blockBound = new Float64Array(blocks);
     let at = 0;
@@ -116,7 +118,7 @@ export class TermList {
     return bound;
   }
 
-  /** Moves to the first posting with slot >= target (blocks ending before it are skipped undecoded). */
+  /** Moves to the first posting with slot >= target (blocks ending before it are skipped unread). */
   seek(target: number): void {
     if (this.doc >= target) return;
     const last = this.blockLast;
@@ -129,35 +131,68 @@ export class TermList {
         this.end();
         return;
       }
-      this.decode(b);
+      this.open(b);
     }
-    const docs = this.docs;
-    let p = this.position;
     // Terminates: the block's last slot is >= target.
-    while ((docs[p] as number) < target) p++;
-    this.position = p;
-    this.doc = docs[p] as number;
+    while (this.doc < target) this.next();
   }
 
-  /** After a loop consumed the decoded block: moves to the first posting of the next block (or the end). */
+  /** Moves to the next posting (the next block's first once this block is read; END after the last). */
+  next(): void {
+    if (this.at >= this.stop) {
+      this.nextBlock();
+      return;
+    }
+    const bytes = this.bytes;
+    let at = this.at;
+    let byte = bytes[at++] as number;
+    let value = byte & 0x7f;
+    for (let shift = 7; byte & 0x80; shift += 7) {
+      byte = bytes[at++] as number;
+      value |= (byte & 0x7f) << shift;
+    }
+    this.doc += value;
+    byte = bytes[at++] as number;
+    value = byte & 0x7f;
+    for (let shift = 7; byte & 0x80; shift += 7) {
+      byte = bytes[at++] as number;
+      value |= (byte & 0x7f) << shift;
+    }
+    this.bodyTf = value >>> 1;
+    let tfContext = 0;
+    if (value & 1) {
+      byte = bytes[at++] as number;
+      tfContext = byte & 0x7f;
+      for (let shift = 7; byte & 0x80; shift += 7) {
+        byte = bytes[at++] as number;
+        tfContext |= (byte & 0x7f) << shift;
+      }
+    }
+    this.contextTf = tfContext;
+    this.at = at;
+  }
+
+  /** Moves to the first posting of the block after the open one (or the end). */
   nextBlock(): void {
     const b = this.block + 1;
     if (b >= this.blockLast.length) {
       this.end();
       return;
     }
-    this.decode(b);
-    this.doc = this.docs[0] as number;
+    this.open(b);
   }
 
   private end(): void {
     this.block = this.blockLast.length;
-    this.count = 0;
-    this.position = 0;
+    this.at = 0;
+    this.stop = 0;
     this.doc = END;
+    this.bodyTf = 0;
+    this.contextTf = 0;
   }
 
-  private decode(block: number): void {
+  /** Opens a block and reads its first posting (blocks are never empty). */
+  private open(block: number): void {
     let part = this.part;
     const firsts = this.partFirstBlock;
     while ((firsts[part + 1] as number) <= block) part++;
@@ -165,46 +200,12 @@ export class TermList {
     const { reader, base, term } = this.parts[part] as TermPart;
     const first = reader.termBlockStart[term] as number;
     const local = first + block - (firsts[part] as number);
-    const bytes = reader.postings;
-    let at = reader.blockOffset[local] as number;
-    const stop = reader.blockOffset[local + 1] as number;
-    let doc = base + (local > first ? (reader.blockLastDoc[local - 1] as number) : 0);
-    const docs = this.docs;
-    const bodyTfs = this.bodyTfs;
-    const contextTfs = this.contextTfs;
-    let n = 0;
-    while (at < stop) {
-      let byte = bytes[at++] as number;
-      let value = byte & 0x7f;
-      for (let shift = 7; byte & 0x80; shift += 7) {
-        byte = bytes[at++] as number;
-        value |= (byte & 0x7f) << shift;
-      }
-      doc += value;
-      byte = bytes[at++] as number;
-      value = byte & 0x7f;
-      for (let shift = 7; byte & 0x80; shift += 7) {
-        byte = bytes[at++] as number;
-        value |= (byte & 0x7f) << shift;
-      }
-      docs[n] = doc;
-      bodyTfs[n] = value >>> 1;
-      if (value & 1) {
-        byte = bytes[at++] as number;
-        let tfContext = byte & 0x7f;
-        for (let shift = 7; byte & 0x80; shift += 7) {
-          byte = bytes[at++] as number;
-          tfContext |= (byte & 0x7f) << shift;
-        }
-        contextTfs[n] = tfContext;
-      } else {
-        contextTfs[n] = 0;
-      }
-      n++;
-    }
+    this.bytes = reader.postings;
+    this.at = reader.blockOffset[local] as number;
+    this.stop = reader.blockOffset[local + 1] as number;
+    this.doc = base + (local > first ? (reader.blockLastDoc[local - 1] as number) : 0);
     this.block = block;
-    this.count = n;
-    this.position = 0;
+    this.next();
   }
 }
 
@@ -284,29 +285,56 @@ export function maxScoreSearch(
       const list = order[j] as TermList;
       if (list.doc < start) list.seek(start);
       const weight = list.weight;
+      // The postings are read here from the segment bytes, varint by varint (what next() does), without a call
+      // per posting; the list's cursor is written back when the window or the block ends.
       while (list.doc < end) {
-        const docs = list.docs;
-        const bodyTfs = list.bodyTfs;
-        const contextTfs = list.contextTfs;
-        const n = list.count;
-        let p = list.position;
-        for (; p < n; p++) {
-          const slot = docs[p] as number;
-          if (slot >= end) break;
-          // Branch-free (adding 0 leaves tf unchanged): few postings have a context tf.
-          const tf =
-            (bodyTfs[p] as number) * (bodyInverse[slot] as number) +
-            (contextTfs[p] as number) * (contextFactor[slot] as number);
-          const at = slot - start;
+        const bytes = list.bytes;
+        const stop = list.stop;
+        let at = list.at;
+        let slot = list.doc;
+        let tfBody = list.bodyTf;
+        let tfContext = list.contextTf;
+        for (;;) {
+          let tf = tfBody * (bodyInverse[slot] as number);
+          if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
+          const position = slot - start;
           // Branch-free: whether the position was touched before is unpredictable.
-          touched[at >>> 5] = (touched[at >>> 5] as number) | (1 << (at & 31));
-          windowScores[at] = (windowScores[at] as number) + (weight * tf) / (tf + k1);
+          touched[position >>> 5] = (touched[position >>> 5] as number) | (1 << (position & 31));
+          windowScores[position] = (windowScores[position] as number) + (weight * tf) / (tf + k1);
+          if (at >= stop) break;
+          let byte = bytes[at++] as number;
+          let value = byte & 0x7f;
+          for (let shift = 7; byte & 0x80; shift += 7) {
+            byte = bytes[at++] as number;
+            value |= (byte & 0x7f) << shift;
+          }
+          slot += value;
+          byte = bytes[at++] as number;
+          value = byte & 0x7f;
+          for (let shift = 7; byte & 0x80; shift += 7) {
+            byte = bytes[at++] as number;
+            value |= (byte & 0x7f) << shift;
+          }
+          tfBody = value >>> 1;
+          tfContext = 0;
+          if (value & 1) {
+            byte = bytes[at++] as number;
+            tfContext = byte & 0x7f;
+            for (let shift = 7; byte & 0x80; shift += 7) {
+              byte = bytes[at++] as number;
+              tfContext |= (byte & 0x7f) << shift;
+            }
+          }
+          if (slot >= end) break;
         }
-        if (p < n) {
-          list.position = p;
-          list.doc = docs[p] as number;
-        } else {
+        if (slot < end) {
+          // The block is read to its end: its last posting was accumulated.
           list.nextBlock();
+        } else {
+          list.at = at;
+          list.doc = slot;
+          list.bodyTf = tfBody;
+          list.contextTf = tfContext;
         }
       }
     }
@@ -345,9 +373,8 @@ export function maxScoreSearch(
         let total = candidateScores[c] as number;
         if (list.doc < slot) list.seek(slot);
         if (list.doc === slot) {
-          const p = list.position;
-          let tf = (list.bodyTfs[p] as number) * (bodyInverse[slot] as number);
-          const tfContext = list.contextTfs[p] as number;
+          let tf = list.bodyTf * (bodyInverse[slot] as number);
+          const tfContext = list.contextTf;
           if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
           total += (weight * tf) / (tf + k1);
         }
