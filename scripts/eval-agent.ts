@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { detectAnswerType } from '@/lib/agent/answer-type';
-import { CONFIDENCE_THRESHOLDS } from '@/lib/agent/confidence';
+import { CONFIDENCE_THRESHOLDS, HIGH_RULE } from '@/lib/agent/confidence';
 import { copiesPlantedText } from '@/lib/agent/injection';
 import type { AgentModels, QueryEmbedder } from '@/lib/agent/ports';
 import { runAgent } from '@/lib/agent/run-agent';
@@ -23,7 +23,7 @@ import { type Cause, causeTable, failureCause, recordingIndex } from './qa/failu
 import { liveModels, type ModelMeter } from './qa/live-models';
 import { ingestQaDocuments } from './qa/qa-corpus';
 import { citesGold, containsGold, loadQaSet, QA_TYPES, type QaQuestion } from './qa/qa-set';
-import { fittedOn, halves, type Judged, reliability } from './qa/reliability';
+import { fittedOn, halves, type Judged, pooledReliability, reliability } from './qa/reliability';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** ../shared/data beside the checkout (a worktree one level deeper finds it one level up); DOCUCHAT_DATA overrides. */
@@ -336,11 +336,14 @@ function reliabilityRows(
   return lines;
 }
 
+/** The High rule in words (lib/agent/confidence.ts, `certifiedHigh`). */
+const HIGH_RULE_TEXT = `a Medium answer is labelled High when the High rule holds (\`certifiedHigh\`: sentence coverage >= ${HIGH_RULE.sentenceCoverage}, rival margin >= ${HIGH_RULE.rivalMargin}, not a definition or procedure, gate passed, nothing hedged or declined)`;
+
 const cut = (t: { high: number; medium: number }) => `${t.high.toFixed(2)} / ${t.medium.toFixed(2)}`;
 
 function calibrationLines(runs: [string, QaRun][]): string[] {
   return [
-    `Confidence calibration: the thresholds on the confidence score (lib/agent/confidence.ts, now high >= ${CONFIDENCE_THRESHOLDS.high}, medium >= ${CONFIDENCE_THRESHOLDS.medium}) are fitted on the even positions of the question file so that High is correct >= 90% and Medium >= 70% there; the reliability table is the held-out odd half.`,
+    `Confidence calibration: the thresholds on the confidence score (lib/agent/confidence.ts, now high >= ${CONFIDENCE_THRESHOLDS.high}, medium >= ${CONFIDENCE_THRESHOLDS.medium}) are fitted on the even positions of the question file so that High is correct >= 90% and Medium >= 70% there; ${HIGH_RULE_TEXT}; the reliability table is the held-out odd half.`,
     '',
     '| mode | thresholds fitted on the even half (high / medium) | label (held-out half) | answers | share correct |',
     '| --- | --- | --- | --- | --- |',
@@ -357,7 +360,7 @@ function calibrationLines(runs: [string, QaRun][]): string[] {
  */
 function clapnqCalibrationLines(runs: [string, ClapnqRun][], own: ReadonlyMap<string, QaRun>): string[] {
   return [
-    `Confidence on ClapNQ (labels cut with the product's thresholds, high >= ${CONFIDENCE_THRESHOLDS.high}, medium >= ${CONFIDENCE_THRESHOLDS.medium}; correct = cites the gold passage, or discloses insufficiency when unanswerable); thresholds fitted on ClapNQ's even rows, and on the even halves of ClapNQ and the own set together; the table is the held-out odd rows:`,
+    `Confidence on ClapNQ (labels cut with the product's thresholds, high >= ${CONFIDENCE_THRESHOLDS.high}, medium >= ${CONFIDENCE_THRESHOLDS.medium}, and ${HIGH_RULE_TEXT}; correct = cites the gold passage, or discloses insufficiency when unanswerable); thresholds fitted on ClapNQ's even rows, and on the even halves of ClapNQ and the own set together; the table is the held-out odd rows:`,
     '',
     '| mode | thresholds fitted on the even halves (high / medium) | label (held-out half) | answers | share correct |',
     '| --- | --- | --- | --- | --- |',
@@ -367,6 +370,33 @@ function clapnqCalibrationLines(runs: [string, ClapnqRun][], own: ReadonlyMap<st
         return `ClapNQ ${cut(fittedOn([outcomes]))}; both ${ownRun ? cut(fittedOn([outcomes, ownRun.outcomes])) : 'n/a'}`;
       }),
     ),
+  ];
+}
+
+/**
+ * The reliability table of both sets together per mode (own set + ClapNQ, each split by its own positions): the
+ * targets (High >= 90%, Medium >= 70%) are judged on the held-out halves; the fitting halves are shown beside them.
+ */
+function pooledCalibrationLines(runs: [string, ClapnqRun][], own: ReadonlyMap<string, QaRun>): string[] {
+  const rows: string[] = [];
+  for (const [name, run] of runs) {
+    const ownRun = own.get(name);
+    if (!ownRun) continue;
+    const sets = [ownRun.outcomes, run.outcomes];
+    const fit = pooledReliability(sets, 'fit');
+    const held = pooledReliability(sets);
+    const cell = (r: typeof held, label: 'high' | 'medium' | 'low') =>
+      `${r[label].length} | ${r[label].length === 0 ? 'n/a' : `${r.share(r[label]).toFixed(1)}%`}`;
+    for (const label of ['high', 'medium', 'low'] as const)
+      rows.push(`| ${name} | ${label} | ${cell(fit, label)} | ${cell(held, label)} |`);
+  }
+  if (rows.length === 0) return [];
+  return [
+    'Confidence on both sets together (own set + ClapNQ per mode, each split by its own positions; targets: High >= 90%, Medium >= 70% correct on the held-out halves):',
+    '',
+    '| mode | label | fitting halves: answers | fitting: share correct | held-out halves: answers | held-out: share correct |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows,
   ];
 }
 
@@ -838,6 +868,14 @@ async function main() {
           ownRuns,
         ),
       );
+      const pooled = pooledCalibrationLines(
+        [
+          ['agent', agent],
+          ['quick', quick],
+        ],
+        ownRuns,
+      );
+      if (pooled.length > 0) lines.push('', ...pooled);
       lines.push('', `Section time ${((performance.now() - t0) / 1000).toFixed(1)} s.`);
       write('eval-clapnq', lines.join('\n'));
       if (record && !Number.isFinite(limit)) {
@@ -862,6 +900,28 @@ async function main() {
               unit: '% (held-out half)',
               command,
             };
+        // Both sets together per mode (the count the High target is judged on), when the own set ran too.
+        for (const [name, run] of [
+          ['agent', agent],
+          ['quick', quick],
+        ] as const) {
+          const ownRun = ownRuns.get(name);
+          if (!ownRun) continue;
+          const both = pooledReliability([ownRun.outcomes, run.outcomes]);
+          for (const label of ['high', 'medium'] as const) {
+            entries[`confidence.${mode}both_sets_${name}_${label}_answers`] = {
+              value: both[label].length,
+              unit: 'answers (held-out halves, own set + ClapNQ)',
+              command,
+            };
+            if (both[label].length > 0)
+              entries[`confidence.${mode}both_sets_${name}_${label}_correct_pct`] = {
+                value: round1(both.share(both[label])),
+                unit: '% (held-out halves, own set + ClapNQ)',
+                command,
+              };
+          }
+        }
         recordFigures(entries);
       }
       if (record && !live && !Number.isFinite(limit)) {

@@ -6,9 +6,12 @@ import {
   answerSignals,
   CONFIDENCE_THRESHOLDS,
   CONTESTED_MARGIN,
+  certifiedHigh,
   confidenceLabel,
   confidenceScore,
+  extractiveConfidence,
   fitThresholds,
+  HIGH_RULE,
   recordAnswerSignals,
 } from './confidence';
 import { computeConfidence } from './grounding';
@@ -169,5 +172,115 @@ describe('computeConfidence', () => {
       signals: answerSignals(state),
     });
     expect(label).toBe('low');
+  });
+});
+
+describe('the High rule (certifiedHigh, extractiveConfidence)', () => {
+  // A prose answer (no table bonus) whose sentence says the whole question and that no other document contests.
+  const prose: AnswerSignals = { ...strong, answerType: 'other', table: false };
+  const high = (signals: AnswerSignals, over: Partial<typeof base> = {}) =>
+    extractiveConfidence({ ...base, ...over, signals });
+
+  it('must be High: an uncontested typed, table or prose answer that covers the question', () => {
+    expect(high(strong)).toBe('high');
+    expect(high(prose)).toBe('high');
+    expect(high({ ...prose, answerType: 'date', table: false })).toBe('high');
+    expect(high({ ...prose, answerType: 'entity' })).toBe('high');
+    // exactly at the cuts
+    expect(high({ ...strong, sentenceCoverage: HIGH_RULE.sentenceCoverage, rivalMargin: HIGH_RULE.rivalMargin })).toBe(
+      'high',
+    );
+  });
+
+  it('must not be High: a rival from another document within a tenth, or a sentence that misses the question', () => {
+    expect(high({ ...prose, rivalMargin: 0.89 })).toBe('medium');
+    expect(high({ ...strong, rivalMargin: 0.5 })).toBe('medium');
+    expect(high({ ...strong, sentenceCoverage: 0.79 })).not.toBe('high');
+  });
+
+  it('must not be High: a definition or a procedure, whose completeness the words cannot show', () => {
+    expect(high({ ...prose, answerType: 'definition' })).toBe('medium');
+    expect(high({ ...prose, answerType: 'procedure' })).not.toBe('high');
+  });
+
+  it('must not be High: a declined, hedged, partly declined, ungated or planted-text answer', () => {
+    expect(high({ ...strong, declined: true })).toBe('low');
+    expect(high(strong, { hedged: true })).not.toBe('high');
+    expect(high(strong, { insufficiencies: 1 })).not.toBe('high');
+    expect(high(strong, { validated: false })).not.toBe('high');
+    expect(high(strong, { injectionInContext: true })).not.toBe('high');
+    expect(high(strong, { citations: 0 })).not.toBe('high');
+    expect(certifiedHigh({ ...base, signals: null })).toBe(false);
+  });
+
+  it('never raises a Low score: High is a subset of what the score calls Medium (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          s: fc.double({ min: 0, max: 1, noNaN: true }),
+          a: fc.double({ min: 0, max: 1, noNaN: true }),
+          r: fc.double({ min: 0, max: 1, noNaN: true }),
+          sup: fc.double({ min: 0, max: 1, noNaN: true }),
+          type: fc.constantFrom(
+            'quantity' as const,
+            'date' as const,
+            'entity' as const,
+            'yesno' as const,
+            'definition' as const,
+            'procedure' as const,
+            'other' as const,
+          ),
+          typed: fc.boolean(),
+          table: fc.boolean(),
+          hedged: fc.boolean(),
+        }),
+        (x) => {
+          const input = {
+            ...base,
+            support: x.sup,
+            hedged: x.hedged,
+            signals: {
+              ...strong,
+              answerType: x.type,
+              sentenceCoverage: x.s,
+              attributeCoverage: x.a,
+              rivalMargin: x.r,
+              typeMatch: x.typed,
+              table: x.table,
+            },
+          };
+          const byScore = confidenceLabel(confidenceScore(input));
+          const label = extractiveConfidence(input);
+          if (label === 'high') {
+            expect(byScore).toBe('medium');
+            expect(x.s).toBeGreaterThanOrEqual(HIGH_RULE.sentenceCoverage);
+            expect(x.r).toBeGreaterThanOrEqual(HIGH_RULE.rivalMargin);
+            expect(['definition', 'procedure']).not.toContain(x.type);
+            expect(x.hedged).toBe(false);
+          } else expect(label).toBe(byScore);
+        },
+      ),
+    );
+  });
+
+  it('computeConfidence labels an extractive answer with the rule', () => {
+    const args = {
+      validated: true,
+      citations: 1,
+      support: 1,
+      insufficiencies: 0,
+      answer: 'Maple Leafs, Stanley Cups: 13 [1]',
+      injectionInContext: false,
+    };
+    expect(computeConfidence({ ...args, signals: strong })).toBe('high');
+    expect(computeConfidence({ ...args, signals: { ...strong, rivalMargin: 0.5 } })).toBe('medium');
+    // a partly declined compound answer admits a gap in its text
+    expect(
+      computeConfidence({
+        ...args,
+        answer: `${args.answer}\nInsufficient documentation: the passages found do not answer this part of the question.`,
+        signals: strong,
+      }),
+    ).not.toBe('high');
   });
 });

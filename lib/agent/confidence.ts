@@ -108,8 +108,8 @@ export const CONTESTED_MARGIN = 0.35;
  * positions) so that High is correct >= 90% and Medium >= 70% of the time there (the lower bound of a band's
  * precision must reach the target); the report shows the held-out odd half. No score band reached 90% on the fitting
  * half, so extractive answers are never High (1.01 is above every score): an answer quoted without a model is at
- * best Medium. Model-written answers have no signals here yet and keep the gate/support rule in grounding.ts until
- * live runs calibrate them.
+ * best Medium by score; High comes from a rule on the signals (`certifiedHigh`) instead. Model-written answers have no
+ * signals here yet and keep the gate/support rule in grounding.ts until live runs calibrate them.
  */
 export const CONFIDENCE_THRESHOLDS = { high: 1.01, medium: 0.8 };
 
@@ -117,6 +117,37 @@ export function confidenceLabel(score: number, thresholds = CONFIDENCE_THRESHOLD
   if (score >= thresholds.high) return 'high';
   if (score >= thresholds.medium) return 'medium';
   return 'low';
+}
+
+/**
+ * The High rule for extractive answers (no score band reaches 90%, see `CONFIDENCE_THRESHOLDS`): a Medium answer is
+ * High when its quoted evidence singles out one answer and says all of the question. Measured on the eval sets
+ * (docs/benchmarks-agent.md, "High"): chosen on the fitting halves (even positions) of the own set and ClapNQ in both
+ * modes as the only cell of a grid (sentence coverage 0-1, rival margin 0.35-1, with or without the open-span types)
+ * whose High band reaches 90% with its Wilson lower bound (z = 1.28) in each mode; the held-out halves check it.
+ * - `sentenceCoverage` >= 0.8: the quoted sentence (or table row with its headers) holds the question's terms.
+ * - `rivalMargin` >= 0.9: no sentence of another document that says something else scores within a tenth of it (a
+ *   copy of the same sentence is no rival); the contested cut (`CONTESTED_MARGIN`) only keeps an answer from Medium.
+ * - not a definition or a procedure: a span whose completeness the words cannot show (a sentence that mentions the
+ *   defined term, or one step of several, covers the question as well as the answer does).
+ * - a complete, clean answer: the gate passed, nothing hedged or declined in a part, no planted text in the context.
+ */
+export const HIGH_RULE = { sentenceCoverage: 0.8, rivalMargin: 0.9 } as const;
+
+const OPEN_SPAN_TYPES: ReadonlySet<AnswerType> = new Set(['definition', 'procedure']);
+
+/** Whether an extractive answer meets the High rule (`HIGH_RULE`); its score must reach Medium as well. */
+export function certifiedHigh(x: ConfidenceInput): boolean {
+  const s = x.signals;
+  if (!s || s.declined || OPEN_SPAN_TYPES.has(s.answerType)) return false;
+  if (!x.validated || x.hedged || x.insufficiencies > 0 || x.injectionInContext || x.citations === 0) return false;
+  return s.sentenceCoverage >= HIGH_RULE.sentenceCoverage && s.rivalMargin >= HIGH_RULE.rivalMargin;
+}
+
+/** The label of an extractive answer: the score cut by the thresholds, raised to High when the High rule holds. */
+export function extractiveConfidence(x: ConfidenceInput, thresholds = CONFIDENCE_THRESHOLDS): Confidence {
+  const label = confidenceLabel(confidenceScore(x), thresholds);
+  return label === 'medium' && certifiedHigh(x) ? 'high' : label;
 }
 
 /** Lower bound of the Wilson score interval for a share `p` of `n` (z = 1.28: 90% one-sided). */

@@ -1,5 +1,5 @@
 import { analyze } from '@/lib/retrieval/analyzer';
-import { type AnswerSignals, confidenceLabel, confidenceScore } from './confidence';
+import { type AnswerSignals, type ConfidenceInput, confidenceScore, extractiveConfidence } from './confidence';
 import { findVerbatim } from './gate/normalize';
 import { claimUnits, type Unit, withoutMarkers } from './gate/units';
 import type { AgentState, OpenedChunk } from './state';
@@ -186,7 +186,7 @@ export function computeConfidence(args: {
   injectionInContext: boolean;
   signals?: AnswerSignals | null;
 }): Confidence {
-  if (args.signals) return confidenceLabel(computeConfidenceScore(args));
+  if (args.signals) return extractiveConfidence(confidenceInput(args));
   // A model-written answer: not yet calibrated (needs live runs); the gate, claim support and hedging decide.
   if (!args.validated || args.citations === 0 || args.support < 0.5) return 'low';
   const high =
@@ -196,7 +196,11 @@ export function computeConfidence(args: {
 
 /** The 0-1 score behind the label (lib/agent/confidence.ts). */
 export function computeConfidenceScore(args: Parameters<typeof computeConfidence>[0]): number {
-  return confidenceScore({
+  return confidenceScore(confidenceInput(args));
+}
+
+function confidenceInput(args: Parameters<typeof computeConfidence>[0]): ConfidenceInput {
+  return {
     signals: args.signals ?? null,
     validated: args.validated,
     citations: args.citations,
@@ -204,5 +208,5 @@ export function computeConfidenceScore(args: Parameters<typeof computeConfidence
     insufficiencies: args.insufficiencies,
     injectionInContext: args.injectionInContext,
     hedged: UNCERTAIN.test(args.answer) || admitsMissing(args.answer),
-  });
+  };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fittedOn, halves, type Judged, reliability } from './reliability';
+import { fittedOn, halves, type Judged, pooledReliability, reliability } from './reliability';
 
 const judged = (ok: boolean, confidenceScore: number, confidence: Judged['confidence'] = 'low'): Judged => ({
   ok,
@@ -54,5 +54,25 @@ describe('calibration bookkeeping', () => {
     const run = Array.from({ length: 20 }, (_, i) => judged(i % 2 === 0, 0.97));
     expect(fittedOn([run]).high).toBeGreaterThan(1);
     expect(fittedOn([run, run]).high).toBe(0.97);
+  });
+
+  it('pools the held-out halves of several runs, each split by its own positions', () => {
+    // run a: held-out High right; run b (odd length): its fitting answers are High and wrong, its held-out one is High
+    // and right, so neither the concatenation's positions nor a fitting answer may enter the table
+    const a = [
+      judged(false, 1, 'high'),
+      judged(true, 1, 'high'),
+      judged(false, 0.9, 'medium'),
+      judged(true, 1, 'high'),
+    ];
+    const b = [judged(false, 1, 'high'), judged(true, 1, 'high'), judged(false, 1, 'high')];
+    const held = pooledReliability([a, b]);
+    expect(held.high).toHaveLength(3);
+    expect(held.share(held.high)).toBe(100);
+    expect(held.medium).toHaveLength(0);
+    const fit = pooledReliability([a, b], 'fit');
+    expect(fit.high).toHaveLength(3);
+    expect(fit.share(fit.high)).toBe(0);
+    expect(fit.medium).toHaveLength(1);
   });
 });

@@ -22,7 +22,18 @@ export function halves<T>(items: readonly T[]): { fit: T[]; held: T[] } {
 
 /** Label -> answers on the held-out half (labels as the product cut them), and the share correct of a group. */
 export function reliability<T extends Judged>(outcomes: readonly T[]) {
-  const held = halves(outcomes).held;
+  return byLabel(halves(outcomes).held);
+}
+
+/**
+ * The same table for several runs together, each split by its own positions (e.g. the own set and ClapNQ in one
+ * mode: the held-out count the High target is judged on); `half: 'fit'` reads the fitting halves instead.
+ */
+export function pooledReliability(runs: readonly (readonly Judged[])[], half: 'fit' | 'held' = 'held') {
+  return byLabel(runs.flatMap((outcomes) => halves(outcomes)[half]));
+}
+
+function byLabel<T extends Judged>(held: readonly T[]) {
   const of = (label: Confidence) => held.filter((o) => o.confidence === label);
   const share = (xs: readonly T[]) => (xs.length === 0 ? 0 : (100 * xs.filter((o) => o.ok).length) / xs.length);
   return { high: of('high'), medium: of('medium'), low: of('low'), share };
