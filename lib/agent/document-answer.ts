@@ -133,6 +133,21 @@ const OVERVIEW_MIN_WORDS = 6;
 const OVERVIEW_MAX_CHARS = 400;
 
 /**
+ * Whether a line reads as a sentence of prose: it starts with a word (or a quotation), has enough words, most of
+ * them with lower-case letters (a form's field codes, addresses, numbers and capitalised headings do not), is not a
+ * table row, and is not a parenthesised caption ("(Exact name of registrant as specified in its charter)").
+ */
+export function readsAsProse(text: string): boolean {
+  const t = text.trim();
+  if (t.includes(' | ') || /^\(.*\)[.:]?$/su.test(t) || !/^["“‘'(]?\p{L}/u.test(t)) return false;
+  const words = wordsOf(t);
+  if (words.length < OVERVIEW_MIN_WORDS) return false;
+  // Scripts without case (Chinese, Arabic...) count as prose words; in cased scripts a word needs a lower-case letter.
+  const prose = words.filter((w) => /\p{Ll}/u.test(w) || !/[\p{Lu}\p{N}]/u.test(w)).length;
+  return prose / words.length >= 0.6;
+}
+
+/**
  * What an overview quotes of one document: the first sentences of prose in its opening passages (not headings,
  * table rows, planted text, or lines too short to say anything), each with the passage it is in; a document
  * without such prose (a spreadsheet, a form) quotes its first lines instead.
@@ -144,7 +159,7 @@ function overviewQuotes(passages: readonly OpenedChunk[]): { opened: OpenedChunk
     for (const unit of quoteUnits(opened.chunk.text)) {
       if (out.length >= OVERVIEW_SENTENCES) return out;
       const t = unit.text.replace(/\s+/g, ' ').trim();
-      if (t.length > OVERVIEW_MAX_CHARS || wordsOf(t).length < OVERVIEW_MIN_WORDS || t.includes(' | ')) continue;
+      if (t.length > OVERVIEW_MAX_CHARS || !readsAsProse(t)) continue;
       if (looksLikeHeading(t, opened) || opened.injected.some((span) => span.includes(t) || t.includes(span))) continue;
       out.push({ opened, quote: t });
     }

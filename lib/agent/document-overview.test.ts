@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildFixture, NO_MODELS, OWNER } from '../../test/support/agent/fixtures';
+import { readsAsProse } from './document-answer';
 import type { AgentEvent } from './events';
 import { runAgent } from './run-agent';
 import type { AgentDeps, RunAgentInput } from './types';
@@ -95,5 +96,28 @@ describe('overview questions in extractive mode', () => {
     );
     expect(result.answer).not.toMatch(/Ignore previous instructions|attacker@evil/);
     expect(result.answer).toContain('"The backup window is 02:00-04:00 UTC." [1]');
+  });
+});
+
+describe('readsAsProse (what an overview may quote)', () => {
+  it.each([
+    'The Handbook establishes the position of the Program on the duties owed by a standing trustee.',
+    'Die Stadt Chelsea hat einen Plan für den aktiven Transport beschlossen.',
+    'Ce document présente le plan d’action du transport actif de la ville.',
+    '本报告介绍了公司二零一八年第一季度的经营情况和主要财务数据。',
+    '“Here’s to the crazy ones, the misfits, the rebels, the troublemakers.”',
+  ])('accepts a sentence: %s', (text) => {
+    expect(readsAsProse(text)).toBe(true);
+  });
+
+  it.each([
+    '(Exact name of small business issuer as specified in its charter)',
+    '305 – Las Vegas, NV 89118 (Address of principal executive offices)',
+    'ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT',
+    'Team | Location | Stanley Cups',
+    'Table of contents',
+    'CIK 0001234567 SIC 7372 EIN 88-0123456 FY 2023 Q4',
+  ])('rejects a line that is not prose: %s', (text) => {
+    expect(readsAsProse(text)).toBe(false);
   });
 });
