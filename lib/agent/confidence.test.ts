@@ -201,6 +201,8 @@ describe('the High rule (certifiedHigh, extractiveConfidence)', () => {
   it('must not be High: a definition or a procedure, whose completeness the words cannot show', () => {
     expect(high({ ...prose, answerType: 'definition' })).toBe('medium');
     expect(high({ ...prose, answerType: 'procedure' })).not.toBe('high');
+    expect(high({ ...prose, openSpan: true })).toBe('medium');
+    expect(high({ ...prose, openSpan: false })).toBe('high');
   });
 
   it('must not be High: a declined, hedged, partly declined, ungated or planted-text answer', () => {

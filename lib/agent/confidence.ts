@@ -32,6 +32,8 @@ export interface AnswerSignals {
   table: boolean;
   /** A value of the asked type stands next to the question's terms in the quoted evidence (open types: true). */
   slotNear: boolean;
+  /** A description whose completeness its words cannot show (an overview of a document): never High. */
+  openSpan?: boolean;
 }
 
 const recorded = new WeakMap<AgentState, AnswerSignals>();
@@ -139,7 +141,7 @@ const OPEN_SPAN_TYPES: ReadonlySet<AnswerType> = new Set(['definition', 'procedu
 /** Whether an extractive answer meets the High rule (`HIGH_RULE`); its score must reach Medium as well. */
 export function certifiedHigh(x: ConfidenceInput): boolean {
   const s = x.signals;
-  if (!s || s.declined || OPEN_SPAN_TYPES.has(s.answerType)) return false;
+  if (!s || s.declined || s.openSpan || OPEN_SPAN_TYPES.has(s.answerType)) return false;
   if (!x.validated || x.hedged || x.insufficiencies > 0 || x.injectionInContext || x.citations === 0) return false;
   return s.sentenceCoverage >= HIGH_RULE.sentenceCoverage && s.rivalMargin >= HIGH_RULE.rivalMargin;
 }

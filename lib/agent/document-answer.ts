@@ -366,6 +366,8 @@ function documentOverview(state: AgentState, phrase: string): DocumentAnswer {
     declined: listed === 0,
     table: false,
     slotNear: listed > 0,
+    // Two sentences of an opening describe a document; nothing shows they describe all of it.
+    openSpan: true,
   };
   if (listed === 0)
     return {
