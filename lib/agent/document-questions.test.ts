@@ -67,6 +67,8 @@ describe('documentQuestion (questions about the library, not a passage)', () => 
     ['Summarize "Annual Report 2023"', 'Annual Report 2023'],
     ['Tell me about the employee handbook', 'employee handbook'],
     ['Describe the refund process', 'refund process'],
+    ['Summarize the main points of handbook-1p.docx', 'handbook-1p.docx'],
+    ['What are the key findings of "Annual Report 2023"?', 'Annual Report 2023'],
   ])('an overview: %s', (question, subject) => {
     expect(documentQuestion(question)).toEqual({ kind: 'overview', subject, language: null });
   });

@@ -58,6 +58,9 @@ const SUMMARY_OF =
 const SUMMARISE = `(?:(?:please\\s+|can\\s+you\\s+|could\\s+you\\s+)?(?:summari[sz]e|sum\\s+up|describe|outline|tell\\s+me\\s+about)|${SUMMARY_OF})`;
 /** A document's name as a question writes it: quoted, or a few words (a file name included). */
 const NAME = '["“\'‘]?([^"”’?]{2,120}?)["”\'’]?';
+/** "the main points of", "the key findings in": what a summary of a named document may ask for first. */
+const POINTS_OF =
+  '(?:(?:the\\s+)?(?:main|key|most\\s+important|important|major)\\s+(?:points|ideas|findings|takeaways|topics|messages)\\s+(?:of|in|from)\\s+)?';
 const END = '\\s*[?.!]*\\s*$';
 
 /** The subject: what follows, up to the question mark. */
@@ -202,7 +205,16 @@ const FORMS: Form[] = [
   },
   {
     kind: 'overview',
-    re: new RegExp(`^\\s*${SUMMARISE}\\s+${NAME}${END}`, 'iu'),
+    re: new RegExp(`^\\s*${SUMMARISE}\\s+${POINTS_OF}${NAME}${END}`, 'iu'),
+    subject: 1,
+  },
+  // What are the main points of report.pdf?
+  {
+    kind: 'overview',
+    re: new RegExp(
+      `^\\s*what\\s+are\\s+(?:the\\s+)?(?:main|key|most\\s+important|major)\\s+(?:points|ideas|findings|takeaways|topics)\\s+(?:of|in)\\s+${NAME}${END}`,
+      'iu',
+    ),
     subject: 1,
   },
   // What are the French municipal documents about? / What are my documents on X about?
