@@ -115,12 +115,22 @@ export function looksLikeHeading(text: string, opened: OpenedChunk): boolean {
     const cells = t.split('|').map((c) => c.trim());
     return !cells.slice(1).some((c) => /\d/.test(c));
   }
+  if (isFormField(t)) return false;
   // Words as a reader counts them (a Chinese sentence has no spaces); a full-width stop ends a sentence too.
   const words = wordsOf(t).length;
   if (/[.!?;:)"”。！？；：）」』]$/.test(t) || words > 14) return false;
   // A short line without a sentence end, mostly capitalised words: a title.
   const capitalised = wordsOf(t).filter((w) => /^[\p{Lu}\d]/u.test(w)).length;
   return capitalised / words >= 0.5 || words <= 6;
+}
+
+/**
+ * A form field: a label, a colon and a value holding a digit ("Date of Incident: 01/09/2015", "Fax: 202-493-2251").
+ * It states a value, so it is no heading even when short and capitalised. The label must end in a letter (or a
+ * closing bracket): "Table 2: Results" and "Chapter 3: Methods" are captions and headings.
+ */
+export function isFormField(line: string): boolean {
+  return /[\p{L})]\s*:\s+[^:]*\d[^:]*$/u.test(line);
 }
 
 /** The chunk-level text a sentence is read in: its chunk, title, sheet and heading path. */
