@@ -3,7 +3,7 @@ import { makeChunk, makeDocument } from '../../test/support/agent/fixtures';
 import { stateWith } from '../../test/support/agent/state';
 import { answerSignals } from './confidence';
 import { extractiveAnswer } from './extractive';
-import { holds, isFormField, looksLikeHeading } from './extractive-select';
+import { holds, isFormField, looksLikeHeading, negatesAny } from './extractive-select';
 import { validateDraft } from './validate';
 
 function chunkOf(filename: string, text: string, title: string | null = null) {
@@ -66,6 +66,61 @@ describe('extractive evidence selection', () => {
     expect(looksLikeHeading('Galaxy Gaming 10-K', o)).toBe(true);
     expect(looksLikeHeading('Quarterly Results Overview', o)).toBe(true);
     expect(looksLikeHeading('The company had 1,245 employees at the end of 2023.', o)).toBe(false);
+  });
+
+  describe('the asked entity named once above the answer sentence', () => {
+    const minutes = (sentence: string) =>
+      chunkOf(
+        'minutes.md',
+        `# Acme Widgets board minutes, March 2024\nThe board met in Lyon and approved the budget. ${sentence} The meeting closed at noon.`,
+      );
+    const ask = (question: string, sentence: string) => {
+      const state = stateWith({ question, opened: [minutes(sentence)] });
+      return { ex: extractiveAnswer(state, 'concise'), state };
+    };
+
+    it('answers from a sentence that says the whole attribute under a chunk that names the entity', () => {
+      const { ex, state } = ask(
+        'What was the quarterly dividend of Acme Widgets?',
+        'The quarterly dividend was raised to 12 cents per share.',
+      );
+      expect(ex.answer).toContain('12 cents per share');
+      expect(ex.answer).not.toContain('Insufficient documentation');
+      expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+    });
+    it('must not fire when the sentence negates the attribute', () => {
+      const { ex } = ask(
+        'What was the quarterly dividend of Acme Widgets?',
+        'The minutes do not record the quarterly dividend for 2024.',
+      );
+      expect(ex.answer).toContain('Insufficient documentation');
+      expect(ex.answer).not.toMatch(/\[\d+\]/);
+    });
+    it('must not fire when the sentence says the attribute only in part', () => {
+      const { ex } = ask(
+        'What was the special quarterly dividend of Acme Widgets?',
+        'The quarterly dividend was raised to 12 cents per share.',
+      );
+      expect(ex.answer).toContain('Insufficient documentation');
+    });
+    it('must not fire when the entity is named nowhere in the chunk', () => {
+      const { ex } = ask(
+        'What was the quarterly dividend of Globex Corporation?',
+        'The quarterly dividend was raised to 12 cents per share.',
+      );
+      expect(ex.answer).toContain('Insufficient documentation');
+    });
+  });
+
+  it('negatesAny: a negation before an asked word in the same clause', () => {
+    const terms = ['firearm', 'sold'];
+    expect(negatesAny('They do not represent the number of firearms sold Based on state laws', terms)).toBe(true);
+    expect(negatesAny("The shop didn't report how many firearms were sold.", terms)).toBe(true);
+    expect(negatesAny('Les armes ne sont pas vendues aux mineurs', ['vendu'])).toBe(true);
+    // must not fire: no negation, or the negation in another clause or after the word
+    expect(negatesAny('In November 2015, 1,000 firearms were sold in Texas.', terms)).toBe(false);
+    expect(negatesAny('Not all states report, but 1,000 firearms were sold in Texas.', terms)).toBe(false);
+    expect(negatesAny('1,000 firearms were sold, not 2,000 as reported.', terms)).toBe(false);
   });
 
   it('reads a form field (label: value with a digit) as a statement, not a heading', () => {
