@@ -3,7 +3,7 @@ import { makeChunk, makeDocument } from '../../test/support/agent/fixtures';
 import { stateWith } from '../../test/support/agent/state';
 import { answerSignals } from './confidence';
 import { extractiveAnswer } from './extractive';
-import { holds, looksLikeHeading } from './extractive-select';
+import { holds, isFormField, looksLikeHeading, negatesAny } from './extractive-select';
 import { validateDraft } from './validate';
 
 function chunkOf(filename: string, text: string, title: string | null = null) {
@@ -66,6 +66,91 @@ describe('extractive evidence selection', () => {
     expect(looksLikeHeading('Galaxy Gaming 10-K', o)).toBe(true);
     expect(looksLikeHeading('Quarterly Results Overview', o)).toBe(true);
     expect(looksLikeHeading('The company had 1,245 employees at the end of 2023.', o)).toBe(false);
+  });
+
+  describe('the asked entity named once above the answer sentence', () => {
+    const minutes = (sentence: string) =>
+      chunkOf(
+        'minutes.md',
+        `# Acme Widgets board minutes, March 2024\nThe board met in Lyon and approved the budget. ${sentence} The meeting closed at noon.`,
+      );
+    const ask = (question: string, sentence: string) => {
+      const state = stateWith({ question, opened: [minutes(sentence)] });
+      return { ex: extractiveAnswer(state, 'concise'), state };
+    };
+
+    it('answers from a sentence that says the whole attribute under a chunk that names the entity', () => {
+      const { ex, state } = ask(
+        'What was the quarterly dividend of Acme Widgets?',
+        'The quarterly dividend was raised to 12 cents per share.',
+      );
+      expect(ex.answer).toContain('12 cents per share');
+      expect(ex.answer).not.toContain('Insufficient documentation');
+      expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+    });
+    it('must not fire when the sentence negates the attribute', () => {
+      const { ex } = ask(
+        'What was the quarterly dividend of Acme Widgets?',
+        'The minutes do not record the quarterly dividend for 2024.',
+      );
+      expect(ex.answer).toContain('Insufficient documentation');
+      expect(ex.answer).not.toMatch(/\[\d+\]/);
+    });
+    it('must not fire when the sentence says the attribute only in part', () => {
+      const { ex } = ask(
+        'What was the special quarterly dividend of Acme Widgets?',
+        'The quarterly dividend was raised to 12 cents per share.',
+      );
+      expect(ex.answer).toContain('Insufficient documentation');
+    });
+    it('must not fire when the entity is named nowhere in the chunk', () => {
+      const { ex } = ask(
+        'What was the quarterly dividend of Globex Corporation?',
+        'The quarterly dividend was raised to 12 cents per share.',
+      );
+      expect(ex.answer).toContain('Insufficient documentation');
+    });
+  });
+
+  it('negatesAny: a negation before an asked word in the same clause', () => {
+    const terms = ['firearm', 'sold'];
+    expect(negatesAny('They do not represent the number of firearms sold Based on state laws', terms)).toBe(true);
+    expect(negatesAny("The shop didn't report how many firearms were sold.", terms)).toBe(true);
+    expect(negatesAny('Les armes ne sont pas vendues aux mineurs', ['vendu'])).toBe(true);
+    // must not fire: no negation, or the negation in another clause or after the word
+    expect(negatesAny('In November 2015, 1,000 firearms were sold in Texas.', terms)).toBe(false);
+    expect(negatesAny('Not all states report, but 1,000 firearms were sold in Texas.', terms)).toBe(false);
+    expect(negatesAny('1,000 firearms were sold, not 2,000 as reported.', terms)).toBe(false);
+  });
+
+  it('reads a form field (label: value with a digit) as a statement, not a heading', () => {
+    const state = stateWith({ question: 'x', opened: [TENK] });
+    const o = state.opened[0];
+    if (!o) throw new Error('opened');
+    expect(isFormField('Special Needs: None known Date of Incident: 01/09/2015')).toBe(true);
+    expect(isFormField('Fax: 202-493-2251')).toBe(true);
+    expect(looksLikeHeading('Special Needs: None known Date of Incident: 01/09/2015', o)).toBe(false);
+    // must not fire: captions and headings whose label ends in a number, labels without a value, values without digits
+    expect(isFormField('Table 2: Results for 2019')).toBe(false);
+    expect(isFormField('Chapter 3: Methods')).toBe(false);
+    expect(isFormField('Date of Incident:')).toBe(false);
+    expect(isFormField('Status: closed')).toBe(false);
+    expect(looksLikeHeading('Quarterly Results Overview', o)).toBe(true);
+  });
+
+  it('quotes a sentence holding a bracketed reference number with the reference elided, and the gate passes it', () => {
+    const c = chunkOf(
+      'layout-parser.pdf',
+      'LayoutParser, built upon Detectron2 [35], provides a minimal API for layout detection in Python. It is open source.',
+    );
+    const state = stateWith({
+      question: 'Which library is LayoutParser built upon for layout detection?',
+      opened: [c],
+    });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('built upon Detectron2 …');
+    expect(ex.answer).not.toContain('[35]');
+    expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
   });
 
   it('counts the words of a Chinese sentence, and its full stop ends it: not a heading', () => {

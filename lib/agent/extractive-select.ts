@@ -115,12 +115,22 @@ export function looksLikeHeading(text: string, opened: OpenedChunk): boolean {
     const cells = t.split('|').map((c) => c.trim());
     return !cells.slice(1).some((c) => /\d/.test(c));
   }
+  if (isFormField(t)) return false;
   // Words as a reader counts them (a Chinese sentence has no spaces); a full-width stop ends a sentence too.
   const words = wordsOf(t).length;
   if (/[.!?;:)"”。！？；：）」』]$/.test(t) || words > 14) return false;
   // A short line without a sentence end, mostly capitalised words: a title.
   const capitalised = wordsOf(t).filter((w) => /^[\p{Lu}\d]/u.test(w)).length;
   return capitalised / words >= 0.5 || words <= 6;
+}
+
+/**
+ * A form field: a label, a colon and a value holding a digit ("Date of Incident: 01/09/2015", "Fax: 202-493-2251").
+ * It states a value, so it is no heading even when short and capitalised. The label must end in a letter (or a
+ * closing bracket): "Table 2: Results" and "Chapter 3: Methods" are captions and headings.
+ */
+export function isFormField(line: string): boolean {
+  return /[\p{L})]\s*:\s+[^:]*\d[^:]*$/u.test(line);
 }
 
 /** The chunk-level text a sentence is read in: its chunk, title, sheet and heading path. */
@@ -282,6 +292,7 @@ export function selectEvidence(args: {
   const sentenceCoverage = useTable && table ? table.coverage : weighted(terms, (t) => holds(pickedTerms, t), weight);
   const sentenceAttributes =
     attributes.length === 0 ? 1 : attributes.filter((t) => holds(pickedTerms, t)).length / attributes.length;
+  const says = nameAboveSentence({ picked, pickedTerms, specific, attributes, contexts });
   const unanswerable =
     chosen.length === 0 ||
     headingOnly ||
@@ -298,7 +309,11 @@ export function selectEvidence(args: {
           : partAttributes.filter((t) => holds(pickedTerms, t)).length / partAttributes.length;
       const topical = partTerms.filter((t) => !typeNouns.has(t));
       const cov =
-        topical.length === terms.length ? sentenceCoverage : weighted(topical, (t) => holds(pickedTerms, t), weight);
+        topical.length === terms.length && !useTable
+          ? weighted(terms, says, weight)
+          : topical.length === terms.length
+            ? sentenceCoverage
+            : weighted(topical, says, weight);
       return attr > DECLINE_ATTRIBUTE && cov >= DECLINE_COVERAGE;
     });
   const signals: AnswerSignals = {
@@ -332,6 +347,65 @@ export function selectEvidence(args: {
       : null,
     signals,
   };
+}
+
+/**
+ * What the quoted evidence says, for the answerability decision: the sentences' terms (read under their chunk's title
+ * and heading), and the asked entity's names and codes from the rest of their chunks when the sentences say the whole
+ * asked attribute and do not negate it. A transcript names the case once in its caption, a filing names the company
+ * once on its cover page; the sentence that answers says only the attribute ("CHARLES M. SEVILLA, ESQ.; on behalf of
+ * the Respondent"). Prose only: a table row is read with its own headers (the table reader). A bare number ("12 g")
+ * is a condition the sentence must state, not a name, and an attribute said only in part ("principal executive
+ * offices" for "chief executive officer") keeps the strict reading.
+ */
+function nameAboveSentence(args: {
+  picked: readonly Candidate[];
+  pickedTerms: ReadonlySet<string>;
+  specific: ReadonlySet<string>;
+  attributes: readonly string[];
+  contexts: Map<OpenedChunk, Set<string>>;
+}): (t: string) => boolean {
+  const { picked, pickedTerms, specific, attributes, contexts } = args;
+  const own = (t: string) => holds(pickedTerms, t);
+  const whole =
+    attributes.length > 0 &&
+    attributes.every(own) &&
+    picked.every((p) => !isCellLine(p.sentence.text) && !negatesAny(p.sentence.text, attributes));
+  if (!whole) return own;
+  const chunkTerms = unionOf(picked.map((p) => contextTerms(p.opened, contexts)));
+  return (t) => own(t) || (specific.has(t) && /\p{L}/u.test(t) && chunkTerms.has(t));
+}
+
+/** A line of table cells ("Nevada | | 20-8143439"), whether or not the table reader found its header. */
+function isCellLine(text: string): boolean {
+  return tableRows(text).length > 0 || /\s\|\s/.test(text);
+}
+
+/** Negations that deny what the rest of their clause says ("do not represent the number of firearms sold"). */
+const NEGATION = /^(?:not|no|never|cannot|nor|n't|ne|pas|jamais|aucun|aucune|nicht|kein|keine|keinen|keiner|nie)$/i;
+
+/**
+ * Whether a negation stands before one of `terms` in the same clause (no punctuation between them): the sentence
+ * denies the asked attribute rather than stating it.
+ */
+export function negatesAny(text: string, terms: readonly string[]): boolean {
+  const want = new Set(terms);
+  for (const clause of text.split(/[.,;:!?()\u2013\u2014]+/)) {
+    const words = clause
+      .replace(/n['\u2019]t\b/gi, " n't")
+      .split(/\s+/)
+      .filter((w) => w.length > 0);
+    const at = words.findIndex((w) => NEGATION.test(w));
+    if (at < 0) continue;
+    if (words.slice(at + 1).some((w) => analyze(w).some((t) => want.has(t)))) return true;
+  }
+  return false;
+}
+
+function unionOf(sets: readonly ReadonlySet<string>[]): Set<string> {
+  const out = new Set<string>();
+  for (const set of sets) for (const t of set) out.add(t);
+  return out;
 }
 
 /** (top - other) / top, within 0-1. */

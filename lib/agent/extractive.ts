@@ -6,7 +6,7 @@ import { documentAnswer } from './document-answer';
 import { declineAnswer, questionWords, tableAnswerLine } from './extractive-answer';
 import { type Candidate, combinedSignals, looksLikeHeading, selectEvidence } from './extractive-select';
 import { searchableQuestion } from './plan';
-import { quoteUnits, tooShortToQuote } from './sentence-units';
+import { quotableText, quoteUnits, tooShortToQuote } from './sentence-units';
 import type { AgentState, OpenedChunk } from './state';
 import { keyTerms } from './text';
 import { namingSection, sectionWords } from './tools/follow-reference';
@@ -84,7 +84,7 @@ function best(state: AgentState, pool: Candidate[], terms: string[], count: numb
 }
 
 function quoteLine(c: Candidate, bullet: boolean): string {
-  const text = c.sentence.text.replace(/\s+/g, ' ');
+  const text = quotableText(c.sentence.text);
   const [open, close] = text.includes('"') ? ['\u201C', '\u201D'] : ['"', '"'];
   return `${bullet ? '- ' : ''}${open}${text}${close} [${c.opened.n}]`;
 }

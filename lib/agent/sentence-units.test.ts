@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { quoteUnits, shortStatement, tooShortToQuote, wrapsProse } from './sentence-units';
+import { quotableText, quoteUnits, shortStatement, tooShortToQuote, wrapsProse } from './sentence-units';
 
 const filler = 'Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore.';
 
@@ -88,5 +88,38 @@ describe('shortStatement and tooShortToQuote', () => {
     expect(tooShortToQuote('See the table.')).toBe(true);
     expect(tooShortToQuote('Annual Report 2023')).toBe(true);
     expect(tooShortToQuote('A long enough sentence without any number at all.')).toBe(false);
+  });
+});
+
+describe('quotableText', () => {
+  it("elides a source's own reference markers so they are not read as citations", () => {
+    expect(quotableText('LayoutParser, built upon Detectron2 [35], provides a minimal API.')).toBe(
+      'LayoutParser, built upon Detectron2 … , provides a minimal API.',
+    );
+    expect(quotableText('the ResNet 50 or ResNet 101 backbones [13, 14], respectively.')).toBe(
+      'the ResNet 50 or ResNet 101 backbones … , respectively.',
+    );
+    // a marker that ends (or opens) the unit is dropped, not elided
+    expect(quotableText('as shown by prior work [7]')).toBe('as shown by prior work');
+    expect(quotableText('[2] Smith et al. describe the method.')).toBe('Smith et al. describe the method.');
+  });
+  it('leaves brackets that are no reference numbers alone (must not fire)', () => {
+    expect(quotableText('The array a[i] holds [x, y] pairs.')).toBe('The array a[i] holds [x, y] pairs.');
+    expect(quotableText('Prices rose by [approx.] 12 % in 2023.')).toBe('Prices rose by [approx.] 12 % in 2023.');
+    expect(quotableText('A line\nwrapped   here.')).toBe('A line wrapped here.');
+  });
+  it('keeps every word of the unit in order (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('alpha', 'beta', '[12]', '[3, 4]', 'x[1]', 'gamma.'), { maxLength: 12 }),
+        (ws) => {
+          const text = ws.join(' ');
+          const out = quotableText(text);
+          expect(out).not.toMatch(/(?:^|\s)\[\d/);
+          const words = (t: string) => t.split(/\s+/).filter((w) => /^[a-z]/.test(w));
+          expect(words(out)).toEqual(words(text));
+        },
+      ),
+    );
   });
 });

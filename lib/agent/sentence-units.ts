@@ -60,3 +60,23 @@ export function shortStatement(text: string): boolean {
 export function tooShortToQuote(text: string): boolean {
   return (displayWidth(text) < 25 || wordsOf(text).length < 4) && !shortStatement(text);
 }
+
+/**
+ * A source's own reference markers ("[35]", "[3, 12]", not an index such as "x[1]"): an answer reads the same
+ * brackets as its citations.
+ */
+const SOURCE_MARKER = /\s*(?<![\p{L}\p{N}_])\[\d{1,3}(?:\s*,\s*\d{1,3})*\]\s*/gu;
+
+/**
+ * The text of a unit as it may be quoted: the source's own bracketed reference numbers ("built upon Detectron2 [35],
+ * provides") elided with "…" (the gate's elision), so that they are not read as the answer's citation markers. A
+ * marker that ends the unit is dropped.
+ */
+export function quotableText(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(SOURCE_MARKER, (m, offset: number, whole: string) =>
+      offset + m.length >= whole.length ? '' : offset === 0 ? '' : ' … ',
+    )
+    .trim();
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth, keyTerms, splitSentences } from './text';
+import { displayWidth, keyTerms, numberedAbbreviation, splitSentences } from './text';
 
 describe('splitSentences', () => {
   it('ends a sentence at a Chinese or Japanese full stop, exclamation or question mark without a space after', () => {
@@ -50,5 +50,22 @@ describe('displayWidth', () => {
     expect(displayWidth('abc')).toBe(3);
     expect(displayWidth('公司')).toBe(4);
     expect(displayWidth('公司 ab。')).toBe(9);
+  });
+});
+
+describe('numberedAbbreviation', () => {
+  it('keeps a short abbreviation and the number it labels in one sentence', () => {
+    const texts = (t: string) => splitSentences(t).map((x) => x.text);
+    expect(texts('We use the English Wikipedia dump from Dec. 20, 2018 as the source.')).toHaveLength(1);
+    expect(texts('6480 Cameron Street Ste. 305 – Las Vegas, NV 89118')).toHaveLength(1);
+    expect(texts('As shown in Fig. 3 the error falls.')).toHaveLength(1);
+    expect(numberedAbbreviation('Vol.', ' 2 of the series')).toBe(true);
+  });
+  it('still ends a sentence after a longer word, a number, or before a word (must not fire)', () => {
+    expect(numberedAbbreviation('Rome.', ' 300 people came')).toBe(false);
+    expect(numberedAbbreviation('2019.', ' 2020 was worse')).toBe(false);
+    expect(numberedAbbreviation('Dec.', ' The next year')).toBe(false);
+    expect(numberedAbbreviation('dec.', ' 20')).toBe(false);
+    expect(splitSentences('Sales rose in 2019. 2020 was worse.').map((x) => x.text)).toHaveLength(2);
   });
 });

@@ -12,6 +12,15 @@ export interface Sentence {
 // Chinese and Japanese full stops, exclamation and question marks (。！？) end a sentence with no space after them.
 const SENTENCE_END = /[.!?](?=\s|$)|[。！？]+|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)/g;
 
+/**
+ * A short capitalised abbreviation followed by a number ("Ste. 305", "Fig. 3", "Vol. 2", "Art. 5"): the number is
+ * what the abbreviation labels, so no sentence ends there. A longer word ("Rome. 300 people") or a number before
+ * the stop ("in 2019. 2020 was") still ends one.
+ */
+export function numberedAbbreviation(before: string, after: string): boolean {
+  return /(?:^|[^\p{L}])\p{Lu}\p{Ll}{1,2}\.$/u.test(before) && /^[ \t]+\d/.test(after);
+}
+
 /** Splits text into sentences with their offsets; list items and paragraphs end a sentence too. */
 export function splitSentences(text: string): Sentence[] {
   const out: Sentence[] = [];
@@ -28,6 +37,7 @@ export function splitSentences(text: string): Sentence[] {
     // Do not split after a short abbreviation-like token ("e.g.", "No.", "v2.")
     const before = text.slice(Math.max(start, end - 5), end);
     if (/(?:\b[A-Za-z]\.|\be\.g\.|\bi\.e\.|\bvs\.|\bNo\.)$/.test(before)) continue;
+    if (numberedAbbreviation(text.slice(Math.max(start, end - 5), end), text.slice(end))) continue;
     push(start, end);
     start = end;
   }
