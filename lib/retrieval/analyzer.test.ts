@@ -161,11 +161,12 @@ describe('scripts written without spaces', () => {
       'covid',
       '19',
     ]);
-    // Text without Han characters has no bigrams: both analyses agree.
-    const han = /\p{Script=Han}/gu;
+    // Text without Han characters has no bigrams: both analyses agree. A compatibility character whose NFKC form is
+    // Han (🈐 → 手, ㊀ → 一) is Han to the analyser, so it is replaced too.
+    const han = /\p{Script=Han}/u;
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (text) => {
-        const value = text.replace(han, 'x');
+        const value = [...text].map((ch) => (han.test(ch.normalize('NFKC')) ? 'x' : ch)).join('');
         expect(analyzeWords(value)).toEqual(analyze(value));
       }),
     );
