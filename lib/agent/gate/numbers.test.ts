@@ -167,6 +167,16 @@ describe('evidenceKeys / grounded', () => {
     expect(grounded(m('April 2024'), keys)).toBe(false);
     expect(grounded(m('1.6k'), keys)).toBe(false);
   });
+  it('a version glued to its "v" is no date: v19.2.22 does not ground 2022-02-19 (a swapped marker found by fast-check)', () => {
+    const version = evidenceKeys('The amber component ships as v19.2.22.');
+    expect([...version].some((k) => k.startsWith('d:'))).toBe(false);
+    expect(
+      grounded(numberMentions('reviewed on 2022-02-19')[0] ?? { raw: '', start: 0, end: 0, keys: [] }, version),
+    ).toBe(false);
+    // Written alone, day-first, 19.2.22 is still a date.
+    expect([...evidenceKeys('Signed 19.2.22 in Bern.')]).toContain('d:2022-02-19');
+  });
+
   it('grounds a month-year source with its year', () => {
     expect([...evidenceKeys('Since May 2021.')].sort()).toEqual(['m:2021-05', 'n:2021']);
   });

@@ -120,6 +120,10 @@ function dates(text: string, out: NumberMention[]): string {
         const keys = dateKeys(r);
         if (keys.length === 0) continue;
         const at = w.start + r.index;
+        // Glued to a letter, digit or dot on its left ("v19.2.22", "10.19.2.22"), it is a version or an identifier.
+        if (/[\p{L}\p{N}_.]/u.test(text.charAt(at - 1))) continue;
+        // A dotted triple on its own ("10.1.10") reads both ways: a day-first date and a version.
+        if (/^\d+\.\d+\.\d+$/.test(r.text) && !/^\.?\d/.test(text.slice(at + r.text.length))) keys.push(`v:${r.text}`);
         const prev = found.get(at);
         if (prev) prev.keys = [...new Set([...prev.keys, ...keys])];
         else found.set(at, { raw: r.text, start: at, end: at + r.text.length, keys });
