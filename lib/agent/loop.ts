@@ -149,8 +149,15 @@ function fitEvidenceToBudget(rc: RunContext): void {
 }
 
 async function nextStep(rc: RunContext, lastStep: string[]): Promise<PolicyStep> {
-  if (rc.decisionModel) return modelNextAction(rc, lastStep);
+  // An overview ("what is this document about?") reads the documents' openings first, whoever decides the rest: a
+  // model searching for "document about" would find nothing.
+  if (rc.decisionModel && !overviewPending(rc)) return modelNextAction(rc, lastStep);
   return policyStepFallback(rc);
+}
+
+function overviewPending(rc: RunContext): boolean {
+  const { plan, searches } = rc.state;
+  return plan.documents?.kind === 'overview' && !searches.some((s) => s.tool === 'read_opening');
 }
 
 /** One decision and what it leads to: tool calls, a clarification, or a final draft. Null: keep stepping. */

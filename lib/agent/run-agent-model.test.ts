@@ -73,6 +73,20 @@ const GOOD_RUNBOOK =
   '## Reindex\nRun this during the low-traffic window [1]:\n```sql\nREINDEX TABLE CONCURRENTLY orders;\n```\n## Delete\nVerify that the order status is cancelled and that no invoice references it [2].\n## Rate limits\nThe public API allows 100 requests per minute per token [3].';
 
 describe('runAgent with a decision model (scripted mock models)', () => {
+  it("an overview question reads the named document's opening first, then the model opens and answers", async () => {
+    const { result } = await run({
+      question: 'What is the Deployment Guide about?',
+      json: [CONSTRAINTS_NONE, PLAN(['deployment guide']), open('r1'), FINAL],
+      texts: [
+        'Deployments run through the release pipeline: build the image, run migrations, then switch traffic gradually [1].',
+      ],
+    });
+    const calls = result.trace.flatMap((e) => (e.type === 'tool_call' ? [e.tool] : []));
+    expect(calls.slice(0, 2)).toEqual(['read_opening', 'open_citation']);
+    expect(result.validated).toBe(true);
+    expect(result.citations.map((c) => c.filename)).toEqual(['deployment-guide.md']);
+  });
+
   it('happy path: searches, opens, streams a validated answer token by token', async () => {
     const { result, events } = await run({
       question: 'What are the API rate limits per token?',
