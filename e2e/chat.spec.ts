@@ -77,6 +77,20 @@ test.describe('chat without a language model (extractive mode)', () => {
     await page.screenshot({ path: '/tmp/chat-viewer.png', fullPage: false });
   });
 
+  test('"What is this document about?" is answered from the opening of the one document', async ({ page, user }) => {
+    expect(user.email).toContain('@');
+    await uploadDocument(page, 'refund-policy.md', POLICY);
+    await page.goto('/chat');
+    await ask(page, 'What is this document about?');
+    const answer = lastAnswer(page);
+    await expect(answer).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
+    await expect(answer.getByTestId('answer')).toContainText('refund-policy.md');
+    await expect(answer.getByTestId('answer')).toContainText('Customers can return any product for a full refund.');
+    await expect(answer.getByTestId('clarification')).toHaveCount(0);
+    await openTrace(page);
+    await expect(answer.getByTestId('trace')).toContainText('Read the opening of your documents');
+  });
+
   test('markup planted in a document never runs in the answer, the panel or the viewer', async ({ page, user }) => {
     expect(user.email).toContain('@');
     const assertSafe = guardAgainstInjection(page);

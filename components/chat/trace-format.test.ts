@@ -9,6 +9,7 @@ import {
   issuesSentence,
   locationLabel,
   openedSentence,
+  openingSentence,
   parseOpenedSummary,
   queryFromSummary,
   safetyFlagExplanation,
@@ -58,6 +59,8 @@ describe('plain-language trace steps', () => {
     expect(searchSentence('refund policy', 12)).toBe('Searched your documents for “refund policy” — 12 passages');
     expect(searchSentence('refund policy', 1)).toBe('Searched your documents for “refund policy” — 1 passage');
     expect(searchSentence('x', 0)).toBe('Searched your documents for “x” — no passages found');
+    expect(openingSentence(null, 2)).toBe('Read the opening of your documents — 2 passages');
+    expect(openingSentence('report.pdf', null)).toBe('Reading the opening of “report.pdf”…');
     expect(searchSentence('refund policy', null)).toBe('Searching your documents for “refund policy”…');
   });
 

@@ -178,6 +178,12 @@ export function searchSentence(query: string | null, hits: number | null): strin
   return hits === null ? `Searching your documents${target}…` : `Searched your documents${target} — ${passages(hits)}`;
 }
 
+/** "Read the opening of “report.pdf” — 2 passages", or of "your documents" when no name was asked. */
+export function openingSentence(name: string | null, hits: number | null): string {
+  const target = name ? `“${name}”` : 'your documents';
+  return hits === null ? `Reading the opening of ${target}…` : `Read the opening of ${target} — ${passages(hits)}`;
+}
+
 /**
  * "Opened page 4 of Refund policy 2025 — cited as [1]". The name is the cited title when the answer cites the
  * source, else the file name; the number is the answer's, never the run's internal one.

@@ -28,6 +28,7 @@ import {
   issuesSentence,
   limitLabel,
   openedSentence,
+  openingSentence,
   parseOpenedSummary,
   queryFromSummary,
   searchSentence,
@@ -219,6 +220,8 @@ function ToolRow({
       event.type === 'tool_result'
         ? `Followed the reference “${query ?? ''}” — ${event.hits} passage${event.hits === 1 ? '' : 's'}`
         : `Following the reference “${query ?? ''}”…`;
+  else if (event.tool === 'read_opening')
+    title = openingSentence(query || null, event.type === 'tool_result' ? (failed ? 0 : event.hits) : null);
   else if (search) title = searchSentence(query, event.type === 'tool_result' ? (failed ? 0 : event.hits) : null);
   else if (event.tool === 'open_citation')
     title = pending
@@ -499,9 +502,11 @@ export function currentActivity(trace: TraceEvent[]): string {
     case 'tool_call':
       return last.tool === 'open_citation'
         ? 'Opening a passage…'
-        : isSearchTool(last.tool)
-          ? searchSentence(last.input.query ?? last.input.reference ?? null, null)
-          : 'Reading document details…';
+        : last.tool === 'read_opening'
+          ? openingSentence(last.input.query || null, null)
+          : isSearchTool(last.tool)
+            ? searchSentence(last.input.query ?? last.input.reference ?? null, null)
+            : 'Reading document details…';
     case 'tool_result':
       return last.tool === 'open_citation' ? 'Reading the passage…' : 'Reviewing what was found…';
     case 'validation':
