@@ -108,9 +108,10 @@ export async function processDocument(
   };
 
   await progress('parsing', 0, true);
-  const depth = await timed(profile, 'db', () =>
-    documentDepth({ ownerId: doc.ownerId, id: doc.id, limit: MAX_CHILD_DEPTH }),
-  );
+  // a top-level document (no parent) is at depth 0: no need to walk the chain
+  const depth = doc.parentId
+    ? await timed(profile, 'db', () => documentDepth({ ownerId: doc.ownerId, id: doc.id, limit: MAX_CHILD_DEPTH }))
+    : 0;
   const parsed = await parseAndChunkFile({
     path: storedFilePath(doc.storedName),
     filename: doc.filename,
