@@ -10,7 +10,8 @@ import { yieldToEventLoop } from '@/lib/event-loop';
  * multi-row INSERT of the same 500 rows takes ~70 ms. Rows go in statements of at most `batchRows` rows and
  * `batchChars` characters of text (so a statement of long chunks is as short as one of short chunks; a single row
  * longer than that goes alone), with an event-loop turn before each statement. Table and column names come from
- * this module's callers only, never from input; every value is a bound parameter.
+ * this module's callers only, never from input; every value is a bound parameter. Resolves with the rows' generated
+ * ids, in row order.
  */
 
 /** Text per statement: SQLite runs a statement synchronously on the main thread, ~1 ms per 10-20k characters. */
@@ -30,8 +31,9 @@ export async function insertRowsInBatches({
   rows: readonly (readonly SqlValue[])[];
   batchRows: number;
   batchChars?: number;
-}): Promise<void> {
+}): Promise<string[]> {
   const { db, provider } = getDbHandle();
+  const ids: string[] = [];
   const quoted = ['id', ...columns].map((c) => `"${c}"`).join(', ');
   for (const batch of statementBatches(rows, batchRows, batchChars)) {
     await yieldToEventLoop();
@@ -39,7 +41,9 @@ export async function insertRowsInBatches({
     const tuples = batch.map((row) => {
       if (row.length !== columns.length) throw new Error(`insertRowsInBatches: a ${table} row has the wrong width`);
       const marks: string[] = [];
-      for (const value of [crypto.randomUUID(), ...row]) {
+      const id = crypto.randomUUID();
+      ids.push(id);
+      for (const value of [id, ...row]) {
         args.push(value);
         marks.push(provider === 'postgresql' ? `$${args.length}` : '?');
       }
@@ -47,4 +51,5 @@ export async function insertRowsInBatches({
     });
     await db.$executeRawUnsafe(`INSERT INTO "${table}" (${quoted}) VALUES ${tuples.join(', ')}`, ...args);
   }
+  return ids;
 }

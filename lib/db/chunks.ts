@@ -113,7 +113,8 @@ export type StoredChunkInput = Pick<
  * query runs on it meanwhile, inside that transaction) and block the event loop for seconds. Instead, old rows
  * are deleted, then new rows go in multi-row INSERTs of at most WRITE_BATCH rows (lib/db/bulk-insert.ts), yielding to
  * the event loop between statements. That is safe because nothing reads a document's chunks before it is INDEXED, and a job that stops
- * half-way either fails (markJobFailed drops its rows) or runs again (which starts by deleting them).
+ * half-way either fails (markJobFailed drops its rows) or runs again (which starts by deleting them). Resolves with
+ * the new chunks' ids and indexes (what `listChunkIds` would read back).
  */
 export async function replaceDocumentPagesAndChunks({
   documentId,
@@ -125,7 +126,7 @@ export async function replaceDocumentPagesAndChunks({
   ownerId: string;
   pages: readonly StoredPageInput[];
   chunks: readonly StoredChunkInput[];
-}): Promise<void> {
+}): Promise<{ id: string; index: number }[]> {
   const db = getDb();
   await db.chunk.deleteMany({ where: { documentId } });
   await db.documentPage.deleteMany({ where: { documentId } });
@@ -147,7 +148,7 @@ export async function replaceDocumentPagesAndChunks({
     batchRows: WRITE_BATCH,
   });
   const createdAt = new Date();
-  await insertRowsInBatches({
+  const ids = await insertRowsInBatches({
     table: 'Chunk',
     columns: [
       'documentId',
@@ -185,6 +186,7 @@ export async function replaceDocumentPagesAndChunks({
     ]),
     batchRows: WRITE_BATCH,
   });
+  return chunks.map((c, i) => ({ id: ids[i] ?? '', index: c.index }));
 }
 
 /** The ids of a document's stored chunks in order (for the worker that indexes or back-fills it). */

@@ -136,7 +136,16 @@ export async function recoverStaleJobs({
 export async function loadJobDocument(documentId: string) {
   return getDbHandle().db.document.findUnique({
     where: { id: documentId },
-    select: { id: true, ownerId: true, storedName: true, filename: true, mime: true, bucketId: true, metadata: true },
+    select: {
+      id: true,
+      ownerId: true,
+      parentId: true,
+      storedName: true,
+      filename: true,
+      mime: true,
+      bucketId: true,
+      metadata: true,
+    },
   });
 }
 

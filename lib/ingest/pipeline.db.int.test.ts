@@ -135,6 +135,18 @@ describe('ingestion pipeline', () => {
     await processAll(fakeEmbedder);
     expect(await getDb().chunk.count({ where: { documentId: document.id } })).toBe(chunksBefore);
     expect(await index.countChunks(user.id)).toBe(chunksBefore);
+
+    // every indexed chunk carries its database row's id (the pipeline takes them from the insert)
+    const stored = await getDb().chunk.findMany({
+      where: { documentId: document.id },
+      orderBy: { index: 'asc' },
+      select: { id: true, index: true },
+    });
+    const indexed = await index.get(
+      user.id,
+      stored.map((c) => c.id),
+    );
+    expect(indexed.map((c) => ({ id: c.chunkId, index: c.index })).sort((a, b) => a.index - b.index)).toEqual(stored);
   });
 
   it('recognises a duplicate by content for the same owner only', async () => {

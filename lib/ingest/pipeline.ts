@@ -1,9 +1,9 @@
 import type { LanguageModel } from 'ai';
-import { listChunkIds, replaceDocumentPagesAndChunks } from '@/lib/db/chunks';
+import { replaceDocumentPagesAndChunks } from '@/lib/db/chunks';
 import { documentDepth } from '@/lib/db/document-children';
 import { loadJobDocument, markJobIndexed, recordJobProgress, saveExtractedTitle } from '@/lib/db/jobs';
 import { replaceSectionSummaries } from '@/lib/db/summaries';
-import { getDocumentTypedMeta, setDocumentTypedValues } from '@/lib/db/typed-meta';
+import { type DocumentTypedMeta, getDocumentTypedMeta, setDocumentTypedValues } from '@/lib/db/typed-meta';
 import { replaceVisualPages } from '@/lib/db/visual-pages';
 import { readMetadata } from '@/lib/domain/document';
 import { indexedMetaValues } from '@/lib/domain/typed-meta';
@@ -108,9 +108,10 @@ export async function processDocument(
   };
 
   await progress('parsing', 0, true);
-  const depth = await timed(profile, 'db', () =>
-    documentDepth({ ownerId: doc.ownerId, id: doc.id, limit: MAX_CHILD_DEPTH }),
-  );
+  // a top-level document (no parent) is at depth 0: no need to walk the chain
+  const depth = doc.parentId
+    ? await timed(profile, 'db', () => documentDepth({ ownerId: doc.ownerId, id: doc.id, limit: MAX_CHILD_DEPTH }))
+    : 0;
   const parsed = await parseAndChunkFile({
     path: storedFilePath(doc.storedName),
     filename: doc.filename,
@@ -136,11 +137,11 @@ export async function processDocument(
   if (chunks.length === 0) throw new IngestError('no-text', 'no extractable text (scanned?)');
 
   await progress('chunking', 1, true);
-  await timed(profile, 'db', () =>
+  const rows = await timed(profile, 'db', () =>
     replaceDocumentPagesAndChunks({ documentId: doc.id, ownerId: doc.ownerId, pages: document.units, chunks }),
   );
 
-  await timed(profile, 'db', () =>
+  const typedBefore = await timed(profile, 'db', () =>
     extractTypedMeta(doc.ownerId, doc.id, chunks, deps.resolveMetaModel, controller.signal),
   );
   // Section summaries (a model's time counts here too when LLM_SUMMARY_MODEL answers) and visual page flags.
@@ -158,7 +159,10 @@ export async function processDocument(
     await timed(profile, 'db', () => saveExtractedTitle({ documentId: doc.id, title: extractedTitle, metadata }));
   }
   // The typed values just extracted (or set before), copied onto every chunk so typed filters run in the index.
-  const typed = await timed(profile, 'db', () => getDocumentTypedMeta({ ownerId: doc.ownerId, documentId: doc.id }));
+  // read again only when the extraction wrote values (it merges them over the stored ones)
+  const typed = typedBefore.wrote
+    ? await timed(profile, 'db', () => getDocumentTypedMeta({ ownerId: doc.ownerId, documentId: doc.id }))
+    : typedBefore.meta;
   const attributes: ChunkDocumentAttributes = {
     bucketId: doc.bucketId,
     mime: doc.mime,
@@ -196,7 +200,6 @@ export async function processDocument(
   }
   await progress('embedding', 1, true);
 
-  const rows = await timed(profile, 'db', () => listChunkIds({ ownerId: doc.ownerId, documentId: doc.id }));
   const idByIndex = new Map(rows.map((r) => [r.index, r.id]));
   await timed(profile, 'index', () => index.deleteDocument(doc.ownerId, doc.id));
   for (let i = 0; i < chunks.length; i += INDEX_BATCH) {
@@ -249,7 +252,8 @@ export async function processDocument(
 
 /**
  * Typed values for the bucket's schema fields: the model's (verified quotes) when one answers, and the
- * deterministic extractor's for the fields it did not give (lib/ingest/extract-typed-meta*.ts).
+ * deterministic extractor's for the fields it did not give (lib/ingest/extract-typed-meta*.ts). Resolves with the
+ * document's typed metadata as read before, and whether values were written since (then it must be read again).
  */
 async function extractTypedMeta(
   ownerId: string,
@@ -257,16 +261,18 @@ async function extractTypedMeta(
   chunks: readonly IngestChunk[],
   resolveModel: PipelineDeps['resolveMetaModel'],
   signal: AbortSignal,
-): Promise<void> {
-  const { schema } = await getDocumentTypedMeta({ ownerId, documentId });
-  if (schema.fields.length === 0) return;
+): Promise<{ meta: DocumentTypedMeta; wrote: boolean }> {
+  const meta = await getDocumentTypedMeta({ ownerId, documentId });
+  const { schema } = meta;
+  if (schema.fields.length === 0) return { meta, wrote: false };
   const found = extractTypedValues(schema, chunks);
   const model = resolveModel ? await resolveModel() : null;
   const read = model ? await extractTypedValuesWithModel({ ...model, schema, chunks, signal }) : null;
   const values = { ...found.values, ...(read?.values ?? {}) };
   const evidence = { ...found.evidence, ...(read?.evidence ?? {}) };
-  if (Object.keys(values).length === 0) return;
+  if (Object.keys(values).length === 0) return { meta, wrote: false };
   await setDocumentTypedValues({ ownerId, documentId, values, evidence, replace: false });
+  return { meta, wrote: true };
 }
 
 /** Sections and their summaries for the summary → segment route (none for a short document). */
