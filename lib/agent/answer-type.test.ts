@@ -5,6 +5,7 @@ import {
   detectAnswerType,
   holdsAnswerType,
   numberNearTerms,
+  questionFrameTerms,
   specificWords,
   subQuestions,
   typedValueNearTerms,
@@ -233,5 +234,38 @@ describe('questions in Chinese, Japanese, Korean and Thai', () => {
     expect(
       typedValueNearTerms('公司负责人刘道骐', 'entity', new Set(analyze('负责人')), '公司负责人是谁?', analyze, 3),
     ).toBe(true);
+  });
+});
+
+describe('questionFrameTerms', () => {
+  it.each([
+    ['where did the name penny mustard come from', 'come'],
+    ['Where does the word "quarantine" come from?', 'come'],
+    ['what does the term grenade mean', 'mean'],
+    ['what is the meaning of grenade by bruno mars', 'mean'],
+    ['What is meant by tax incidence?', 'meant'],
+    ['what happens to toby at the end of the office', 'happen'],
+    ['what happened after the merger', 'happen'],
+  ])('drops the frame verb of %j', (question, word) => {
+    expect([...questionFrameTerms(question)]).toEqual(analyze(word));
+  });
+
+  it.each([
+    'when did the first chucky movie come out',
+    'who will come to the meeting from Paris',
+    'what is the mean temperature in July',
+    'how does the happening festival end',
+    'where is the come from away musical staged',
+  ])('keeps a frame word that names the topic in %j', (question) => {
+    expect(questionFrameTerms(question).size).toBe(0);
+  });
+
+  it('only ever drops words of the question', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120 }), (q) => {
+        const words = new Set(analyze(q));
+        for (const t of questionFrameTerms(q)) expect(words.has(t)).toBe(true);
+      }),
+    );
   });
 });

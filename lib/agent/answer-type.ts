@@ -146,6 +146,30 @@ export function typeIsStrict(type: AnswerType): boolean {
   return type === 'quantity' || type === 'date' || type === 'entity';
 }
 
+/**
+ * Verbs that frame a question rather than name its topic: "where did X come from" asks for X's origin, "what does X
+ * mean" (or "the meaning of X") for its sense, "what happened to X" for an event. The passage that answers says
+ * "X derives from", "X is", "X was fired", seldom the frame's own verb, so the frame is not a word the answer must
+ * hold (as "how many" is not).
+ */
+const QUESTION_FRAMES = [
+  /\bwhere\s+(?:did|does|do|has|have|had|would|could)\b.+?\b(come)\s+from\b/i,
+  /\bwhat\s+(?:does|do|did|would|could)\b.+?\b(mean)\b/i,
+  /\bwhat\s+is\s+the\s+(meaning)\s+of\b/i,
+  /\bwhat\s+is\s+(meant)\s+by\b/i,
+  /\bwhat\s+(?:(?:will|would|did|does|could|might)\s+)?(happen(?:s|ed)?)\b/i,
+];
+
+/** The analysed terms of the question's frame verbs (`QUESTION_FRAMES`): no topic words. */
+export function questionFrameTerms(question: string): Set<string> {
+  const out = new Set<string>();
+  for (const frame of QUESTION_FRAMES) {
+    const word = frame.exec(question)?.[1];
+    if (word) for (const t of analyze(word)) out.add(t);
+  }
+  return out;
+}
+
 /** Interrogative phrases: they shape the question and name no topic ("how many", "wie viel", "combien de"). */
 const INTERROGATIVE =
   /\b(?:how\s+(?:many|much|large|long|big|high|far|old|often|heavy|wide|tall|deep|fast)|in\s+what|on\s+what|what\s+kind\s+of|combien(?:\s+d[e'’])?|quel(?:le)?s?|wie\s+(?:viele?|hoch|lang|gro(?:ß|ss))|wann|quand|comment|qui|wer|was|welche[rsn]?)\b/gi;

@@ -6,6 +6,7 @@ import {
   holdsAnswerType,
   numberNearTerms,
   numbersIn,
+  questionFrameTerms,
   specificWords,
   typedValueNearTerms,
   typeIsStrict,
@@ -182,7 +183,8 @@ export function selectEvidence(args: {
   const { question, pool, opened, count, bonus } = args;
   const answerType = detectAnswerType(question);
   // The topic terms (interrogatives dropped); specific ones (names, numbers, codes) weigh 3.
-  const topic = keyTerms(withoutInterrogatives(question));
+  const frame = questionFrameTerms(question);
+  const topic = keyTerms(withoutInterrogatives(question)).filter((t) => !frame.has(t));
   const terms = topic.length > 0 ? topic : args.terms;
   const specific = new Set(specificWords(question).flatMap((w) => analyze(w)));
   const need = (t: string) => (specific.has(t) ? 3 : 1);
