@@ -269,3 +269,27 @@ describe('questionFrameTerms', () => {
     );
   });
 });
+
+describe('holdsAnswerType: periods answer "when"', () => {
+  const when = 'when were the books of the new testament written';
+  it.each([
+    'In the 1830s German scholars tried to date the books as late as the 3rd century.',
+    'The letter was written in the 2nd century by a bishop.',
+    'The first press was invented around AD 1040 in China.',
+    'The wall was built in 220 BC by the first emperor.',
+  ])('a decade, century or era year is a time: %j', (text) => {
+    expect(holdsAnswerType(text, 'date', when)).toBe(true);
+  });
+
+  it.each([
+    'The books were written by several authors in Greek.',
+    'The 3rd chapter describes the letters of Paul.',
+    'The ADC converter reads 12 bits.',
+  ])('no period, no time: %j', (text) => {
+    expect(holdsAnswerType(text, 'date', when)).toBe(false);
+  });
+
+  it('"on what date" still wants a day, not a decade', () => {
+    expect(holdsAnswerType('It happened in the 1830s.', 'date', 'on what date did it happen')).toBe(false);
+  });
+});

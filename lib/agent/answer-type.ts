@@ -73,6 +73,8 @@ const ASKS_CLOCK = /\b(?:what|which)\s+time\b/i;
 const TIME =
   /\b\d{1,2}[:h.]\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:noon|midnight|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?)\b/i;
 const YEAR = /\b(?:1[6-9]|20)\d{2}\b/;
+/** A period a "when" question may be answered with: a decade ("the 1830s"), a century ("the 3rd century"), an era year ("95 AD", "220 BC"). */
+const ERA = /\b\d{3,4}s\b|\b\d{1,2}(?:st|nd|rd|th)\s+century\b|\b\d{1,4}\s*(?:BC|BCE|AD|CE)\b|\b(?:AD|CE)\s*\d{1,4}\b/;
 
 /** Number tokens of a text ("12,553", "-140", "1.99", "45%"), normalised without thousands separators. */
 export function numbersIn(text: string): string[] {
@@ -113,7 +115,7 @@ export function holdsAnswerType(text: string, type: AnswerType, question: string
       // "On what date" wants a day (a month name or a numeric date), "at what time" a clock time; "when" any of them.
       if (ASKS_CLOCK.test(question)) return CLOCK.test(text);
       if (ASKS_DATE.test(question)) return namesMonth(text) || NUMERIC_DATE.test(text);
-      return namesMonth(text) || NUMERIC_DATE.test(text) || YEAR.test(text) || TIME.test(text);
+      return namesMonth(text) || NUMERIC_DATE.test(text) || YEAR.test(text) || TIME.test(text) || ERA.test(text);
     case 'entity': {
       const asked = new Set((question.match(/\p{Lu}[\p{L}'-]+/gu) ?? []).map((w) => w.toLowerCase()));
       const names = (text.match(/(?<=[\p{L}\p{N},;:(] +|\n)\p{Lu}[\p{L}'-]+/gu) ?? []).filter(
