@@ -5,6 +5,7 @@ import {
   detectAnswerType,
   holdsAnswerType,
   numberNearTerms,
+  questionFrameTerms,
   specificWords,
   subQuestions,
   typedValueNearTerms,
@@ -233,5 +234,62 @@ describe('questions in Chinese, Japanese, Korean and Thai', () => {
     expect(
       typedValueNearTerms('公司负责人刘道骐', 'entity', new Set(analyze('负责人')), '公司负责人是谁?', analyze, 3),
     ).toBe(true);
+  });
+});
+
+describe('questionFrameTerms', () => {
+  it.each([
+    ['where did the name penny mustard come from', 'come'],
+    ['Where does the word "quarantine" come from?', 'come'],
+    ['what does the term grenade mean', 'mean'],
+    ['what is the meaning of grenade by bruno mars', 'mean'],
+    ['What is meant by tax incidence?', 'meant'],
+    ['what happens to toby at the end of the office', 'happen'],
+    ['what happened after the merger', 'happen'],
+  ])('drops the frame verb of %j', (question, word) => {
+    expect([...questionFrameTerms(question)]).toEqual(analyze(word));
+  });
+
+  it.each([
+    'when did the first chucky movie come out',
+    'who will come to the meeting from Paris',
+    'what is the mean temperature in July',
+    'how does the happening festival end',
+    'where is the come from away musical staged',
+  ])('keeps a frame word that names the topic in %j', (question) => {
+    expect(questionFrameTerms(question).size).toBe(0);
+  });
+
+  it('only ever drops words of the question', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120 }), (q) => {
+        const words = new Set(analyze(q));
+        for (const t of questionFrameTerms(q)) expect(words.has(t)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('holdsAnswerType: periods answer "when"', () => {
+  const when = 'when were the books of the new testament written';
+  it.each([
+    'In the 1830s German scholars tried to date the books as late as the 3rd century.',
+    'The letter was written in the 2nd century by a bishop.',
+    'The first press was invented around AD 1040 in China.',
+    'The wall was built in 220 BC by the first emperor.',
+  ])('a decade, century or era year is a time: %j', (text) => {
+    expect(holdsAnswerType(text, 'date', when)).toBe(true);
+  });
+
+  it.each([
+    'The books were written by several authors in Greek.',
+    'The 3rd chapter describes the letters of Paul.',
+    'The ADC converter reads 12 bits.',
+  ])('no period, no time: %j', (text) => {
+    expect(holdsAnswerType(text, 'date', when)).toBe(false);
+  });
+
+  it('"on what date" still wants a day, not a decade', () => {
+    expect(holdsAnswerType('It happened in the 1830s.', 'date', 'on what date did it happen')).toBe(false);
   });
 });

@@ -73,6 +73,8 @@ const ASKS_CLOCK = /\b(?:what|which)\s+time\b/i;
 const TIME =
   /\b\d{1,2}[:h.]\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:noon|midnight|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?)\b/i;
 const YEAR = /\b(?:1[6-9]|20)\d{2}\b/;
+/** A period a "when" question may be answered with: a decade ("the 1830s"), a century ("the 3rd century"), an era year ("95 AD", "220 BC"). */
+const ERA = /\b\d{3,4}s\b|\b\d{1,2}(?:st|nd|rd|th)\s+century\b|\b\d{1,4}\s*(?:BC|BCE|AD|CE)\b|\b(?:AD|CE)\s*\d{1,4}\b/;
 
 /** Number tokens of a text ("12,553", "-140", "1.99", "45%"), normalised without thousands separators. */
 export function numbersIn(text: string): string[] {
@@ -113,7 +115,7 @@ export function holdsAnswerType(text: string, type: AnswerType, question: string
       // "On what date" wants a day (a month name or a numeric date), "at what time" a clock time; "when" any of them.
       if (ASKS_CLOCK.test(question)) return CLOCK.test(text);
       if (ASKS_DATE.test(question)) return namesMonth(text) || NUMERIC_DATE.test(text);
-      return namesMonth(text) || NUMERIC_DATE.test(text) || YEAR.test(text) || TIME.test(text);
+      return namesMonth(text) || NUMERIC_DATE.test(text) || YEAR.test(text) || TIME.test(text) || ERA.test(text);
     case 'entity': {
       const asked = new Set((question.match(/\p{Lu}[\p{L}'-]+/gu) ?? []).map((w) => w.toLowerCase()));
       const names = (text.match(/(?<=[\p{L}\p{N},;:(] +|\n)\p{Lu}[\p{L}'-]+/gu) ?? []).filter(
@@ -144,6 +146,30 @@ export function typeNounTerms(type: AnswerType): Set<string> {
 /** Whether the type asks for a specific value a passage must contain (the others accept any on-topic passage). */
 export function typeIsStrict(type: AnswerType): boolean {
   return type === 'quantity' || type === 'date' || type === 'entity';
+}
+
+/**
+ * Verbs that frame a question rather than name its topic: "where did X come from" asks for X's origin, "what does X
+ * mean" (or "the meaning of X") for its sense, "what happened to X" for an event. The passage that answers says
+ * "X derives from", "X is", "X was fired", seldom the frame's own verb, so the frame is not a word the answer must
+ * hold (as "how many" is not).
+ */
+const QUESTION_FRAMES = [
+  /\bwhere\s+(?:did|does|do|has|have|had|would|could)\b.+?\b(come)\s+from\b/i,
+  /\bwhat\s+(?:does|do|did|would|could)\b.+?\b(mean)\b/i,
+  /\bwhat\s+is\s+the\s+(meaning)\s+of\b/i,
+  /\bwhat\s+is\s+(meant)\s+by\b/i,
+  /\bwhat\s+(?:(?:will|would|did|does|could|might)\s+)?(happen(?:s|ed)?)\b/i,
+];
+
+/** The analysed terms of the question's frame verbs (`QUESTION_FRAMES`): no topic words. */
+export function questionFrameTerms(question: string): Set<string> {
+  const out = new Set<string>();
+  for (const frame of QUESTION_FRAMES) {
+    const word = frame.exec(question)?.[1];
+    if (word) for (const t of analyze(word)) out.add(t);
+  }
+  return out;
 }
 
 /** Interrogative phrases: they shape the question and name no topic ("how many", "wie viel", "combien de"). */

@@ -3,7 +3,14 @@ import { makeChunk, makeDocument } from '../../test/support/agent/fixtures';
 import { stateWith } from '../../test/support/agent/state';
 import { answerSignals } from './confidence';
 import { extractiveAnswer } from './extractive';
-import { holds, isFormField, looksLikeHeading, negatesAny } from './extractive-select';
+import {
+  type Candidate,
+  evidenceByDocument,
+  holds,
+  isFormField,
+  looksLikeHeading,
+  negatesAny,
+} from './extractive-select';
 import { validateDraft } from './validate';
 
 function chunkOf(filename: string, text: string, title: string | null = null) {
@@ -321,5 +328,87 @@ describe('extractive evidence selection', () => {
     const ex = extractiveAnswer(state, 'detailed');
     expect(ex.answer).toContain('heating element');
     expect(ex.answer).not.toMatch(/accidental|drops|reseller/);
+  });
+
+  it('declines when the asked words are spread over two unrelated documents (each is judged alone)', () => {
+    const state = stateWith({
+      question: 'who won the war of the grand alliance',
+      opened: [
+        chunkOf('awards.md', 'In 2013 Choo Sung-hoon won the ratings war between the variety shows.'),
+        chunkOf('colonies.md', 'The Greek colonies joined the grand alliances of the mainland for religious reasons.'),
+      ],
+    });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('Insufficient documentation');
+    expect(ex.answer).not.toMatch(/\[\d+\]/);
+    expect(answerSignals(state)?.declined).toBe(true);
+  });
+
+  it('answers when one document says it, whatever another document quoted beside it says', () => {
+    const state = stateWith({
+      question: 'who won the war of the grand alliance',
+      opened: [
+        chunkOf('war.md', 'The Grand Alliance won the war against France, which ended with the Treaty of Ryswick.'),
+        chunkOf('colonies.md', 'The Greek colonies joined the grand alliances of the mainland for religious reasons.'),
+      ],
+    });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('Treaty of Ryswick');
+    expect(answerSignals(state)?.declined).toBe(false);
+  });
+
+  it('reads the sentences of one document together', () => {
+    const state = stateWith({
+      question: 'what is the purpose of the monitoring board and who chairs it',
+      opened: [
+        chunkOf(
+          'board.md',
+          'The monitoring board reviews the purpose of each audit before it starts. The chair of the monitoring board is Ana Ruiz.',
+        ),
+      ],
+    });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(answerSignals(state)?.declined).toBe(false);
+    expect(ex.answer).toContain('monitoring board');
+  });
+});
+
+describe('evidenceByDocument', () => {
+  const state = stateWith({
+    question: 'x',
+    opened: [chunkOf('a.md', 'Alpha one. Alpha two. Alpha three.'), chunkOf('b.md', 'Beta one.')],
+  });
+  const [a, b] = state.opened;
+  if (!a || !b) throw new Error('opened');
+  const candidate = (opened: typeof a, text: string, start: number): Candidate => ({
+    opened,
+    sentence: { text, start, end: start + text.length },
+    terms: new Set(text.toLowerCase().split(/\W+/).filter(Boolean)),
+  });
+  const a1 = candidate(a, 'Alpha one.', 0);
+  const a2 = candidate(a, 'Alpha two.', 11);
+  const a3 = candidate(a, 'Alpha three.', 22);
+  const b1 = candidate(b, 'Beta one.', 0);
+  const scored = [
+    { c: a1, s: 1, heading: false },
+    { c: b1, s: 0.9, heading: false },
+    { c: a2, s: 0.7, heading: false },
+    { c: a3, s: 0.5, heading: false },
+  ];
+
+  it('groups the picked sentences by document and adds the own sentences of each document near the best score', () => {
+    const groups = evidenceByDocument([a1, b1], scored, 2);
+    expect(groups).toEqual([[a1, a2], [b1]]);
+  });
+
+  it('adds no sentence scoring below the quoted share, nor a heading, nor one of an unpicked document', () => {
+    const withHeading = [
+      { c: a1, s: 1, heading: false },
+      { c: b1, s: 0.9, heading: false },
+      { c: a2, s: 0.7, heading: true },
+      { c: a3, s: 0.5, heading: false },
+    ];
+    const groups = evidenceByDocument([a1], withHeading, 3);
+    expect(groups).toEqual([[a1]]);
   });
 });
