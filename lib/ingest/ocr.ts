@@ -297,8 +297,11 @@ export async function chooseReading(
     const other = readings.get(code) ?? (await read([code]));
     if (other.words > 0 && other.confidence > best.confidence) best = other;
     if (best.confidence >= ocr.minConfidence) {
+      // learnt only from a page the configured languages read as letters of another script (not from a page where
+      // they found nothing to compare with)
       const script = dominantScript(best.text);
-      if (memory && best === other && script !== null && script !== dominantScript(primary.text))
+      const primaryScript = dominantScript(primary.text);
+      if (memory && best === other && script !== null && primaryScript !== null && script !== primaryScript)
         memory.learned = { language: code, script };
       break;
     }
