@@ -282,7 +282,7 @@ export async function chooseReading(
 ): Promise<OcrResult> {
   const readings = new Map<string, OcrResult>();
   const learned = memory?.learned;
-  if (memory && learned) {
+  if (memory && learned && ocr.fallbackLanguages.includes(learned.language)) {
     const first = await read([learned.language]);
     if (first.words > 0 && first.confidence >= ocr.minConfidence && dominantScript(first.text) === learned.script)
       return first;
