@@ -141,32 +141,44 @@ export function ocrWorkerSettings(languages: readonly string[]): {
 }
 
 type TesseractWorker = Awaited<ReturnType<typeof import('tesseract.js')['createWorker']>>;
-let cached: { key: string; worker: Promise<TesseractWorker> } | null = null;
+/**
+ * Tesseract workers of this parse worker, one per language set, most recently used last. A document whose pages go
+ * to the fallback language alternates between two sets page by page; one cached worker reloaded a model (and the
+ * WebAssembly engine) at every switch, two per page.
+ */
+const cached = new Map<string, Promise<TesseractWorker>>();
+/** Language sets kept loaded at once (the configured languages and up to two fallbacks). */
+const MAX_CACHED_WORKERS = 3;
 
-/** A Tesseract worker for these languages, created once per parse worker (loading the model costs ~1.5 s). */
+/** A Tesseract worker for these languages, created once per parse worker (loading a model costs ~0.5-1.5 s). */
 async function workerFor(languages: readonly string[]): Promise<TesseractWorker> {
   const key = languages.join('+');
-  if (cached?.key === key) return cached.worker;
-  if (cached) {
-    const old = cached.worker;
-    cached = null;
+  const known = cached.get(key);
+  if (known) {
+    cached.delete(key);
+    cached.set(key, known);
+    return known;
+  }
+  while (cached.size >= MAX_CACHED_WORKERS) {
+    const [oldest, old] = cached.entries().next().value as [string, Promise<TesseractWorker>];
+    cached.delete(oldest);
     void old.then((w) => w.terminate()).catch(() => undefined);
   }
   const settings = ocrWorkerSettings(languages);
   const { createWorker } = await import('tesseract.js');
   const worker = createWorker(settings.langs, settings.oem, settings.options);
-  cached = { key, worker };
+  cached.set(key, worker);
   worker.catch(() => {
-    if (cached?.worker === worker) cached = null;
+    if (cached.get(key) === worker) cached.delete(key);
   });
   return worker;
 }
 
-/** Terminates the cached Tesseract worker (tests and benchmarks). */
+/** Terminates the cached Tesseract workers (tests and benchmarks). */
 export async function shutdownOcr(): Promise<void> {
-  const current = cached;
-  cached = null;
-  if (current) await (await current.worker.catch(() => null))?.terminate();
+  const workers = [...cached.values()];
+  cached.clear();
+  await Promise.all(workers.map(async (w) => (await w.catch(() => null))?.terminate()));
 }
 
 function cleanOcrText(text: string): string {
@@ -196,23 +208,118 @@ export async function recognizeImage(image: Uint8Array, languages: readonly stri
   return { text: joinCjk(text), confidence: words > 0 ? Math.round(data.confidence ?? 0) : 0, words };
 }
 
+const SCRIPTS = [
+  'Latin',
+  'Han',
+  'Hiragana',
+  'Katakana',
+  'Hangul',
+  'Cyrillic',
+  'Greek',
+  'Arabic',
+  'Hebrew',
+  'Devanagari',
+  'Thai',
+] as const;
+const SCRIPT_PATTERNS = SCRIPTS.map((name) => ({ name, pattern: new RegExp(`\\p{Script=${name}}`, 'gu') }));
+
+/**
+ * The script most of a text's letters are written in (Hiragana and Katakana count as Han: one Japanese page mixes
+ * them), "other" for letters in none of the scripts listed, null for a text without letters.
+ */
+export function dominantScript(text: string): string | null {
+  const counts = new Map<string, number>();
+  let letters = 0;
+  for (const { name, pattern } of SCRIPT_PATTERNS) {
+    const n = text.match(pattern)?.length ?? 0;
+    const script = name === 'Hiragana' || name === 'Katakana' ? 'Han' : name;
+    counts.set(script, (counts.get(script) ?? 0) + n);
+    letters += n;
+  }
+  const other = (text.match(/\p{L}/gu)?.length ?? 0) - letters;
+  if (other > 0) counts.set('other', other);
+  let best: string | null = null;
+  let most = 0;
+  for (const [script, n] of counts) {
+    if (n > most) {
+      best = script;
+      most = n;
+    }
+  }
+  return best;
+}
+
+/**
+ * What the pages of one document taught about its script: the fallback language that read a page the configured
+ * languages could not (its words mostly in a script the configured languages' reading of that page was not in).
+ * The next pages of the document try that language first.
+ */
+export interface OcrDocumentMemory {
+  learned: { language: string; script: string } | null;
+}
+
+export function newOcrDocumentMemory(): OcrDocumentMemory {
+  return { learned: null };
+}
+
+type Reader = (languages: readonly string[]) => Promise<OcrResult>;
+
+/**
+ * The reading a page gets: the configured languages first and, when their words come out under the confidence
+ * threshold, each installed fallback language in turn; the most confident reading wins (ties keep the first).
+ *
+ * With a document memory, a page after one that the fallback language read in another script (a Chinese scan:
+ * English reads it as low-confidence Latin noise) is read with that fallback first, and that reading is kept
+ * without the configured languages' pass when it is confident and still mostly in that script: the configured
+ * languages cannot write that script, so their reading of such a page is noise (on a Chinese scan the English pass
+ * was half of the page's OCR time). Any other outcome (a page in the document's main script, or one nothing reads)
+ * falls back to the order above, with the reading already made re-used, and clears the memory.
+ */
+export async function chooseReading(
+  read: Reader,
+  ocr: Pick<Required<OcrOptions>, 'languages' | 'fallbackLanguages' | 'minConfidence'>,
+  memory?: OcrDocumentMemory,
+): Promise<OcrResult> {
+  const readings = new Map<string, OcrResult>();
+  const learned = memory?.learned;
+  if (memory && learned && ocr.fallbackLanguages.includes(learned.language)) {
+    const first = await read([learned.language]);
+    if (first.words > 0 && first.confidence >= ocr.minConfidence && dominantScript(first.text) === learned.script)
+      return first;
+    readings.set(learned.language, first);
+    memory.learned = null;
+  }
+  const primary = await read(ocr.languages);
+  let best = primary;
+  if (best.words === 0 || best.confidence >= ocr.minConfidence) return best;
+  for (const code of ocr.fallbackLanguages) {
+    if (ocr.languages.includes(code) || !installedLanguageFolder(code)) continue;
+    const other = readings.get(code) ?? (await read([code]));
+    if (other.words > 0 && other.confidence > best.confidence) best = other;
+    if (best.confidence >= ocr.minConfidence) {
+      // learnt only from a page the configured languages read as letters of another script (not from a page where
+      // they found nothing to compare with)
+      const script = dominantScript(best.text);
+      const primaryScript = dominantScript(primary.text);
+      if (memory && best === other && script !== null && primaryScript !== null && script !== primaryScript)
+        memory.learned = { language: code, script };
+      break;
+    }
+  }
+  return best;
+}
+
 /**
  * Recognises one image with the configured languages and, when its words come out under the confidence threshold,
- * with each installed fallback language too; the most confident reading wins (ties keep the first).
+ * with each installed fallback language too (see chooseReading; `memory` carries one document's script across its
+ * pages).
  */
 export async function recognizeWithFallback(
   image: Uint8Array,
   ocr: Pick<Required<OcrOptions>, 'languages' | 'fallbackLanguages' | 'minConfidence'>,
+  memory?: OcrDocumentMemory,
 ): Promise<OcrResult> {
-  let best = await recognizeImage(image, ocr.languages);
-  if (best.words === 0 || best.confidence >= ocr.minConfidence) return best;
-  for (const code of ocr.fallbackLanguages) {
-    if (ocr.languages.includes(code) || !installedLanguageFolder(code)) continue;
-    const other = await recognizeImage(image, [code]);
-    if (other.words > 0 && other.confidence > best.confidence) best = other;
-    if (best.confidence >= ocr.minConfidence) break;
-  }
-  return best;
+  return chooseReading((languages) => recognizeImage(image, languages), ocr, memory);
 }
 
 /** A short warning for a page or image whose OCR confidence is under the threshold (its text is not indexed). */

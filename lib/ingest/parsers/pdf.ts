@@ -8,7 +8,13 @@
 import { createIsomorphicCanvasFactory, getDocumentProxy, getResolvedPDFJS } from 'unpdf';
 import { flagVisualPages } from '@/lib/visual/flag-pages';
 import { IngestError } from '../errors';
-import { lowConfidenceWarning, type OcrOptions, recognizeWithFallback, resolveOcrOptions } from '../ocr';
+import {
+  lowConfidenceWarning,
+  newOcrDocumentMemory,
+  type OcrOptions,
+  recognizeWithFallback,
+  resolveOcrOptions,
+} from '../ocr';
 import type { ParsedDocument, ParsedUnit, ProgressCallback } from '../types';
 import { layoutPage, type PageLayout } from './pdf-layout';
 import { PdfiumTextLayer } from './pdfium-text';
@@ -188,6 +194,7 @@ async function ocrScannedPages(
   if (candidates.length === 0) return { pages: 0, lowConfidence };
   const doc = lists.document;
   const started = performance.now();
+  const memory = newOcrDocumentMemory();
   let done = 0;
   for (const unit of candidates) {
     const page = unit.page ?? 0;
@@ -200,7 +207,7 @@ async function ocrScannedPages(
     }
     try {
       const image = await renderPage(doc, page, ocr.dpi, ocr.maxPixels);
-      const result = await recognizeWithFallback(image, ocr);
+      const result = await recognizeWithFallback(image, ocr, memory);
       if (result.words > 0 && result.confidence < ocr.minConfidence) {
         const warning = lowConfidenceWarning(`page ${page}`, result, ocr.minConfidence);
         lowConfidence.push(warning);
