@@ -294,6 +294,8 @@ export function maxScoreSearch(
         let slot = list.doc;
         let tfBody = list.bodyTf;
         let tfContext = list.contextTf;
+        // The posting decoder (TermList.next) is repeated inline here on purpose: this loop scores every posting of
+        // the essential lists, and a call per posting cost measurably more (docs/benchmarks-retrieval.md).
         for (;;) {
           let tf = tfBody * (bodyInverse[slot] as number);
           if (tfContext > 0) tf += tfContext * (contextFactor[slot] as number);
