@@ -152,9 +152,9 @@ export function readsAsProse(text: string): boolean {
  * table rows, planted text, or lines too short to say anything), each with the passage it is in; a document
  * without such prose (a spreadsheet, a form) quotes its first lines instead.
  */
-function overviewQuotes(passages: readonly OpenedChunk[]): { opened: OpenedChunk; quote: string }[] {
+function overviewQuotes(passages: readonly OpenedChunk[]): OverviewQuote[] {
   const ordered = [...passages].sort((a, b) => a.chunk.index - b.chunk.index);
-  const out: { opened: OpenedChunk; quote: string }[] = [];
+  const out: OverviewQuote[] = [];
   for (const opened of ordered) {
     for (const unit of quoteUnits(opened.chunk.text)) {
       if (out.length >= OVERVIEW_SENTENCES) return out;
@@ -167,8 +167,21 @@ function overviewQuotes(passages: readonly OpenedChunk[]): { opened: OpenedChunk
   if (out.length > 0) return out;
   const first = ordered[0];
   if (!first || first.injected.length > 0) return [];
+  // A table (a sheet, a CSV) is described by its header row: its first line of cells.
+  const header = first.chunk.text
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.includes(' | ') && l.length <= OVERVIEW_MAX_CHARS);
+  if (header) return [{ opened: first, quote: header, lead: 'a table with the columns' }];
   const lines = opening(first.chunk.text, OPENING_CHARS);
   return lines ? [{ opened: first, quote: lines }] : [];
+}
+
+/** A quote of an overview, with the words that introduce it ("a table with the columns"), if any. */
+interface OverviewQuote {
+  opened: OpenedChunk;
+  quote: string;
+  lead?: string;
 }
 
 /** The answer to an overview: one line per document with the first sentences of its opening. */
@@ -181,7 +194,7 @@ function overviewAnswer(state: AgentState, phrase: string): { lines: string[]; i
     const first = quotes[0];
     if (!first) continue;
     lines.push(
-      `- ${documentLabel(first.opened)}: ${quotes.map((q) => `${quoted(q.quote)} [${q.opened.n}]`).join(' ')}`,
+      `- ${documentLabel(first.opened)}: ${quotes.map((q) => `${q.lead ? `${q.lead} ` : ''}${quoted(q.quote)} [${q.opened.n}]`).join(' ')}`,
     );
   }
   const total = state.documentsInScope ?? byDocument.size;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildFixture, NO_MODELS, OWNER } from '../../test/support/agent/fixtures';
+import { buildFixture, makeChunk, makeDocument, NO_MODELS, OWNER } from '../../test/support/agent/fixtures';
 import { readsAsProse } from './document-answer';
 import type { AgentEvent } from './events';
 import { runAgent } from './run-agent';
@@ -86,6 +86,20 @@ describe('overview questions in extractive mode', () => {
     expect(tools[0]).toBe('read_opening');
     expect(result.validated).toBe(true);
     expect(result.answer).toContain('Deployments run through the release pipeline');
+  });
+
+  it('describes a table by its header row', async () => {
+    const f = await buildFixture();
+    const doc = makeDocument({ filename: 'stanley-cups.csv', mime: 'text/csv' });
+    const chunk = makeChunk(doc, 0, 'Stanley Cups\nTeam | Location | Stanley Cups\nBlues | STL | 1\nFlyers | PHI | 2', {
+      sheet: 'stanley-cups',
+    });
+    doc.chunkIds = [chunk.chunkId];
+    f.catalog.add(doc);
+    await f.index.upsert([chunk]);
+    const { result } = await run('What is this document about?', { filters: { documentIds: [doc.documentId] } }, f);
+    expect(result.validated).toBe(true);
+    expect(result.answer).toBe('- stanley-cups.csv: a table with the columns "Team | Location | Stanley Cups" [1]');
   });
 
   it('never quotes planted instructions from an opening', async () => {
