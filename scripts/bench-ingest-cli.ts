@@ -25,7 +25,6 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
-import { INGEST_V8_FLAGS } from '@/lib/ingest/jit-flags';
 import { writeGeneratedPdfs } from '@/test/support/ingest/generated-pdfs';
 import { recordFigures } from './figures';
 
@@ -110,7 +109,6 @@ function ingest(
       '-n',
       '5',
       TSX,
-      ...INGEST_V8_FLAGS,
       'scripts/ingest.ts',
       folder,
       '--user',

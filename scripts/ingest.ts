@@ -4,7 +4,8 @@
 // run it again to continue: finished files are skipped, unfinished ones resume.
 // --profile prints where the processing time went (parse, chunk, database, index) and the slowest files;
 // --json writes the run's numbers (pages, chunks, wall and CPU seconds, stage times, peak RSS) to a file.
-// `npm run ingest` gives node the V8 tiering options of lib/ingest/jit-flags.ts (INGEST_V8_FLAGS).
+// first: V8 flags for the parse workers' JIT, before any other module runs (see the module)
+import '@/lib/ingest/jit-flags';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
