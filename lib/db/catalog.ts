@@ -109,17 +109,18 @@ export function createPrismaCatalog(db: Db = getDb()): DocumentCatalog {
       });
       // Also compared without punctuation and spaces: "the 10-K" finds example-10k.html, "annual report" annual_report.pdf.
       const bare = (x: string) => x.replace(/[^\p{L}\p{N}]+/gu, '');
+      const words = needle.split(/\s+/).filter(Boolean);
       const scored = rows
         .map((r) => {
           const name = r.filename.toLowerCase();
           const title = (r.title ?? '').toLowerCase();
-          const has = (w: string) =>
-            name.includes(w) ||
-            title.includes(w) ||
-            (bare(w).length > 1 && (bare(name) + bare(title)).includes(bare(w)));
+          const bareNames = [bare(name), bare(title)];
+          const has = (w: string) => {
+            const b = bare(w);
+            return name.includes(w) || title.includes(w) || (b.length > 1 && bareNames.some((n) => n.includes(b)));
+          };
           const exact = name === needle || title === needle || name.replace(/\.[a-z0-9]+$/, '') === needle;
           const contains = has(needle);
-          const words = needle.split(/\s+/).filter(Boolean);
           const wordHits = words.filter(has).length;
           const score = exact ? 3 : contains ? 2 : words.length ? wordHits / words.length : 0;
           return { r, score };

@@ -2,7 +2,7 @@ import type { IndexedChunk, SearchHit } from '@/lib/retrieval/types';
 import { MAX_DOCUMENTS } from '../document-answer';
 import { findInjectedSpans } from '../injection';
 import { normalizeHandle, recordInjection, registerHit } from '../state';
-import { describeEntry } from './search-common';
+import { describeEntry, intersect } from './search-common';
 import { type AgentTool, type ToolContext, toolError } from './types';
 
 /**
@@ -27,12 +27,6 @@ function openingHit(chunk: IndexedChunk, rank: number): SearchHit {
     ...rest
   } = chunk;
   return { ...rest, snippet: chunk.text.slice(0, 280), text: chunk.text, score: 1 - rank / 1000, scores: {} };
-}
-
-function intersect(a: string[] | undefined, b: string[] | undefined): string[] | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return a.filter((x) => b.includes(x));
 }
 
 export function createReadOpeningTool(ctx: ToolContext): AgentTool {

@@ -141,7 +141,8 @@ function mergeMeta(a: MetaFilter[] | undefined, b: MetaFilter[] | undefined): Me
   });
 }
 
-function intersect(a: string[] | undefined, b: string[] | undefined): string[] | undefined {
+/** The ids in both lists; an absent list does not restrict. */
+export function intersect(a: string[] | undefined, b: string[] | undefined): string[] | undefined {
   if (!a) return b;
   if (!b) return a;
   const set = new Set(b);
