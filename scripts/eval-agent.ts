@@ -1,5 +1,6 @@
 // npm run eval:agent – extractive-mode evaluation of the agent on the own QA set over real documents, ClapNQ
-// (answerable/unanswerable) and BIPIA (planted instructions). `-- --only qa,clapnq,bipia` runs a subset;
+// (answerable/unanswerable), a SQuAD 2.0 sample (a third set nothing is fitted on) and BIPIA (planted instructions).
+// `-- --only qa,clapnq,squad,bipia` runs a subset;
 // `--modes agent` asks the own QA set in one mode only; EVAL_DEBUG=1 prints every QA answer with the gate's errors.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ import { liveModels, type ModelMeter } from './qa/live-models';
 import { ingestQaDocuments } from './qa/qa-corpus';
 import { citesGold, containsGold, loadQaSet, QA_TYPES, type QaQuestion } from './qa/qa-set';
 import { fittedOn, halves, type Judged, pooledReliability, reliability } from './qa/reliability';
+import { containsSquadAnswer, loadSquad, squadCorpus } from './qa/squad-set';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** ../shared/data beside the checkout (a worktree one level deeper finds it one level up); DOCUCHAT_DATA overrides. */
@@ -536,6 +538,120 @@ function clapnqCauseLines(run: ClapnqRun): string[] {
   ];
 }
 
+/**
+ * The SQuAD 2.0 dev sample as a third set: every paragraph is a document of one owner, every question is asked over
+ * all of them. Correct on an answerable = a gold span in the answer and the gold paragraph cited; on an
+ * unanswerable = declined (insufficiency disclosed, no cited claim). Nothing is fitted on it, so all of it is held out.
+ */
+async function evalSquad(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = EXTRACTIVE) {
+  const all = loadSquad(path.join(DATA, 'squad2-dev-sample500'));
+  const owner = `eval-squad-${mode}`;
+  const { docs, chunks, goldDoc } = squadCorpus(all, owner);
+  const rows = limitBalanced(all, ctx.limit);
+  await ctx.embedChunks(chunks);
+  await index.upsert(chunks);
+  const catalog = createMemoryCatalog(docs);
+  const recorder = recordingIndex(index);
+  const outcomes: (Judged & { answerable: boolean; cause: Cause | null; cites: boolean; contains: boolean })[] = [];
+  const ms: number[] = [];
+  for (const row of rows) {
+    const result = await runAgent(
+      { question: row.question, ownerId: owner, mode, style: 'concise' },
+      { index: recorder.index, catalog, embedder: ctx.embedder, models: ctx.models },
+    );
+    const record = recorder.take();
+    ms.push(result.timings.totalMs);
+    const gold = goldDoc.get(row.id) ?? '';
+    const cites = result.citations.some((c) => c.documentId === gold);
+    if (row.answerable) {
+      const contains = containsSquadAnswer(result.answer, row.answers);
+      const ok = cites && contains;
+      const cause = ok
+        ? null
+        : await failureCause({
+            record,
+            read: (ids) => index.get(owner, ids),
+            goldDocuments: new Set([gold]),
+            holds: (texts) => containsSquadAnswer(texts.join('\n'), row.answers),
+            declined: declines(result),
+            typeMismatch: false,
+          });
+      outcomes.push({ answerable: true, ok, cause, cites, contains, ...judged(result) });
+    } else {
+      const ok = declines(result);
+      outcomes.push({
+        answerable: false,
+        ok,
+        cause: ok ? null : 'false answer (unanswerable answered)',
+        cites,
+        contains: false,
+        ...judged(result),
+      });
+    }
+  }
+  ms.sort((x, y) => x - y);
+  return {
+    rows: all.length,
+    docs: docs.length,
+    chunks: chunks.length,
+    outcomes,
+    p50: ms[Math.floor(ms.length * 0.5)] ?? 0,
+    p95: ms[Math.floor(ms.length * 0.95)] ?? 0,
+  };
+}
+
+type SquadRun = Awaited<ReturnType<typeof evalSquad>>;
+
+function squadRates(run: SquadRun) {
+  const a = run.outcomes.filter((o) => o.answerable);
+  const u = run.outcomes.filter((o) => !o.answerable);
+  return {
+    a: a.length,
+    aOk: a.filter((o) => o.ok).length,
+    aCites: a.filter((o) => o.cites).length,
+    aContains: a.filter((o) => o.contains).length,
+    u: u.length,
+    uOk: u.filter((o) => o.ok).length,
+  };
+}
+
+function squadLines(runs: [string, SquadRun][]): string[] {
+  const first = runs[0]?.[1];
+  if (!first) return [];
+  const lines = [
+    `#### SQuAD 2.0 dev sample (${first.outcomes.length} of ${first.rows} questions, ${first.docs} Wikipedia paragraphs as documents, ${first.chunks} chunks; a third set: no rule or threshold was chosen on it)`,
+    '',
+    '| mode | answerable: correct (gold span, gold paragraph cited) | answerable: contains a gold span | answerable: cites gold paragraph | unanswerable: declined (no cited claim) | p50 / p95 per question |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const [name, run] of runs) {
+    const r = squadRates(run);
+    lines.push(
+      `| ${name} | **${pct(r.aOk, r.a)}** (${r.aOk}/${r.a}) | ${pct(r.aContains, r.a)} | ${pct(r.aCites, r.a)} | **${pct(r.uOk, r.u)}** (${r.uOk}/${r.u}) | ${run.p50.toFixed(1)} / ${run.p95.toFixed(1)} ms |`,
+    );
+  }
+  lines.push(
+    '',
+    'Confidence on SQuAD (labels as the product cuts them; all of the set is held out; correct as above):',
+    '',
+    '| mode | High: answers | High: correct | Medium: answers | Medium: correct |',
+    '| --- | --- | --- | --- | --- |',
+  );
+  for (const [name, run] of runs) {
+    const high = run.outcomes.filter((o) => o.confidence === 'high');
+    const medium = run.outcomes.filter((o) => o.confidence === 'medium');
+    const share = (xs: typeof high) => pct(xs.filter((o) => o.ok).length, xs.length);
+    lines.push(`| ${name} | ${high.length} | ${share(high)} | ${medium.length} | ${share(medium)} |`);
+  }
+  const agent = runs[0]?.[1];
+  if (agent) {
+    lines.push('', '| cause (agent mode) | count |', '| --- | --- |');
+    for (const [c, n] of causeTable(agent.outcomes.flatMap((o) => (o.cause ? [o.cause] : []))))
+      lines.push(`| ${c} | ${n} |`);
+  }
+  return lines;
+}
+
 interface BipiaSample {
   task: string;
   question: string;
@@ -756,7 +872,7 @@ async function main() {
       modes: { type: 'string' },
     },
   });
-  const only = new Set((values.only ?? 'qa,clapnq,bipia').split(',').map((x) => x.trim()));
+  const only = new Set((values.only ?? 'qa,clapnq,squad,bipia').split(',').map((x) => x.trim()));
   const limit = values.limit ? Math.max(1, Number.parseInt(values.limit, 10)) : Number.POSITIVE_INFINITY;
   const live = values.live ? await liveModels() : null;
   const ctx: EvalModels = live
@@ -934,6 +1050,31 @@ async function main() {
           'clapnq.answerable_cites_gold_pct': {
             value: round1((100 * agent.a.cites) / Math.max(1, agent.a.n)),
             unit: '%',
+            command,
+          },
+        });
+      }
+    }
+
+    if (only.has('squad')) {
+      const t0 = performance.now();
+      const runs: [string, SquadRun][] = [];
+      for (const m of modes) runs.push([m, await evalSquad(index, m, ctx)]);
+      const lines = [header, '', ...squadLines(runs)];
+      lines.push('', `Section time ${((performance.now() - t0) / 1000).toFixed(1)} s.`);
+      write('eval-squad', lines.join('\n'));
+      const agent = runs[0]?.[1];
+      if (record && !live && !Number.isFinite(limit) && agent) {
+        const r = squadRates(agent);
+        recordFigures({
+          'squad.extractive_answerable_correct_pct': {
+            value: round1((100 * r.aOk) / Math.max(1, r.a)),
+            unit: '% (SQuAD 2.0 dev sample, agent mode; never used for fitting)',
+            command,
+          },
+          'squad.extractive_unanswerable_declined_pct': {
+            value: round1((100 * r.uOk) / Math.max(1, r.u)),
+            unit: '% (SQuAD 2.0 dev sample, agent mode; never used for fitting)',
             command,
           },
         });

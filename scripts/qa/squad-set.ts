@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { IndexedChunk } from '@/lib/retrieval/types';
+import { chunkFor, chunkText, documentFor } from '@/test/support/agent/corpus';
+import type { MemoryDocument } from '@/test/support/agent/memory-catalog';
+
+/**
+ * The SQuAD 2.0 dev sample (`../shared/data/squad2-dev-sample500`): 500 questions over 411 Wikipedia paragraphs,
+ * 258 of them unanswerable from their paragraph (written to look answerable). No rule or threshold of the answerer
+ * is chosen on it: it is the third set, the one that shows whether what was fitted on the own set and ClapNQ holds
+ * on questions and documents nobody here read.
+ */
+
+const Queries = z.object({
+  queries: z.array(z.object({ id: z.string(), context: z.string(), question: z.string() })),
+});
+const GroundTruth = z.record(z.string(), z.object({ answers: z.array(z.string()), is_impossible: z.boolean() }));
+
+export interface SquadRow {
+  id: string;
+  question: string;
+  context: string;
+  /** The gold answer spans (empty when unanswerable). */
+  answers: string[];
+  answerable: boolean;
+}
+
+export function loadSquad(dir: string): SquadRow[] {
+  const queries = Queries.parse(JSON.parse(readFileSync(path.join(dir, 'queries.json'), 'utf8'))).queries;
+  const truth = GroundTruth.parse(JSON.parse(readFileSync(path.join(dir, 'ground_truth.json'), 'utf8')));
+  return queries.map((q) => {
+    const gold = truth[q.id];
+    if (!gold) throw new Error(`SQuAD sample: no ground truth for ${q.id}`);
+    const answers = gold.answers.filter((a) => a.trim().length > 0);
+    return { ...q, answers, answerable: !gold.is_impossible && answers.length > 0 };
+  });
+}
+
+/** One document per distinct paragraph (split into chunks as the ClapNQ loader splits long text). */
+export function squadCorpus(
+  rows: SquadRow[],
+  ownerId: string,
+): { docs: MemoryDocument[]; chunks: IndexedChunk[]; goldDoc: Map<string, string> } {
+  const docs: MemoryDocument[] = [];
+  const chunks: IndexedChunk[] = [];
+  const byText = new Map<string, string>();
+  const goldDoc = new Map<string, string>();
+  for (const row of rows) {
+    let docId = byText.get(row.context);
+    if (!docId) {
+      const pieces = chunkText(row.context);
+      const doc = documentFor(ownerId, row.context, `squad-paragraph-${byText.size + 1}.txt`, null, pieces.length);
+      docs.push(doc);
+      pieces.forEach((p, i) => {
+        chunks.push(chunkFor(doc, i, p.text, p.start));
+      });
+      byText.set(row.context, doc.documentId);
+      docId = doc.documentId;
+    }
+    goldDoc.set(row.id, docId);
+  }
+  return { docs, chunks, goldDoc };
+}
+
+/** SQuAD's official answer normalisation: lower case, no punctuation, no articles, single spaces. */
+export function squadNormalize(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]/gu, ' ')
+    .replace(/\b(a|an|the)\b/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The answer holds one of the gold spans as whole words (after normalisation). */
+export function containsSquadAnswer(answer: string, gold: readonly string[]): boolean {
+  const text = ` ${squadNormalize(answer)} `;
+  return gold.some((g) => {
+    const span = squadNormalize(g);
+    return span.length > 0 && text.includes(` ${span} `);
+  });
+}
