@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '@/lib/retrieval/analyzer';
 import {
+  definedTerm,
+  definesTerm,
   detectAnswerType,
   holdsAnswerType,
   numberNearTerms,
@@ -246,6 +248,8 @@ describe('questionFrameTerms', () => {
     ['What is meant by tax incidence?', 'meant'],
     ['what happens to toby at the end of the office', 'happen'],
     ['what happened after the merger', 'happen'],
+    ['How does the paper "Creativity in Machine Learning" define creativity?', 'define'],
+    ['What is the definition of a hausdorff space?', 'definition'],
   ])('drops the frame verb of %j', (question, word) => {
     expect([...questionFrameTerms(question)]).toEqual(analyze(word));
   });
@@ -256,6 +260,8 @@ describe('questionFrameTerms', () => {
     'what is the mean temperature in July',
     'how does the happening festival end',
     'where is the come from away musical staged',
+    'How do I define a custom field?',
+    'What does the definition section of the contract list?',
   ])('keeps a frame word that names the topic in %j', (question) => {
     expect(questionFrameTerms(question).size).toBe(0);
   });
@@ -291,5 +297,73 @@ describe('holdsAnswerType: periods answer "when"', () => {
 
   it('"on what date" still wants a day, not a decade', () => {
     expect(holdsAnswerType('It happened in the 1830s.', 'date', 'on what date did it happen')).toBe(false);
+  });
+});
+
+describe('definedTerm', () => {
+  it.each([
+    ['How does the paper "Creativity in Machine Learning" define creativity?', 'creativity'],
+    ['What is an abomination in the creature description?', 'abomination'],
+    ['What is a hausdorff space?', 'hausdorff space'],
+    ['What are the Fade?', 'Fade'],
+    ['Define churn.', 'churn'],
+    ['What is the definition of net revenue?', 'net revenue'],
+    ['What does churn mean in this report?', 'churn'],
+  ])('%j defines %j', (question, term) => {
+    expect(definedTerm(question)).toBe(term);
+  });
+
+  it.each([
+    'What is the docket number of Knowles v. Mirzayance?',
+    'What is the estimated cost of renovating the Théâtre Sainte-Adèle building?',
+    'How many NICS background checks were there in Texas?',
+    'Who is the chief executive officer?',
+    'How do I submit comments on the directive?',
+    'What is the the?',
+    'How do I define a custom field?',
+  ])('asks no definition: %j', (question) => {
+    expect(definedTerm(question)).toBeNull();
+  });
+
+  it('never throws (property)', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 160 }), (q) => definedTerm(q) === null || definedTerm(q) !== ''));
+  });
+});
+
+describe('definesTerm', () => {
+  const same = (a: string, b: string) =>
+    a === b || (Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a)));
+  it.each([
+    ['According to [Gad06] creativity is “the ability to use your imagination to produce new ideas”.', 'creativity'],
+    ['Should the demon get the upper hand, the result is an unholy union known as an abomination.', 'abomination'],
+    ['An abomination is a mage possessed by a demon.', 'abomination'],
+    ['Churn means the share of customers who leave in a year.', 'churn'],
+    ['A Hausdorff space is a topological space in which points can be separated.', 'hausdorff space'],
+    ['This bond is called an abomination by the Circle.', 'abomination'],
+    ['Net revenue is defined as revenue less returns.', 'net revenue'],
+    ['La créativité est la capacité à produire des idées nouvelles.', 'créativité'],
+  ])('%j defines %j', (sentence, term) => {
+    expect(definesTerm(sentence, term, same)).toBe(true);
+  });
+
+  it.each([
+    ['Thankfully, abominations are rare.', 'abomination'],
+    ['Abominations have been responsible for some of the worst cataclysms in history.', 'abomination'],
+    ['Could we define art and creativity better after having those results?', 'creativity'],
+    ['Section III gives examples of creativity with images.', 'creativity'],
+    ['We studied creativity. It is a hard problem.', 'creativity'],
+    ['The space is a topological space.', 'hausdorff space'],
+    ['Creativity is not well understood.', 'creativity'],
+  ])('%j only mentions %j', (sentence, term) => {
+    expect(definesTerm(sentence, term, same)).toBe(false);
+  });
+
+  it('is false for any sentence without the term (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120 }), (sentence) => {
+        fc.pre(!analyze(sentence).some((t) => same(t, analyze('zyxwvut')[0] ?? '')));
+        expect(definesTerm(sentence, 'zyxwvut', same)).toBe(false);
+      }),
+    );
   });
 });

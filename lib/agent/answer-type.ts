@@ -150,15 +150,17 @@ export function typeIsStrict(type: AnswerType): boolean {
 
 /**
  * Verbs that frame a question rather than name its topic: "where did X come from" asks for X's origin, "what does X
- * mean" (or "the meaning of X") for its sense, "what happened to X" for an event. The passage that answers says
- * "X derives from", "X is", "X was fired", seldom the frame's own verb, so the frame is not a word the answer must
- * hold (as "how many" is not).
+ * mean" (or "the meaning of X") for its sense, "how does Y define X" (or "the definition of X") for what X is, "what
+ * happened to X" for an event. The passage that answers says "X derives from", "X is", "X was fired", seldom the
+ * frame's own verb, so the frame is not a word the answer must hold (as "how many" is not).
  */
 const QUESTION_FRAMES = [
   /\bwhere\s+(?:did|does|do|has|have|had|would|could)\b.+?\b(come)\s+from\b/i,
   /\bwhat\s+(?:does|do|did|would|could)\b.+?\b(mean)\b/i,
   /\bwhat\s+is\s+the\s+(meaning)\s+of\b/i,
   /\bwhat\s+is\s+(meant)\s+by\b/i,
+  /\bhow\s+(?:does|do|did|would|could)\s+(?!(?:i|we|you|one)\b).+?\b(define)\s+\S/i,
+  /\bwhat\s+is\s+the\s+(definition)\s+of\b/i,
   /\bwhat\s+(?:(?:will|would|did|does|could|might)\s+)?(happen(?:s|ed)?)\b/i,
 ];
 
@@ -330,4 +332,87 @@ export function subQuestions(question: string, terms: (text: string) => string[]
   // A later part that refers back ("… and when did it …") depends on the first: the question stays whole.
   if (parts.slice(1).some((p) => ANAPHOR.test(p))) return [question];
   return parts.length >= 2 ? parts : [question];
+}
+
+/**
+ * Where a question asks what a term is, the term: "How does the paper define creativity?" (not "how do I define
+ * X", a procedure), "Define X", "the
+ * definition of X", "What does X mean?", a short "What is (a/an/the) X?", and "What is a/an X …" (an indefinite
+ * article names a kind, which is defined, whatever follows: "What is an abomination in the creature description?").
+ * "What is the X of Y" asks for a value, not a definition: null.
+ */
+const DEFINED_TERM: readonly RegExp[] = [
+  /\bhow\s+(?:does|do|did|would|could)\s+(?!(?:i|we|you|one)\b).+?\s+define\s+(.+?)\s*\??\s*$/iu,
+  /^\s*define\s+(.+?)\s*\??\s*$/iu,
+  /\bdefinition\s+of\s+(.+?)\s*\??\s*$/iu,
+  /\bwhat\s+(?:does|do|did)\s+(.+?)\s+mean\b/iu,
+  /^\s*what\s+(?:is|are)\s+(?:(?:an?|the)\s+)?([\p{L}\p{N}-]+(?:\s+[\p{L}\p{N}-]+)?)\s*\??\s*$/iu,
+  /^\s*what\s+(?:is|are)\s+an?\s+([\p{L}\p{N}-]+)\b/iu,
+];
+
+export function definedTerm(question: string): string | null {
+  const q = question.replace(/\s+/g, ' ').trim();
+  for (const pattern of DEFINED_TERM) {
+    const term = pattern
+      .exec(q)?.[1]
+      ?.replace(/^(?:an?|the)\s+/i, '')
+      .replace(/["“”'’]/g, '')
+      .replace(/[.!?]+$/, '')
+      .trim();
+    if (term && analyze(term).length > 0) return term;
+  }
+  return null;
+}
+
+/** A copula or defining verb after the term ("X is a …", "X means …"), in English, French and German. */
+const COPULA = /^(?:is|are|was|were|est|sont|ist|sind)$/i;
+const DEFINING_VERB = /^(?:means|denotes|refers|designates|signifies|désigne|signifie|bedeutet|bezeichnet)$/i;
+/** What a definition's predicate opens with: an article, a defining participle or a quotation. */
+const PREDICATE_START =
+  /^(?:["“«„]|(?:a|an|the|one|any|un|une|le|la|les|l['’]|ein|eine|einer|der|die|das|defined|called|known|termed)$)/i;
+/** Words that introduce the name a definition gives ("known as X", "called X", "appelé X", "genannt X"). */
+const NAMING = /^(?:called|termed|named|dubbed|appelée?s?|nommée?s?|genannt|heißt)$/i;
+const NAMING_AS = /^(?:known|referred|defined|described|designated|connue?s?|bekannt)$/i;
+const ARTICLE = /^(?:a|an|the|un|une|le|la|les|ein|eine|einen|der|die|das)$/i;
+
+/**
+ * Whether a sentence defines the term: the term followed by a copula and a predicate that opens with an article or a
+ * quotation ("creativity is “the ability …”", "an abomination is a demon …"; "abominations are rare" is no
+ * definition), or by a defining verb ("X means …"), or preceded by a naming phrase ("an unholy union known as an
+ * abomination", "a bond called X"). Words of one family match (`same`: the answerer's stem matching).
+ */
+export function definesTerm(sentence: string, term: string, same: (a: string, b: string) => boolean): boolean {
+  const want = analyze(term);
+  if (want.length === 0) return false;
+  const words = sentence.split(/\s+/).filter((w) => w.length > 0);
+  const bare = (w: string | undefined) => (w ?? '').replace(/^[^\p{L}\p{N}"“«„]+|[^\p{L}\p{N}]+$/gu, '');
+  const stems = words.map((w) => analyze(bare(w)));
+  for (let i = 0; i < words.length; i++) {
+    // The term's words in order from word i (words the analyser drops, such as "of", may stand between).
+    let k = 0;
+    let j = i;
+    while (j < words.length && k < want.length) {
+      const s = stems[j] ?? [];
+      if (s.length === 0 && k > 0) {
+        j++;
+        continue;
+      }
+      if (!s.some((t) => same(t, want[k] ?? ''))) break;
+      k++;
+      j++;
+    }
+    if (k < want.length) continue;
+    const next = bare(words[j]);
+    const after = (words[j + 1] ?? '').replace(/[^\p{L}\p{N}"“«„'’]+$/u, '');
+    // A clause that ends on the term ("…, creativity. It is a …") predicates nothing of it.
+    if (!/[,;:.!?)]$/.test(words[j - 1] ?? '')) {
+      if (COPULA.test(next) && PREDICATE_START.test(after)) return true;
+      if (DEFINING_VERB.test(next)) return true;
+    }
+    const before = (n: number) => bare(words[i - n]).toLowerCase();
+    const lead = ARTICLE.test(before(1)) ? 2 : 1;
+    if (NAMING.test(before(lead))) return true;
+    if (/^(?:as|als|comme|sous)$/i.test(before(lead)) && NAMING_AS.test(before(lead + 1))) return true;
+  }
+  return false;
 }

@@ -5,6 +5,7 @@ import { answerSignals } from './confidence';
 import { extractiveAnswer } from './extractive';
 import {
   type Candidate,
+  definitionSlot,
   evidenceByDocument,
   holds,
   isFormField,
@@ -410,5 +411,54 @@ describe('evidenceByDocument', () => {
     ];
     const groups = evidenceByDocument([a1], withHeading, 3);
     expect(groups).toEqual([[a1]]);
+  });
+});
+
+describe('definition questions: the defining sentence fills the slot', () => {
+  const CREATURE = chunkOf(
+    'creatures.pdf',
+    'Abominations have been responsible for some of the worst cataclysms in history, and a creature of that kind is feared. The creature description names each abomination in turn. Should the demon get the upper hand, the result is an unholy union known as an abomination. Thankfully, abominations are rare.',
+    'Creature description',
+  );
+
+  it('quotes the sentence that defines the asked term, not the one that mentions it with more of the question', () => {
+    const state = stateWith({ question: 'What is an abomination in the creature description?', opened: [CREATURE] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('unholy union known as an abomination');
+  });
+
+  it('reads "how does X define Y" as asking what Y is: "define" is no word the answer must hold', () => {
+    const paper = chunkOf(
+      'paper.pdf',
+      'This paper is structured as follows: Section III gives examples of creativity with images. According to [Gad06] creativity is “the ability to use your imagination to produce new ideas”. Could we define art and creativity better?',
+      'Creativity in Machine Learning',
+    );
+    const state = stateWith({
+      question: 'How does the paper "Creativity in Machine Learning" define creativity?',
+      opened: [paper],
+    });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('the ability to use your imagination');
+    expect(ex.answer).toMatch(/\[1\]/);
+    expect(ex.answer).not.toContain('do not answer this question');
+  });
+
+  it('leaves the ranking alone when no sentence defines the term, or the question asks a value', () => {
+    const pool = (opened: ReturnType<typeof chunkOf>) =>
+      opened.text.split(/(?<=\.) /).map(
+        (text, i): Candidate => ({
+          opened: { n: 1, handle: 'c1', chunk: opened, score: 1, injected: [], modelChars: 0 },
+          sentence: { text, start: i * 100, end: i * 100 + text.length },
+          terms: new Set(),
+        }),
+      );
+    const none = pool(chunkOf('a.md', 'Abominations are rare. Abominations have caused cataclysms.'));
+    const slot = definitionSlot('What is an abomination?', none);
+    expect(none.every(slot)).toBe(true);
+    const defining = pool(CREATURE);
+    const value = definitionSlot('What is the number of abominations in the creature description?', defining);
+    expect(defining.every(value)).toBe(true);
+    const asked = definitionSlot('What is an abomination?', defining);
+    expect(defining.map(asked)).toEqual([false, false, true, false]);
   });
 });

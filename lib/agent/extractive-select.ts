@@ -2,6 +2,8 @@ import { analyze } from '@/lib/retrieval/analyzer';
 import { wordsOf } from '@/lib/retrieval/unspaced-scripts';
 import {
   type AnswerType,
+  definedTerm,
+  definesTerm,
   detectAnswerType,
   holdsAnswerType,
   numberNearTerms,
@@ -204,6 +206,7 @@ export function selectEvidence(args: {
   const askedAttributes = terms.filter((t) => !specific.has(t));
   const termSet = new Set(terms);
   const contexts = new Map<OpenedChunk, Set<string>>();
+  const defines = definitionSlot(question, pool);
   const scored = pool
     .map((c) => {
       const sentence = weighted(terms, (t) => holds(c.terms, t), weight);
@@ -222,6 +225,7 @@ export function selectEvidence(args: {
       const s =
         (ATTRIBUTE_WEIGHT * said + (0.7 - ATTRIBUTE_WEIGHT) * sentence + 0.3 * chunk) *
           (typed ? 1 : 0.4) *
+          (defines(c) ? 1 : 0.4) *
           (near ? 1 : 0.75) *
           (heading ? 0.15 : 1) *
           (0.3 + 0.7 * named) +
@@ -345,6 +349,20 @@ export function selectEvidence(args: {
       : null,
     signals,
   };
+}
+
+/**
+ * The answer slot of a question asking what a term is (`definedTerm`): a sentence defining the term ("creativity is
+ * “the ability …”", "an unholy union known as an abomination") fills it, as a number fills a quantity question's;
+ * a sentence that only mentions the term does not. When no candidate defines the term, or the question asks no
+ * definition, every sentence qualifies.
+ */
+export function definitionSlot(question: string, pool: readonly Candidate[]): (c: Candidate) => boolean {
+  const term = definedTerm(question);
+  if (term === null) return () => true;
+  const same = (a: string, b: string) => holds(new Set([a]), b);
+  const defining = new Set(pool.filter((c) => definesTerm(c.sentence.text, term, same)));
+  return defining.size === 0 ? () => true : (c) => defining.has(c);
 }
 
 /**
