@@ -361,6 +361,34 @@ function totalColumn(
   return null;
 }
 
+/**
+ * The one value of a row read without column headers: when the row holds exactly one value cell of the asked type
+ * besides its key, that cell is what the row records about the key, and the row's other cells ("DISTRICT DIRECTOR")
+ * say what it is. `said` is the share of the asked attribute words those cells hold; a verb the listing only implies
+ * ("paid") may be missing, the rest must be there (see `answersFromTable`). A row with two values says nothing of
+ * which one is asked.
+ */
+export function onlyValue(
+  row: TableLine,
+  keyIndex: number,
+  attribute: readonly string[],
+  q: TableQuery,
+  has: NonNullable<TableQuery['has']>,
+): { index: number; score: number; precision: number; said: number } | null {
+  const values = row.cells
+    .map((cell, index) => ({ cell, index }))
+    .filter(
+      ({ cell, index }) => index !== keyIndex && isValueCell(cell) && /\d/.test(cell) && (q.fits?.(cell) ?? true),
+    );
+  const [value] = values;
+  if (!value || values.length !== 1 || attribute.length === 0) return null;
+  const described = new Set(
+    row.cells.filter((_, i) => i !== keyIndex && i !== value.index).flatMap((cell) => analyze(cell)),
+  );
+  const said = attribute.filter((t) => has(described, t)).length / attribute.length;
+  return { index: value.index, score: 0, precision: 0, said };
+}
+
 /** Whether a table hit answers: a column's header says more than `share` of the asked attribute. */
 export function answersFromTable(hit: TableHit<TableSource> | null, share: number): boolean {
   return hit !== null && hit.value !== null && hit.attributeCoverage > share;
@@ -431,6 +459,8 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
       }
       // What the whole table counts, said by its caption ("NICS checks" in the file's name), is the row's total.
       column ??= totalColumn(row, heads, attribute.length > 0 && attribute.every((t) => has(context, t)), q);
+      // A table without header lines (a payroll listing: name | title | amount) says what its one value is by the row.
+      if (headers.length === 0) column ??= onlyValue(row, key.index, asked(rest), q, has);
       const all = new Set([...key.terms, ...caption, ...headers.flatMap((h) => analyze(h.text))]);
       const coverage = weighted(q.terms, (t) => has(all, t), q.weight);
       const score = key.coverage * 2 + (column?.score ?? 0) + coverage;
