@@ -14,6 +14,7 @@ import {
   monthsNamed,
   namesOtherPeriod,
   onlyValue,
+  recordRows,
   tableRows,
   transposedRows,
 } from './table-answer';
@@ -319,6 +320,46 @@ describe('table answers', () => {
         ),
         { numRuns: 60 },
       );
+    });
+  });
+
+  describe('a one-record table (a form laid out as a header line and one line of cells)', () => {
+    const COVER = [
+      'Galaxy Gaming, Inc.',
+      '',
+      'Securities registered under Section 12(b) of the Act:',
+      '',
+      'Title of each class |  | Trading symbol |  | Name of exchange on which registered',
+      'Common stock |  | GLXZ |  | OTCQB marketplace',
+      '',
+      'Indicate by check mark if the registrant is a well-known seasoned issuer.',
+    ].join('\n');
+    const ask = (question: string, text = COVER) => answer(question, chunkOf(text, '10k.html', null)).ex;
+    it('answers for the entity the chunk names, from the column saying the attribute', () => {
+      const ex = ask('What is Galaxy Gaming’s trading symbol?');
+      expect(ex.answer).toContain('GLXZ');
+      expect(ex.answer).toContain('[1]');
+    });
+    it('must not fire for an entity the chunk does not name, nor without a name in the question', () => {
+      expect(declines(ask('What is Globex Corporation’s trading symbol?').answer)).toBe(true);
+      expect(
+        bestTableRow([{ chunk: { text: COVER, sheet: null, title: null, filename: '10k.html' } }], {
+          terms: analyze('trading symbol'),
+          weight: () => 1,
+          specific: new Set(),
+        }),
+      ).toBeNull();
+    });
+    it('must not fire when no column says the attribute', () => {
+      expect(declines(ask('Who is the chief executive officer of Galaxy Gaming?').answer)).toBe(true);
+    });
+    it('recordRows: only two table lines standing alone, text cells under a header', () => {
+      expect(recordRows(COVER).map((r) => r.row.cells[2])).toEqual(['GLXZ']);
+      // three lines: a table, not one record; numeric rows: read by tableRows
+      expect(
+        recordRows(`${COVER.replace('Common stock |  | GLXZ |  | OTCQB marketplace', 'A | | B | | C\nD | | E | | F')}`),
+      ).toEqual([]);
+      expect(recordRows('Region | Sales\nZone NA | 12553')).toEqual([]);
     });
   });
 
