@@ -196,10 +196,10 @@ describe('type nouns', () => {
 });
 
 describe('typeNounModifiers', () => {
-  it('names the word that says which kind of number, date or name is asked', () => {
+  it('names the word that says which kind of identifier number is asked', () => {
     expect([...typeNounModifiers('What phone number can I call Cancer Council on?', 'quantity')]).toEqual(['phone']);
     expect([...typeNounModifiers('Which docket number does the appeal have?', 'quantity')]).toEqual(['docket']);
-    expect([...typeNounModifiers('What is her birth date?', 'date')]).toEqual(['birth']);
+    expect([...typeNounModifiers('What serial numbers do the units carry?', 'quantity')]).toEqual(['serial']);
   });
   it('must not fire on a count ("number of"), a type noun opening the question, or another type', () => {
     expect(typeNounModifiers('What is the total number of registered voters?', 'quantity').size).toBe(0);
@@ -207,6 +207,9 @@ describe('typeNounModifiers', () => {
     expect(typeNounModifiers('Number of employees in 2023?', 'quantity').size).toBe(0);
     expect(typeNounModifiers('What phone number can I call?', 'other').size).toBe(0);
     expect(typeNounModifiers('How is a biopsy usually done?', 'procedure').size).toBe(0);
+    // a date's or a name's label tells several apart ("expiry date", "issue date"): never left unsaid
+    expect(typeNounModifiers('What expiry date does the warranty have?', 'date').size).toBe(0);
+    expect(typeNounModifiers('What total amount was paid?', 'quantity').size).toBe(0);
     expect(typeNounModifiers('How many employees does the company have?', 'quantity').size).toBe(0);
   });
 });

@@ -206,22 +206,24 @@ export function withoutElision(text: string): string {
   return text.replace(ELISION, '');
 }
 
+/** "Number" as the label of an identifier ("phone number", "case number"), not a count ("the number of votes"). */
+const IDENTIFIER_NOUN = new Set(analyze('number numbers'));
+
 /**
- * The words that say which kind of the asked type noun a question wants: the word right before "number", "date" or
- * "name" used as a label ("phone number", "birth date"), analysed. Not before "number of", a count ("the total
- * number of votes"; "the docket number of X" reads the same way and is left out with it), and only for the types
- * whose value a passage must hold (quantity, date, name).
+ * The words that say which kind of number a quantity question wants, when "number" labels an identifier: the word
+ * right before it ("phone number", "docket number"), analysed. Not before "number of", a count ("the total number of
+ * votes"; "the docket number of X" reads the same way and is left out with it). Dates and names are not included:
+ * a passage often holds several of them, and the word before ("expiry date", "issue date") is what tells them apart.
  */
 export function typeNounModifiers(question: string, type: AnswerType): Set<string> {
-  const nouns = typeNounTerms(type);
   const out = new Set<string>();
-  if (!typeIsStrict(type)) return out;
+  if (type !== 'quantity') return out;
   const words = question.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*|[^\s\p{L}\p{N}]+/gu) ?? [];
   words.forEach((word, i) => {
     const before = words[i - 1] ?? '';
     if (i === 0 || !/^\p{L}/u.test(before) || /^of$/i.test(words[i + 1] ?? '')) return;
-    if (!analyze(word).some((t) => nouns.has(t))) return;
-    for (const t of analyze(before)) if (!nouns.has(t)) out.add(t);
+    if (!analyze(word).some((t) => IDENTIFIER_NOUN.has(t))) return;
+    for (const t of analyze(before)) if (!IDENTIFIER_NOUN.has(t)) out.add(t);
   });
   return out;
 }
