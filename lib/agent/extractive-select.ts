@@ -306,8 +306,9 @@ export function selectEvidence(args: {
       return attr > DECLINE_ATTRIBUTE && cov >= minCoverage;
     });
   };
-  // A type noun's label word ("phone" of "phone number") may go unsaid when the rest of the asked attribute is said and
-  // a value of the asked type stands next to the question's words ("call Cancer Council 13 11 20").
+  // An identifier's label word ("phone" of "phone number", `typeNounModifiers`) may go unsaid when the rest of the asked
+  // attribute is said and a value of the asked type stands next to the question's words ("call Cancer Council 13 11
+  // 20"); the label alone ("What is the fax number of X?") must still be said.
   const labelledValue = (
     group: readonly Candidate[],
     partAttributes: readonly string[],
