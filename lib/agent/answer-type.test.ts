@@ -11,7 +11,9 @@ import {
   specificWords,
   subQuestions,
   typedValueNearTerms,
+  typeNounModifiers,
   typeNounTerms,
+  withoutElision,
   withoutInterrogatives,
 } from './answer-type';
 
@@ -189,7 +191,52 @@ describe('type nouns', () => {
     const date = typeNounTerms('date');
     for (const w of ['day', 'year', 'month', 'date']) expect(date.has(analyze(w)[0] ?? '')).toBe(true);
     for (const w of ['deploy', 'revenue', 'total']) expect(date.has(analyze(w)[0] ?? '')).toBe(false);
-    expect(typeNounTerms('procedure').size).toBe(0);
+    const procedure = typeNounTerms('procedure');
+    expect([...procedure].sort()).toEqual(['done', 'perform']);
+    for (const w of ['biopsy', 'request', 'steps']) expect(procedure.has(analyze(w)[0] ?? '')).toBe(false);
+  });
+});
+
+describe('typeNounModifiers', () => {
+  it('names the word that says which kind of identifier number is asked', () => {
+    expect([...typeNounModifiers('What phone number can I call Cancer Council on?', 'quantity')]).toEqual(['phone']);
+    expect([...typeNounModifiers('Which docket number does the appeal have?', 'quantity')]).toEqual(['docket']);
+    expect([...typeNounModifiers('What serial numbers do the units carry?', 'quantity')]).toEqual(['serial']);
+  });
+  it('must not fire on a count ("number of"), a type noun opening the question, or another type', () => {
+    expect(typeNounModifiers('What is the total number of registered voters?', 'quantity').size).toBe(0);
+    expect(typeNounModifiers('What is the docket number of the appeal?', 'quantity').size).toBe(0);
+    expect(typeNounModifiers('Number of employees in 2023?', 'quantity').size).toBe(0);
+    expect(typeNounModifiers('What phone number can I call?', 'other').size).toBe(0);
+    expect(typeNounModifiers('How is a biopsy usually done?', 'procedure').size).toBe(0);
+    // a date's or a name's label tells several apart ("expiry date", "issue date"): never left unsaid
+    expect(typeNounModifiers('What expiry date does the warranty have?', 'date').size).toBe(0);
+    expect(typeNounModifiers('What total amount was paid?', 'quantity').size).toBe(0);
+    expect(typeNounModifiers('How many employees does the company have?', 'quantity').size).toBe(0);
+  });
+});
+
+describe('withoutElision (French questions)', () => {
+  it('drops an elided article or pronoun glued to the next word', () => {
+    expect(withoutElision('les tests de l’approche')).toBe('les tests de approche');
+    expect(withoutElision("qu'il d'une j’ai")).toBe('il une ai');
+    expect(
+      analyze(withoutInterrogatives('Sur quels logs de requêtes les tests de l’approche ont-ils été faits?')),
+    ).toContain('approch');
+  });
+  it('must not fire inside a word, nor on an English question', () => {
+    expect(withoutElision('aujourd’hui')).toBe('aujourd’hui');
+    expect(withoutInterrogatives("Who founded L'Oréal in Paris?")).toContain("L'Oréal");
+  });
+  it('leaves the bare word for any elided word (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('l', 'd', 'qu', 'n', 's', 'L', 'D'),
+        fc.constantFrom('’', "'"),
+        fc.stringMatching(/^[a-zéèàù]{2,12}$/),
+        (article, apostrophe, word) => withoutElision(`de ${article}${apostrophe}${word} x`) === `de ${word} x`,
+      ),
+    );
   });
 });
 

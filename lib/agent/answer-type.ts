@@ -136,6 +136,8 @@ const TYPE_NOUNS: Partial<Record<AnswerType, string>> = {
   date: 'day days date dates year years month months week weeks weekday weekdays time times hour hours',
   quantity: 'number numbers amount amounts count quantity',
   entity: 'name names person people',
+  // "How is a biopsy done?": the verb only says that a way of doing is asked; the steps that answer seldom repeat it.
+  procedure: 'done performed',
 };
 
 /** The analysed words that only name an answer type ("day", "year", "number", "name"). */
@@ -185,13 +187,47 @@ const INTERROGATIVE =
  * nothing either.
  */
 export function withoutInterrogatives(question: string): string {
-  const rest = question.replace(INTERROGATIVE, ' ');
   const language = detectQueryLanguage(question, ['de', 'fr']);
+  const rest = (language === 'fr' ? withoutElision(question) : question).replace(INTERROGATIVE, ' ');
   return rest.replace(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu, (word) =>
     (/^\p{Ll}$/u.test(word) && !/\d/.test(word)) || (language !== null && analyze(word, language).length === 0)
       ? ' '
       : word,
   );
+}
+
+/** A French elided article or pronoun ("l’", "d’", "qu’") glued to the word after it. */
+const ELISION = /(?<![\p{L}\p{N}])(?:[cdjlmnst]|qu)['’](?=\p{L})/giu;
+
+/**
+ * A French question without its elisions: the analyser reads "l’approche" as one word ("lapproch"), which a passage
+ * saying "notre approche" does not hold; the bare noun is held by every passage that says it without an article
+ * glued to it (the passages are analysed as they are).
+ */
+export function withoutElision(text: string): string {
+  return text.replace(ELISION, '');
+}
+
+/** "Number" as the label of an identifier ("phone number", "case number"), not a count ("the number of votes"). */
+const IDENTIFIER_NOUN = new Set(analyze('number numbers'));
+
+/**
+ * The words that say which kind of number a quantity question wants, when "number" labels an identifier: the word
+ * right before it ("phone number", "docket number"), analysed. Not before "number of", a count ("the total number of
+ * votes"; "the docket number of X" reads the same way and is left out with it). Dates and names are not included:
+ * a passage often holds several of them, and the word before ("expiry date", "issue date") is what tells them apart.
+ */
+export function typeNounModifiers(question: string, type: AnswerType): Set<string> {
+  const out = new Set<string>();
+  if (type !== 'quantity') return out;
+  const words = question.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*|[^\s\p{L}\p{N}]+/gu) ?? [];
+  words.forEach((word, i) => {
+    const before = words[i - 1] ?? '';
+    if (i === 0 || !/^\p{L}/u.test(before) || /^of$/i.test(words[i + 1] ?? '')) return;
+    if (!analyze(word).some((t) => IDENTIFIER_NOUN.has(t))) return;
+    for (const t of analyze(before)) if (!IDENTIFIER_NOUN.has(t)) out.add(t);
+  });
+  return out;
 }
 
 /** The word that ends an organisation's name in Chinese and Japanese (as "Inc", "Ltd", "GmbH" do in English). */

@@ -120,6 +120,84 @@ describe('extractive evidence selection', () => {
     });
   });
 
+  describe('a type noun\'s label word ("phone" of "phone number") left unsaid', () => {
+    const leaflet = chunkOf(
+      'leaflet.pdf',
+      'Staging and grading breast cancer. For information and support on cancer-related issues, call Cancer Council 13 11 20. Ask your doctor about the tests.',
+    );
+    const ask = (question: string) => {
+      const state = stateWith({ question, opened: [leaflet] });
+      return { ex: extractiveAnswer(state, 'concise'), state };
+    };
+    it('answers when the rest of the asked attribute is said next to a value', () => {
+      const { ex, state } = ask('What phone number can I call Cancer Council on?');
+      expect(ex.answer).toContain('13 11 20');
+      expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+    });
+    it('must not fire when the label word is the whole asked attribute', () => {
+      expect(ask('What is the fax number of Cancer Council?').ex.answer).toContain('Insufficient documentation');
+    });
+    it('must not fire when the rest of the attribute is not said', () => {
+      expect(ask('What fax number can I send Cancer Council forms to?').ex.answer).toContain(
+        'Insufficient documentation',
+      );
+    });
+  });
+
+  describe('a form value quoted with the cell line above it', () => {
+    const cover = (lines: string) =>
+      chunkOf(
+        '10k.html',
+        `Galaxy Gaming, Inc.\n\n(Exact name of registrant as specified in its charter)\n\n${lines}\n(702) 939-3254\n(Registrant’s telephone number)\n\nSecurities registered under Section 12(b) of the Act:`,
+      );
+    const ask = (question: string, lines: string) =>
+      extractiveAnswer(stateWith({ question, opened: [cover(lines)] }), 'concise').answer;
+    const caption =
+      'Nevada |  | 20-8143439\n(State or other jurisdiction of incorporation or organization) |  | (IRS Employer Identification No.)\n6480 Cameron Street Ste. 305 – Las Vegas, NV 89118\n(Address of principal executive offices)';
+    it('answers when the lines saying the attribute are prose, whatever cell line is quoted with them', () => {
+      expect(ask('Where are Galaxy Gaming’s principal executive offices?', caption)).toContain('6480 Cameron Street');
+    });
+    it('must not fire when the attribute is said in part', () => {
+      expect(ask('Who is the chief executive officer of Galaxy Gaming?', caption)).toContain(
+        'Insufficient documentation',
+      );
+    });
+    it('must not fire when only a cell line says the attribute', () => {
+      const cells = 'Nevada |  | 20-8143439\nAddress of principal executive offices |  | 6480 Cameron Street Ste. 305';
+      expect(ask('Where are Galaxy Gaming’s principal executive offices?', cells)).toContain(
+        'Insufficient documentation',
+      );
+    });
+  });
+
+  describe('"How is X done?"', () => {
+    const leaflet = chunkOf(
+      'biopsy.pdf',
+      'Core biopsy – A wider needle is used to remove a piece of tissue (a core) from the lump. It is usually carried out under local anaesthetic. Surgical biopsy – the surgeon removes the lump.',
+    );
+    const ask = (question: string) => extractiveAnswer(stateWith({ question, opened: [leaflet] }), 'concise').answer;
+    it('answers with the way it is done, without the passage saying "done"', () => {
+      expect(ask('How is a core biopsy of the breast done?')).toContain('wider needle');
+    });
+    it('must not fire when the passage does not say what is done', () => {
+      expect(ask('How is a lumpectomy of the breast done?')).toContain('Insufficient documentation');
+    });
+  });
+
+  describe('French questions with elided articles', () => {
+    const paper = chunkOf(
+      'fr_olap.pdf',
+      'Nous résumons des logs de requêtes OLAP. La précision de notre approche est de 92 % sur des logs MDX. La section 2 présente les travaux connexes.',
+    );
+    const ask = (question: string) => extractiveAnswer(stateWith({ question, opened: [paper] }), 'concise').answer;
+    it('reads "l’approche" as "approche"', () => {
+      expect(ask('Quelle est la précision de l’approche ?')).toContain('92 %');
+    });
+    it('must not fire on what the passage does not say', () => {
+      expect(ask('Quelle est la rapidité de l’approche ?')).toContain('Insufficient documentation');
+    });
+  });
+
   it('negatesAny: a negation before an asked word in the same clause', () => {
     const terms = ['firearm', 'sold'];
     expect(negatesAny('They do not represent the number of firearms sold Based on state laws', terms)).toBe(true);

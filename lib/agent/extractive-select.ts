@@ -12,6 +12,7 @@ import {
   specificWords,
   typedValueNearTerms,
   typeIsStrict,
+  typeNounModifiers,
   typeNounTerms,
   withoutInterrogatives,
 } from './answer-type';
@@ -275,6 +276,7 @@ export function selectEvidence(args: {
   // A word that only names the asked type ("which day", "what year", "the number of") is answered by a value of
   // that type ("on Tuesdays", "in 2019"), not by the word itself.
   const typeNouns = typed ? typeNounTerms(answerType) : new Set<string>();
+  const modifiers = typed ? typeNounModifiers(question, answerType) : new Set<string>();
   const attributes = terms.filter((t) => !specific.has(t) && !typeNouns.has(t));
   const headingOnly =
     !useTable && picked.length > 0 && scored.filter((x) => picked.includes(x.c)).every((x) => x.heading);
@@ -299,7 +301,7 @@ export function selectEvidence(args: {
       // A table answer is the cell where the asked row meets the asked column: the question's other words are the
       // relation between them ("how many cups have the Leafs won"), which a table never spells out.
       const attr =
-        partAttributes.length === 0 || (useTable && table)
+        partAttributes.length === 0 || (useTable && table) || labelledValue(group, partAttributes, have, modifiers)
           ? 1
           : partAttributes.filter((t) => holds(have, t)).length / partAttributes.length;
       const topical = partTerms.filter((t) => !typeNouns.has(t));
@@ -307,6 +309,23 @@ export function selectEvidence(args: {
         useTable && table && topical.length === terms.length ? table.coverage : weighted(topical, says, weight);
       return attr > DECLINE_ATTRIBUTE && cov >= minCoverage;
     });
+  };
+  // An identifier's label word ("phone" of "phone number", `typeNounModifiers`) may go unsaid when the rest of the asked
+  // attribute is said and a value of the asked type stands next to the question's words ("call Cancer Council 13 11
+  // 20"); the label alone ("What is the fax number of X?") must still be said.
+  const labelledValue = (
+    group: readonly Candidate[],
+    partAttributes: readonly string[],
+    have: ReadonlySet<string>,
+    labels: ReadonlySet<string>,
+  ) => {
+    const rest = partAttributes.filter((t) => !labels.has(t));
+    return (
+      rest.length > 0 &&
+      rest.length < partAttributes.length &&
+      rest.every((t) => holds(have, t)) &&
+      group.some((p) => typedValueNearTerms(p.sentence.text, answerType, termSet, question, analyze, SLOT_WINDOW))
+    );
   };
   // One document must say enough on its own: sentences of two unrelated passages do not add up to an answer.
   const saidByOneDocument = useTable
@@ -386,10 +405,23 @@ function nameAboveSentence(args: {
   const whole =
     attributes.length > 0 &&
     attributes.every(own) &&
-    picked.every((p) => !isCellLine(p.sentence.text) && !negatesAny(p.sentence.text, attributes));
+    picked.every((p) => saysInProse(p.sentence.text, attributes) && !negatesAny(p.sentence.text, attributes));
   if (!whole) return own;
   const chunkTerms = unionOf(picked.map((p) => contextTerms(p.opened, contexts)));
   return (t) => own(t) || (specific.has(t) && /\p{L}/u.test(t) && chunkTerms.has(t));
+}
+
+/**
+ * Whether the lines of a quoted unit that say the asked attribute are prose, not table cells: a form's value and its
+ * caption line ("6480 Cameron Street … / (Address of principal executive offices)") may be quoted with the cell line
+ * above them ("Nevada | | 20-8143439"); the attribute is said by the caption, not by a cell.
+ */
+function saysInProse(text: string, attributes: readonly string[]): boolean {
+  const saying = text.split('\n').filter((line) => {
+    const have = new Set(analyze(line));
+    return attributes.some((t) => holds(have, t));
+  });
+  return saying.length === 0 ? !isCellLine(text) : saying.every((line) => !isCellLine(line));
 }
 
 /** A line of table cells ("Nevada | | 20-8143439"), whether or not the table reader found its header. */

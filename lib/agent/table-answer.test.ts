@@ -13,6 +13,8 @@ import {
   isValueCell,
   monthsNamed,
   namesOtherPeriod,
+  onlyValue,
+  recordRows,
   tableRows,
   transposedRows,
 } from './table-answer';
@@ -275,6 +277,90 @@ describe('table answers', () => {
     const text = ['Hardness of grade K-7', '', '- | Brinell HB | Vickers HV', 'K-7 | 210-250'].join('\n');
     const { ex } = answer('What Brinell hardness range does K-7 have?', chunkOf(text, 'k7.html', null));
     expect(ex.answer).toMatch(/K-7, Brinell HB: 210-250 \[1\]/);
+  });
+
+  describe('a listing without header lines (name | title | amount)', () => {
+    const PAYROLL = [
+      'BAIN, J MATTHEW | DISTRICT DIRECTOR | 37,499.96',
+      'SMITH, ALVARO R | LEGISLATIVE CORRESPONDENT | 21,000.00',
+      'CAMPBELL, CLAYTON D | DISTRICT DIRECTOR FROM MAY 23 | 31,111.08',
+    ].join('\n');
+    const ask = (question: string, text = PAYROLL) => answer(question, chunkOf(text, 'expenditures.pdf', 'Table 1')).ex;
+    it('answers from the row naming the entity when its other cells say the asked attribute', () => {
+      const ex = ask('How much was paid to J Matthew Bain as district director?');
+      expect(ex.answer).toContain('37,499.96');
+      expect(ex.answer).toContain('[1]');
+    });
+    it('must not fire when the row says another attribute than the asked one', () => {
+      expect(declines(ask('How much was paid to Alvaro Smith as district director?').answer)).toBe(true);
+      expect(declines(ask('How much was paid to J Matthew Bain in overtime bonuses?').answer)).toBe(true);
+    });
+    it('must not fire when the row holds two values (which one is asked is unsaid)', () => {
+      const two = 'BAIN, J MATTHEW | DISTRICT DIRECTOR | 37,499.96 | 4,100.00';
+      expect(declines(ask('How much was paid to J Matthew Bain as district director?', two).answer)).toBe(true);
+    });
+    it('must not fire under a header line that says another attribute', () => {
+      const headed = `Name | Position | Mileage\n${PAYROLL}`;
+      expect(declines(ask('How much was paid to J Matthew Bain as district director?', headed).answer)).toBe(true);
+    });
+    it("onlyValue (property): one value cell besides the key is the row's value; two are none", () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.integer({ min: 1, max: 999999 }), { minLength: 1, maxLength: 3 }),
+          fc.constantFrom('STAFF ASSISTANT', 'DISTRICT DIRECTOR', 'INTERN'),
+          (amounts, title) => {
+            const cells = ['DOE, JANE', title, ...amounts.map((a) => (a / 100).toFixed(2))];
+            const row = { text: cells.join(' | '), start: 0, end: 0, cells };
+            const hit = onlyValue(row, 0, analyze(title), { terms: analyze(title), weight: () => 1 }, (h, t) =>
+              h.has(t),
+            );
+            if (amounts.length === 1) expect(hit).toMatchObject({ index: 2, said: 1 });
+            else expect(hit).toBeNull();
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+  });
+
+  describe('a one-record table (a form laid out as a header line and one line of cells)', () => {
+    const COVER = [
+      'Galaxy Gaming, Inc.',
+      '',
+      'Securities registered under Section 12(b) of the Act:',
+      '',
+      'Title of each class |  | Trading symbol |  | Name of exchange on which registered',
+      'Common stock |  | GLXZ |  | OTCQB marketplace',
+      '',
+      'Indicate by check mark if the registrant is a well-known seasoned issuer.',
+    ].join('\n');
+    const ask = (question: string, text = COVER) => answer(question, chunkOf(text, '10k.html', null)).ex;
+    it('answers for the entity the chunk names, from the column saying the attribute', () => {
+      const ex = ask('What is Galaxy Gaming’s trading symbol?');
+      expect(ex.answer).toContain('GLXZ');
+      expect(ex.answer).toContain('[1]');
+    });
+    it('must not fire for an entity the chunk does not name, nor without a name in the question', () => {
+      expect(declines(ask('What is Globex Corporation’s trading symbol?').answer)).toBe(true);
+      expect(
+        bestTableRow([{ chunk: { text: COVER, sheet: null, title: null, filename: '10k.html' } }], {
+          terms: analyze('trading symbol'),
+          weight: () => 1,
+          specific: new Set(),
+        }),
+      ).toBeNull();
+    });
+    it('must not fire when no column says the attribute', () => {
+      expect(declines(ask('Who is the chief executive officer of Galaxy Gaming?').answer)).toBe(true);
+    });
+    it('recordRows: only two table lines standing alone, text cells under a header', () => {
+      expect(recordRows(COVER).map((r) => r.row.cells[2])).toEqual(['GLXZ']);
+      // three lines: a table, not one record; numeric rows: read by tableRows
+      expect(
+        recordRows(`${COVER.replace('Common stock |  | GLXZ |  | OTCQB marketplace', 'A | | B | | C\nD | | E | | F')}`),
+      ).toEqual([]);
+      expect(recordRows('Region | Sales\nZone NA | 12553')).toEqual([]);
+    });
   });
 
   it('property: the cell where the asked row meets the asked column is the answer; an absent column answers nothing', () => {

@@ -330,6 +330,51 @@ function keyCell(cells: readonly string[], q: TableQuery, has: NonNullable<Table
   return best;
 }
 
+/**
+ * The one-record tables of a chunk: a header line and one line of text cells under it, with no other table line
+ * next to them ("Title of each class | | Trading symbol | …" over "Common stock | | GLXZ | …"), a form laid out as a
+ * table. Its record is about what the chunk around it names (the company on a filing's cover page), not about its
+ * first cell. Tables with numeric rows are read by `tableRows`.
+ */
+export function recordRows(text: string): { row: TableLine; headers: TableLine[] }[] {
+  const out: { row: TableLine; headers: TableLine[] }[] = [];
+  let run: TableLine[] = [];
+  const flush = () => {
+    const [head, body] = run;
+    if (run.length === 2 && head && body && !isDataRow(head.cells) && !isDataRow(body.cells))
+      if (body.cells.length <= head.cells.length && body.cells.slice(1).some((c) => /\p{L}|\d/u.test(c)))
+        out.push({ row: body, headers: [head] });
+    run = [];
+  };
+  let offset = 0;
+  for (const raw of text.split('\n')) {
+    const trimmed = raw.trim();
+    const start = offset + (raw.length - raw.trimStart().length);
+    offset += raw.length + 1;
+    if (!isTableLine(trimmed)) flush();
+    else run.push({ text: trimmed, start, end: start + trimmed.length, cells: cellsOf(trimmed) });
+  }
+  flush();
+  return out;
+}
+
+/**
+ * The key of a one-record table: the question's names and codes, every one of them named by the record's cells or
+ * the chunk around the table (its caption); a question naming nothing specific has no record to look up.
+ */
+function recordKey(
+  cells: readonly string[],
+  caption: ReadonlySet<string>,
+  q: TableQuery,
+  has: NonNullable<TableQuery['has']>,
+): { index: number; terms: Set<string>; coverage: number } | null {
+  const own = new Set(cells.flatMap((c) => analyze(c)));
+  const names = q.terms.filter((t) => q.specific?.has(t) && !isNumberTerm(t));
+  if (names.length === 0 || !names.every((t) => has(own, t) || has(caption, t))) return null;
+  const terms = new Set(names);
+  return { index: -1, terms, coverage: weighted(q.terms, (t) => has(terms, t), q.weight) };
+}
+
 /** Columns that are empty in every row and header line of a table: they separate column groups. */
 function emptyColumns(lines: readonly TableLine[], width: number): Set<number> {
   const out = new Set<number>();
@@ -361,6 +406,34 @@ function totalColumn(
   return null;
 }
 
+/**
+ * The one value of a row read without column headers: when the row holds exactly one value cell of the asked type
+ * besides its key, that cell is what the row records about the key, and the row's other cells ("DISTRICT DIRECTOR")
+ * say what it is. `said` is the share of the asked attribute words those cells hold; a verb the listing only implies
+ * ("paid") may be missing, the rest must be there (see `answersFromTable`). A row with two values says nothing of
+ * which one is asked.
+ */
+export function onlyValue(
+  row: TableLine,
+  keyIndex: number,
+  attribute: readonly string[],
+  q: TableQuery,
+  has: NonNullable<TableQuery['has']>,
+): { index: number; score: number; precision: number; said: number } | null {
+  const values = row.cells
+    .map((cell, index) => ({ cell, index }))
+    .filter(
+      ({ cell, index }) => index !== keyIndex && isValueCell(cell) && /\d/.test(cell) && (q.fits?.(cell) ?? true),
+    );
+  const [value] = values;
+  if (!value || values.length !== 1 || attribute.length === 0) return null;
+  const described = new Set(
+    row.cells.filter((_, i) => i !== keyIndex && i !== value.index).flatMap((cell) => analyze(cell)),
+  );
+  const said = attribute.filter((t) => has(described, t)).length / attribute.length;
+  return { index: value.index, score: 0, precision: 0, said };
+}
+
 /** Whether a table hit answers: a column's header says more than `share` of the asked attribute. */
 export function answersFromTable(hit: TableHit<TableSource> | null, share: number): boolean {
   return hit !== null && hit.value !== null && hit.attributeCoverage > share;
@@ -379,9 +452,11 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
     const captionText = captionLines.join('\n');
     const caption = new Set(analyze(captionText));
     const numeric = tableRows(o.chunk.text);
-    const rows = [...numeric, ...transposedRows(numeric)];
+    const records = recordRows(o.chunk.text);
+    const rows = [...numeric, ...transposedRows(numeric), ...records];
     for (const { row, headers } of rows) {
-      const key = keyCell(row.cells, q, has);
+      const record = records.some((r) => r.row === row);
+      const key = record ? recordKey(row.cells, caption, q, has) : keyCell(row.cells, q, has);
       if (!key) continue;
       const sameTable = rows.filter((r) => r.headers === headers).map((r) => r.row);
       const width = Math.max(row.cells.length, ...headers.map((h) => h.cells.length));
@@ -431,6 +506,8 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
       }
       // What the whole table counts, said by its caption ("NICS checks" in the file's name), is the row's total.
       column ??= totalColumn(row, heads, attribute.length > 0 && attribute.every((t) => has(context, t)), q);
+      // A table without header lines (a payroll listing: name | title | amount) says what its one value is by the row.
+      if (headers.length === 0) column ??= onlyValue(row, key.index, asked(rest), q, has);
       const all = new Set([...key.terms, ...caption, ...headers.flatMap((h) => analyze(h.text))]);
       const coverage = weighted(q.terms, (t) => has(all, t), q.weight);
       const score = key.coverage * 2 + (column?.score ?? 0) + coverage;
@@ -444,7 +521,7 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
           opened: o,
           row,
           headers,
-          label: row.cells[key.index] ?? '',
+          label: row.cells[Math.max(0, key.index)] ?? '',
           column: head ? [head.group, head.own].filter(Boolean).join(' ') || null : null,
           value: column === null ? null : (row.cells[column.index] ?? null),
           coverage,
