@@ -3,8 +3,13 @@ import { type ScoredSlot, TopK } from '@/lib/retrieval/embedded/top-k';
 
 /** A slot past every real one (a list's position once it is exhausted). */
 export const END = 0x7fffffff;
-/** Slots per MaxScore window (a power of two: candidates are kept in a bitset of WINDOW bits). */
-const WINDOW = 1_024;
+/**
+ * Slots per MaxScore window (a power of two: candidates are kept in a bitset of WINDOW bits). Large, because the
+ * essential lists are the rare terms: with 1,024-slot windows they had a few postings per window each, and the
+ * per-window work (bounds, split, opening the lists' blocks) cost more than scoring them
+ * (docs/benchmarks-retrieval.md).
+ */
+const WINDOW = 16_384;
 /**
  * The highest-bound non-essential list is scored like an essential one in a window when the previous window's
  * candidates outnumbered its blocks there this many times: probing would read all of those blocks anyway, and
@@ -374,6 +379,33 @@ export class TermList {
   }
 }
 
+/** Per-thread window buffers, reused by every search (a search runs to its end synchronously). */
+interface WindowScratch {
+  windowScores: Float64Array;
+  touched: Int32Array;
+  candidateSlots: Int32Array;
+  candidateScores: Float64Array;
+  /** Set while a search runs: still set at the next search means the last one threw midway (buffers dirty). */
+  inUse: boolean;
+}
+let scratch: WindowScratch | null = null;
+
+function windowScratch(): WindowScratch {
+  if (!scratch) {
+    scratch = {
+      windowScores: new Float64Array(WINDOW),
+      touched: new Int32Array(WINDOW_WORDS),
+      candidateSlots: new Int32Array(WINDOW),
+      candidateScores: new Float64Array(WINDOW),
+      inUse: false,
+    };
+  } else if (scratch.inUse) {
+    scratch.windowScores.fill(0);
+    scratch.touched.fill(0);
+  }
+  return scratch;
+}
+
 /**
  * Best live slots for a query's term lists (BM25F, exact scores), best first, ties by lower slot: MaxScore with
  * per-window block-max bounds (Lucene's MaxScore bulk scorer). Window by window of WINDOW slots, each term's
@@ -401,10 +433,9 @@ export function maxScoreSearch(
   let essentialFrom = 0;
   let threshold = heap.threshold();
   while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
-  const windowScores = new Float64Array(WINDOW);
-  const touched = new Int32Array(WINDOW_WORDS);
-  const candidateSlots = new Int32Array(WINDOW);
-  const candidateScores = new Float64Array(WINDOW);
+  const work = windowScratch();
+  work.inUse = true;
+  const { windowScores, touched, candidateSlots, candidateScores } = work;
   // Per window: bounds of every list there, the lists ordered by them, and their prefix sums.
   const order: TermList[] = lists.slice();
   const local = new Float64Array(m);
@@ -567,5 +598,7 @@ export function maxScoreSearch(
     }
     while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
   }
+  // Every window's scores and bits were cleared as its candidates were read.
+  work.inUse = false;
   return heap.sorted();
 }
