@@ -9,14 +9,13 @@ export const END = 0x7fffffff;
  * per-window work (bounds, split, opening the lists' blocks) cost more than scoring them
  * (docs/benchmarks-retrieval.md).
  */
-const WINDOW = 16_384;
+export const WINDOW = 16_384;
 /**
  * The highest-bound non-essential list is scored like an essential one in a window when the previous window's
  * candidates outnumbered its blocks there this many times: probing would read all of those blocks anyway, and
  * accumulating it lowers the bound every candidate must beat before its first probe.
  */
 const DENSE_PROBES = 2;
-const WINDOW_WORDS = WINDOW >>> 5;
 
 /** One segment's part of a query term: the term's index in that segment and the segment's first global slot. */
 export interface TermPart {
@@ -390,13 +389,13 @@ interface WindowScratch {
 }
 let scratch: WindowScratch | null = null;
 
-function windowScratch(): WindowScratch {
-  if (!scratch) {
+function windowScratch(window: number): WindowScratch {
+  if (!scratch || scratch.windowScores.length !== window) {
     scratch = {
-      windowScores: new Float64Array(WINDOW),
-      touched: new Int32Array(WINDOW_WORDS),
-      candidateSlots: new Int32Array(WINDOW),
-      candidateScores: new Float64Array(WINDOW),
+      windowScores: new Float64Array(window),
+      touched: new Int32Array(window >>> 5),
+      candidateSlots: new Int32Array(window),
+      candidateScores: new Float64Array(window),
       inUse: false,
     };
   } else if (scratch.inUse) {
@@ -421,8 +420,11 @@ export function maxScoreSearch(
   limit: number,
   context: ScoringContext,
   accept?: (slot: number) => boolean,
+  /** Slots per window (a power of two, at least 32): WINDOW but in tests, which cross many small windows. */
+  window = WINDOW,
 ): ScoredSlot[] {
   const { k1, bodyInverse, contextFactor, alive } = context;
+  const windowWords = window >>> 5;
   const heap = new TopK(limit);
   lists.sort((x, y) => x.bound - y.bound);
   const m = lists.length;
@@ -433,7 +435,7 @@ export function maxScoreSearch(
   let essentialFrom = 0;
   let threshold = heap.threshold();
   while (essentialFrom < m && (prefix[essentialFrom + 1] as number) <= threshold) essentialFrom++;
-  const work = windowScratch();
+  const work = windowScratch(window);
   work.inUse = true;
   const { windowScores, touched, candidateSlots, candidateScores } = work;
   // Per window: bounds of every list there, the lists ordered by them, and their prefix sums.
@@ -451,8 +453,8 @@ export function maxScoreSearch(
       if (list.doc < first) first = list.doc;
     }
     if (first === END) break;
-    const start = first - (first % WINDOW);
-    const end = start + WINDOW;
+    const start = first - (first % window);
+    const end = start + window;
     windowStart = end;
     for (let i = 0; i < m; i++) {
       const list = lists[i] as TermList;
@@ -548,7 +550,7 @@ export function maxScoreSearch(
     const full = heap.full;
     let bound = localPrefix[localEssential] as number;
     let count = 0;
-    for (let w = 0; w < WINDOW_WORDS; w++) {
+    for (let w = 0; w < windowWords; w++) {
       let bits = touched[w] as number;
       if (bits === 0) continue;
       touched[w] = 0;
