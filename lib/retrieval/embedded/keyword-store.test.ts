@@ -366,3 +366,24 @@ describe('segments of the previous postings layout (version 2)', () => {
     );
   }, 90_000);
 });
+
+describe('upgradeSegment on a store closed meanwhile', () => {
+  it('commits nothing: the old segments stay the committed index', async () => {
+    const dir = freshDir();
+    const store = await KeywordStore.create(dir);
+    await store.apply([segmentDoc(record('1-c', 'w1 w2')), segmentDoc(record('2-c', 'w2 w3'))], []);
+    await store.apply([segmentDoc(record('3-c', 'w1 w3'))], []);
+    store.close();
+    await rewriteSegmentsAs(dir, 2);
+    const manifest = readFileSync(path.join(dir, 'MANIFEST'), 'utf8');
+    const old = await KeywordStore.open(dir);
+    const upgrading = old.upgradeSegment();
+    old.close();
+    expect(await upgrading).toBe(false);
+    expect(readFileSync(path.join(dir, 'MANIFEST'), 'utf8')).toBe(manifest);
+    const reopened = await KeywordStore.open(dir);
+    expect(reopened.size).toBe(3);
+    expect(reopened.hasOldSegments).toBe(true);
+    reopened.close();
+  });
+});

@@ -622,6 +622,8 @@ export class KeywordStore {
     await linkFile(path.join(this.dir, `${segment.reader.name}.docs`), path.join(this.dir, `${name}.docs`));
     await writeDurable(path.join(this.dir, `${name}.idx`), idx);
     syncFolder(this.dir);
+    // Closed (or the segment replaced) while transcoding: commit nothing; the new files are leftovers.
+    if (!this.segments.includes(segment)) return false;
     const entries: Manifest['segments'] = this.segments.map((other) =>
       other === segment
         ? { name, checksum: checksum(idx), tombstones: other.tombstones }
