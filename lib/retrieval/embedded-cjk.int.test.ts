@@ -59,7 +59,11 @@ describe('a keyword index written by analyser version 3 (before Chinese was spli
     vi.doUnmock('@/lib/retrieval/analyzer');
     const current = await (await loadIndexModule()).createEmbeddedChunkIndex({ dir });
     await current.countChunks(OWNER);
-    await vi.waitFor(async () => expect((await current.keywordIndexState?.(OWNER))?.rebuilding).toBe(false));
+    // The default 1 s was too short on a loaded machine (the rebuild took ~10 s at load 15).
+    await vi.waitFor(async () => expect((await current.keywordIndexState?.(OWNER))?.rebuilding).toBe(false), {
+      timeout: 30_000,
+      interval: 20,
+    });
     const top = async (query: string) =>
       (await current.search({ ownerId: OWNER, query, mode: 'keyword', topK: 3 })).map((hit) => hit.chunkId);
     expect(await top('东北电气发展股份有限公司2018年第一季度营业收入是多少?')).toContain('report-1');

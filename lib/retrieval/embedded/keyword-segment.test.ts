@@ -1,14 +1,31 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PostingCursor } from '@/lib/retrieval/embedded/keyword-segment';
+import { PostingCursor, SegmentReader, transcodeSegment } from '@/lib/retrieval/embedded/keyword-segment';
 import { oneTermSegments } from '@/test/support/retrieval/one-term-segment';
 
 const segments = oneTermSegments('keyword-segment-');
 afterAll(() => segments.dispose());
 
-/** Writes one segment holding a single term with the given postings and reads it back. */
-function roundTrip(postings: { doc: number; body: number; context: number }[], docs: number) {
-  const reader = segments.write(postings, docs);
+type Posting = { doc: number; body: number; context: number };
+
+/** Every posting of the segment's term 'term', read with a PostingCursor. */
+function readAll(reader: SegmentReader): Posting[] {
+  const term = reader.findTerm(Buffer.from('term'));
+  const read: Posting[] = [];
+  const cursor = new PostingCursor(reader, term);
+  if (cursor.start()) {
+    while (cursor.doc !== 0x7fffffff) {
+      read.push({ doc: cursor.doc, body: cursor.tfBody, context: cursor.tfContext });
+      cursor.next();
+    }
+  }
+  return read;
+}
+
+/** Writes one segment (postings layout `version`) holding a single term with the given postings and reads it back. */
+function roundTrip(postings: Posting[], docs: number, version: 2 | 3 = 3) {
+  const reader = segments.write(postings, docs, version);
+  expect(reader.version).toBe(version);
   const term = reader.findTerm(Buffer.from('term'));
   const read: { doc: number; body: number; context: number }[] = [];
   const cursor = new PostingCursor(reader, term);
@@ -40,7 +57,8 @@ describe('keyword segment postings', () => {
           minLength: 400,
           maxLength: 400,
         }),
-        (docs, tfs) => {
+        fc.constantFrom<2 | 3>(2, 3),
+        (docs, tfs, version) => {
           const postings = [...docs]
             .sort((a, b) => a - b)
             .map((doc, i) => {
@@ -48,7 +66,7 @@ describe('keyword segment postings', () => {
               const body = Math.min(tf.body, 0xffff);
               return { doc, body: body === 0 && tf.context === 0 ? 1 : body, context: tf.context };
             });
-          expect(roundTrip(postings, 70_000)).toEqual(postings);
+          expect(roundTrip(postings, 70_000, version)).toEqual(postings);
         },
       ),
       { numRuns: 12 },
@@ -57,6 +75,65 @@ describe('keyword segment postings', () => {
 
   it('round-trips a long list of many blocks', () => {
     const postings = Array.from({ length: 1_000 }, (_, i) => ({ doc: i * 3, body: 1 + (i % 7), context: i % 2 }));
-    expect(roundTrip(postings, 3_000)).toEqual(postings);
+    expect(roundTrip(postings, 3_000, 2)).toEqual(postings);
+    expect(roundTrip(postings, 3_000, 3)).toEqual(postings);
+  });
+
+  it('fits each block of the fixed-width layout to its postings: 1-, 2- and 4-byte doc offsets, 1- and 2-byte tfs', () => {
+    // Dense (span < 256), sparse (span < 65,536) and very sparse blocks, small and large tfs, with and without
+    // context tfs: the file is no larger than the widths need, and every posting reads back.
+    const dense = Array.from({ length: 256 }, (_, i) => ({ doc: i, body: 1 + (i % 3), context: 0 }));
+    const sparse = Array.from({ length: 256 }, (_, i) => ({
+      doc: 1_000 + i * 300,
+      body: 300 + i,
+      context: i % 50 === 0 ? 2 : 0,
+    }));
+    const spread = Array.from({ length: 3 }, (_, i) => ({
+      doc: 100_000 + i * 70_000,
+      body: 1,
+      context: i === 1 ? 999 : 0,
+    }));
+    const all = [...dense, ...sparse, ...spread];
+    expect(roundTrip(all, 100_000 + 3 * 70_000)).toEqual(all);
+    const small = segments.write(dense, 256, 3);
+    // Two blocks: 128 one-byte offsets and 128 one-byte tfs each, no context part.
+    expect(small.postings.length).toBe(2 * (128 + 128));
+    small.close();
+  });
+
+  it('transcodes a segment between layouts without changing a posting', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 0, max: 199_999 }), { minLength: 1, maxLength: 700 }),
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.constantFrom<2 | 3>(2, 3),
+        async (docs, seed, from) => {
+          let state = seed;
+          const next = () => {
+            state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+            return state;
+          };
+          const postings = [...docs]
+            .sort((a, b) => a - b)
+            .map((doc) => {
+              const context = next() % 10 === 0 ? 1 + (next() % 1_000) : 0;
+              const body = next() % 20 === 0 ? next() % 0x10000 : 1 + (next() % 3);
+              return { doc, body: body === 0 && context === 0 ? 1 : body, context };
+            });
+          const source = segments.write(postings, 200_000, from);
+          const to = from === 2 ? 3 : 2;
+          const transcoded = SegmentReader.shared('t', await transcodeSegment(source.bytes, to, () => undefined));
+          expect(transcoded.version).toBe(to);
+          expect(readAll(transcoded)).toEqual(postings);
+          // The columns and dictionary are the same bytes.
+          for (const section of ['bodyLength', 'chunkIds', 'attributeSets', 'recordOffsets'])
+            expect(transcoded.section(section).equals(source.section(section))).toBe(true);
+          expect([...transcoded.blockLastDoc]).toEqual([...source.blockLastDoc]);
+          expect([...transcoded.blockMaxTfBody]).toEqual([...source.blockMaxTfBody]);
+          source.close();
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 });

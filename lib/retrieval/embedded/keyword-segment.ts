@@ -9,14 +9,28 @@ import type { ChunkDocumentAttributes } from '@/lib/retrieval/types';
  * (loaded whole, a few bytes per posting), and the chunk records (text, location, attributes) in `<name>.docs`
  * (read record by record with pread, so chunk texts never sit in the JS heap).
  *
- * `.idx` layout: "KWS2", u32 header length, JSON header (section offsets), then 8-byte aligned sections.
- * Postings: per term, blocks of BLOCK_SIZE postings; a posting is varint(doc delta), varint(bodyTf << 1 | hasContext)
- * [, varint(contextTf)]. Per block: last doc, byte offset, and the max tf / min length of each field, so a search
- * can bound a term's score in a block without decoding it (MaxScore).
+ * `.idx` layout: "KWS3" (or "KWS2", the previous version, still read), u32 header length, JSON header (section
+ * offsets), then 8-byte aligned sections. Postings: per term, blocks of BLOCK_SIZE postings. Per block: first and
+ * last doc, byte offset, a layout word (blockMeta), and the max tf / min length of each field, so a search can bound
+ * a term's score in a block without reading it (MaxScore).
+ *
+ * Version 3 (written now): a block is fixed-width arrays, each aligned to its width (little-endian): the
+ * postings' doc offsets from the block's first doc in 1, 2 or 4 bytes (the smallest that holds the block's span),
+ * body tfs in 1 or 2 bytes, and, for the few postings with a context tf (5% in real text), a sparse part: their
+ * indexes in the block (1 byte), body tfs, context tfs (1 or 2 bytes); their dense body tf is 0. So a probe is a
+ * binary search inside a block, and scoring reads the dense arrays by index without data-dependent branches,
+ * then adds the sparse postings. blockMeta: postings in the block (bits 0-7), log2 of the doc offset width (8-9),
+ * body tf width (10-11), context tf width (12-13), postings with a context tf (16-23). Blocks start 4-byte
+ * aligned.
+ * Version 2 (read only): a posting is varint(doc delta), varint(bodyTf << 1 | hasContext) [, varint(contextTf)];
+ * no blockFirstDoc/blockMeta sections.
  */
 
 export const BLOCK_SIZE = 128;
-const MAGIC = 'KWS2';
+/** The postings layout written by this code (segments of the previous one are read, and rewritten by merges). */
+export const SEGMENT_VERSION = 3;
+type SegmentVersion = 2 | 3;
+const MAGIC: Record<SegmentVersion, string> = { 2: 'KWS2', 3: 'KWS3' };
 
 /** The attributes filters look at, shared by the chunks of one document. */
 export interface AttributeSet extends ChunkDocumentAttributes {
@@ -36,7 +50,7 @@ export interface SegmentDoc {
 }
 
 interface Header {
-  version: 2;
+  version: SegmentVersion;
   docs: number;
   terms: number;
   blocks: number;
@@ -87,6 +101,18 @@ class ByteWriter {
     this.bytes = next;
   }
 
+  /** Pads with zeros to a multiple of `width` bytes. */
+  align(width: number): void {
+    this.ensure(width);
+    while (this.length % width !== 0) this.bytes[this.length++] = 0;
+  }
+
+  /** Writes `value` in `width` bytes, little-endian. */
+  fixed(value: number, width: number): void {
+    this.ensure(width);
+    for (let i = 0; i < width; i++) this.bytes[this.length++] = (value >>> (8 * i)) & 0xff;
+  }
+
   varint(value: number): void {
     this.ensure(5);
     let v = value >>> 0;
@@ -126,7 +152,9 @@ export class PostingsEncoder {
   private readonly termBytes: Buffer[] = [];
   private readonly df = new U32Writer();
   private readonly blockStart = new U32Writer();
+  private readonly firstDoc = new U32Writer();
   private readonly lastDoc = new U32Writer();
+  private readonly meta = new U32Writer();
   private readonly offset = new U32Writer();
   private readonly maxTfBody = new U32Writer();
   private readonly minLenBody = new U32Writer();
@@ -136,6 +164,8 @@ export class PostingsEncoder {
   constructor(
     private readonly bodyLength: Uint32Array,
     private readonly contextLength: Uint32Array,
+    /** The postings layout to write (2 only to test that segments of the previous version are still read). */
+    readonly version: SegmentVersion = SEGMENT_VERSION,
   ) {}
 
   /** Adds one term's postings (docs ascending; tfs packed body | context << 16). */
@@ -147,7 +177,6 @@ export class PostingsEncoder {
     let previous = 0;
     for (let start = 0; start < count; start += BLOCK_SIZE) {
       const end = Math.min(count, start + BLOCK_SIZE);
-      this.offset.push(this.postings.length);
       let maxB = 0;
       let minLB = 0xffffffff;
       let maxC = 0;
@@ -157,10 +186,6 @@ export class PostingsEncoder {
         const packed = tfs[i] as number;
         const tfBody = packed & 0xffff;
         const tfContext = packed >>> 16;
-        this.postings.varint(doc - previous);
-        previous = doc;
-        this.postings.varint((tfBody << 1) | (tfContext > 0 ? 1 : 0));
-        if (tfContext > 0) this.postings.varint(tfContext);
         if (tfBody > 0) {
           if (tfBody > maxB) maxB = tfBody;
           const len = this.bodyLength[doc] as number;
@@ -172,6 +197,21 @@ export class PostingsEncoder {
           if (len < minLC) minLC = len;
         }
       }
+      if (this.version === 3) {
+        this.fixedBlock(docs, tfs, start, end, maxB, maxC);
+      } else {
+        this.offset.push(this.postings.length);
+        for (let i = start; i < end; i++) {
+          const doc = docs[i] as number;
+          const packed = tfs[i] as number;
+          const tfContext = packed >>> 16;
+          this.postings.varint(doc - previous);
+          previous = doc;
+          this.postings.varint(((packed & 0xffff) << 1) | (tfContext > 0 ? 1 : 0));
+          if (tfContext > 0) this.postings.varint(tfContext);
+        }
+      }
+      previous = docs[end - 1] as number;
       this.lastDoc.push(previous);
       this.maxTfBody.push(maxB);
       this.minLenBody.push(minLB === 0xffffffff ? 0 : minLB);
@@ -180,8 +220,55 @@ export class PostingsEncoder {
     }
   }
 
+  /** One block in the fixed-width layout (version 3): doc offsets, body tfs, context tfs if any. */
+  private fixedBlock(
+    docs: ArrayLike<number>,
+    tfs: ArrayLike<number>,
+    start: number,
+    end: number,
+    maxBody: number,
+    maxContext: number,
+  ): void {
+    const out = this.postings;
+    out.align(4);
+    this.offset.push(out.length);
+    const first = docs[start] as number;
+    const span = (docs[end - 1] as number) - first;
+    const slotLog = span < 0x100 ? 0 : span < 0x10000 ? 1 : 2;
+    const slotWidth = 1 << slotLog;
+    const bodyWidth = maxBody < 0x100 ? 1 : 2;
+    const contextWidth = maxContext === 0 ? 0 : maxContext < 0x100 ? 1 : 2;
+    let withContext = 0;
+    for (let i = start; i < end; i++) out.fixed((docs[i] as number) - first, slotWidth);
+    out.align(bodyWidth);
+    for (let i = start; i < end; i++) {
+      const packed = tfs[i] as number;
+      if (packed >>> 16 > 0) withContext++;
+      // A posting with a context tf has its tfs in the sparse arrays below; 0 here (no posting has no tf at all).
+      out.fixed(packed >>> 16 > 0 ? 0 : packed & 0xffff, bodyWidth);
+    }
+    if (withContext > 0) {
+      for (let i = start; i < end; i++) if ((tfs[i] as number) >>> 16 > 0) out.fixed(i - start, 1);
+      out.align(bodyWidth);
+      for (let i = start; i < end; i++) {
+        const packed = tfs[i] as number;
+        if (packed >>> 16 > 0) out.fixed(packed & 0xffff, bodyWidth);
+      }
+      out.align(contextWidth);
+      for (let i = start; i < end; i++) {
+        const packed = tfs[i] as number;
+        if (packed >>> 16 > 0) out.fixed(packed >>> 16, contextWidth);
+      }
+    }
+    this.firstDoc.push(first);
+    this.meta.push(
+      ((end - start) | (slotLog << 8) | (bodyWidth << 10) | (contextWidth << 12) | (withContext << 16)) >>> 0,
+    );
+  }
+
   sections(): Record<string, Uint8Array> {
     this.blockStart.push(this.lastDoc.length);
+    if (this.version === 3) this.postings.align(4);
     this.offset.push(this.postings.length);
     const termOffsets = new Uint32Array(this.termBytes.length + 1);
     let total = 0;
@@ -197,6 +284,7 @@ export class PostingsEncoder {
       termDf: bytes(this.df.view()),
       termBlockStart: bytes(this.blockStart.view()),
       blockLastDoc: bytes(this.lastDoc.view()),
+      ...(this.version === 3 ? { blockFirstDoc: bytes(this.firstDoc.view()), blockMeta: bytes(this.meta.view()) } : {}),
       blockOffset: bytes(this.offset.view()),
       blockMaxTfBody: bytes(this.maxTfBody.view()),
       blockMinLenBody: bytes(this.minLenBody.view()),
@@ -251,8 +339,32 @@ export function assembleSegment(
     recordOffsets: u8(recordOffsets),
     attributeSets: Buffer.from(JSON.stringify(columns.attributeSets)),
     chunkIds: Buffer.from(JSON.stringify(columns.chunkIds)),
-    ...encoder.sections(),
   };
+  const idx = assembleFile(
+    { docs: columns.chunkIds.length, totalBody: columns.totalBody, totalContext: columns.totalContext },
+    parts,
+    encoder,
+  );
+  return { idx, docs: records };
+}
+
+/** The sections of a segment that do not depend on the postings layout (copied as they are by transcodeSegment). */
+const COLUMN_SECTIONS = [
+  'bodyLength',
+  'contextLength',
+  'attributeRef',
+  'hasVector',
+  'recordOffsets',
+  'attributeSets',
+  'chunkIds',
+] as const;
+
+function assembleFile(
+  counts: Pick<Header, 'docs' | 'totalBody' | 'totalContext'>,
+  columnParts: Record<string, Uint8Array>,
+  encoder: PostingsEncoder,
+): Buffer {
+  const parts: Record<string, Uint8Array> = { ...columnParts, ...encoder.sections() };
   const sections: Record<string, [number, number]> = {};
   let offset = 0;
   for (const [name, bytes] of Object.entries(parts)) {
@@ -260,25 +372,71 @@ export function assembleSegment(
     offset += Math.ceil(bytes.length / 8) * 8;
   }
   const header: Header = {
-    version: 2,
-    docs: columns.chunkIds.length,
+    version: encoder.version,
+    docs: counts.docs,
     terms: encoder.termCount,
     blocks: encoder.blockCount,
-    totalBody: columns.totalBody,
-    totalContext: columns.totalContext,
+    totalBody: counts.totalBody,
+    totalContext: counts.totalContext,
     sections,
   };
   const headerBytes = Buffer.from(JSON.stringify(header));
   const prefix = Math.ceil((8 + headerBytes.length) / 8) * 8;
   const idx = Buffer.alloc(prefix + offset);
-  idx.write(MAGIC, 0, 'latin1');
+  idx.write(MAGIC[encoder.version], 0, 'latin1');
   idx.writeUInt32LE(headerBytes.length, 4);
   headerBytes.copy(idx, 8);
   for (const [name, bytes] of Object.entries(parts)) {
     const at = sections[name]?.[0] ?? 0;
     idx.set(bytes, prefix + at);
   }
-  return { idx, docs: records };
+  return idx;
+}
+
+/**
+ * The same segment (same chunks, slots, terms and postings) with its postings in the layout of `version`: how a
+ * segment of an older version is upgraded without reading its records (the `.docs` file stays valid as it is).
+ * In time slices, one per term.
+ */
+export async function transcodeSegment(
+  idx: Buffer,
+  version: SegmentVersion,
+  slice: () => Promise<void> | undefined = createTimeSlicer(),
+): Promise<Buffer> {
+  const reader = SegmentReader.shared('transcode', idx);
+  const encoder = new PostingsEncoder(reader.bodyLength, reader.contextLength, version);
+  let docs = new Uint32Array(1024);
+  let tfs = new Uint32Array(1024);
+  const cursor = new PostingCursor(reader, 0);
+  for (let term = 0; term < reader.termDf.length; term++) {
+    await slice();
+    cursor.reset(reader, term);
+    let count = 0;
+    if (cursor.start()) {
+      while (cursor.doc !== 0x7fffffff) {
+        if (count === docs.length) {
+          const grownDocs = new Uint32Array(count * 2);
+          grownDocs.set(docs);
+          docs = grownDocs;
+          const grownTfs = new Uint32Array(count * 2);
+          grownTfs.set(tfs);
+          tfs = grownTfs;
+        }
+        docs[count] = cursor.doc;
+        tfs[count++] = (cursor.tfBody | (cursor.tfContext << 16)) >>> 0;
+        cursor.next();
+      }
+    }
+    encoder.addTerm(Buffer.from(reader.termAt(term)), docs, tfs, count);
+  }
+  await slice();
+  const columns: Record<string, Uint8Array> = {};
+  for (const name of COLUMN_SECTIONS) columns[name] = reader.section(name);
+  return assembleFile(
+    { docs: reader.docs, totalBody: reader.totalBody, totalContext: reader.totalContext },
+    columns,
+    encoder,
+  );
 }
 
 function countTerms(terms: readonly string[]): Map<string, number> {
@@ -400,6 +558,8 @@ function u32(buffer: Buffer, section: [number, number] | undefined, base: number
 
 /** A loaded segment: postings and dictionary in memory, records read from the .docs file on demand. */
 export class SegmentReader {
+  /** The postings layout of the file (SEGMENT_VERSION, or 2: varints). */
+  readonly version: SegmentVersion;
   readonly docs: number;
   readonly totalBody: number;
   readonly totalContext: number;
@@ -420,12 +580,19 @@ export class SegmentReader {
   readonly termDf: Uint32Array;
   readonly termBlockStart: Uint32Array;
   readonly blockLastDoc: Uint32Array;
+  /** Version 3: each block's first doc and layout word (empty for version 2). */
+  readonly blockFirstDoc: Uint32Array;
+  readonly blockMeta: Uint32Array;
   readonly blockOffset: Uint32Array;
   readonly blockMaxTfBody: Uint32Array;
   readonly blockMinLenBody: Uint32Array;
   readonly blockMaxTfContext: Uint32Array;
   readonly blockMinLenContext: Uint32Array;
   readonly postings: Uint8Array;
+  /** The postings bytes as 16- and 32-bit words (version 3 reads its 2- and 4-byte fields through them). */
+  readonly postings16: Uint16Array;
+  readonly postings32: Uint32Array;
+  private readonly sectionOf: (key: string) => Buffer;
   private readonly recordOffsets: Float64Array;
   private readonly fileBytes: number;
   private fd: number | null;
@@ -437,9 +604,13 @@ export class SegmentReader {
     docsPath: string | null,
   ) {
     const idx = bytes;
-    if (idx.toString('latin1', 0, 4) !== MAGIC) throw new Error(`segment ${name}: bad magic`);
+    const magic = idx.toString('latin1', 0, 4);
+    const version = magic === MAGIC[3] ? 3 : magic === MAGIC[2] ? 2 : null;
+    if (version === null) throw new Error(`segment ${name}: bad magic`);
+    this.version = version;
     const headerLength = idx.readUInt32LE(4);
     const header = JSON.parse(idx.toString('utf8', 8, 8 + headerLength)) as Header;
+    if (header.version !== version) throw new Error(`segment ${name}: header version ${header.version} != ${magic}`);
     const base = Math.ceil((8 + headerLength) / 8) * 8;
     const s = header.sections;
     const slice = (key: string) => {
@@ -447,6 +618,7 @@ export class SegmentReader {
       if (!section) throw new Error(`segment ${name}: missing ${key}`);
       return idx.subarray(base + section[0], base + section[0] + section[1]);
     };
+    this.sectionOf = slice;
     this.docs = header.docs;
     this.fileBytes = idx.byteLength;
     this.totalBody = header.totalBody;
@@ -472,12 +644,23 @@ export class SegmentReader {
     this.termDf = u32(idx, s.termDf, base);
     this.termBlockStart = u32(idx, s.termBlockStart, base);
     this.blockLastDoc = u32(idx, s.blockLastDoc, base);
+    this.blockFirstDoc = version === 3 ? u32(idx, s.blockFirstDoc, base) : new Uint32Array(0);
+    this.blockMeta = version === 3 ? u32(idx, s.blockMeta, base) : new Uint32Array(0);
     this.blockOffset = u32(idx, s.blockOffset, base);
     this.blockMaxTfBody = u32(idx, s.blockMaxTfBody, base);
     this.blockMinLenBody = u32(idx, s.blockMinLenBody, base);
     this.blockMaxTfContext = u32(idx, s.blockMaxTfContext, base);
     this.blockMinLenContext = u32(idx, s.blockMinLenContext, base);
-    this.postings = slice('postings');
+    let postings: Uint8Array = slice('postings');
+    if (postings.byteOffset % 4 !== 0) {
+      // Sections are 8-byte aligned in the file; only bytes placed at an odd address need the copy.
+      const copy = new Uint8Array(new SharedArrayBuffer(postings.length + 4));
+      copy.set(postings);
+      postings = copy.subarray(0, postings.length);
+    }
+    this.postings = postings;
+    this.postings16 = new Uint16Array(postings.buffer, postings.byteOffset, postings.length >>> 1);
+    this.postings32 = new Uint32Array(postings.buffer, postings.byteOffset, postings.length >>> 2);
     if (docsPath === null) {
       // Postings only (a search worker): no doc store.
       this.fd = null;
@@ -506,6 +689,11 @@ export class SegmentReader {
    */
   static shared(name: string, bytes: Uint8Array): SegmentReader {
     return new SegmentReader(name, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), null);
+  }
+
+  /** The raw bytes of a section (a view of the file). */
+  section(key: string): Buffer {
+    return this.sectionOf(key);
   }
 
   /** The filterable attribute sets (parsed on first use). */
@@ -657,6 +845,7 @@ export class PostingCursor {
     this.block++;
     if (this.block >= this.endBlock) return false;
     const segment = this.segment;
+    if (segment.version === 3) return this.fixedBlock();
     const bytes = segment.postings;
     let at = segment.blockOffset[this.block] as number;
     const end = segment.blockOffset[this.block + 1] as number;
@@ -699,4 +888,93 @@ export class PostingCursor {
     this.position = 0;
     return n > 0;
   }
+
+  /** Decodes a block of the fixed-width layout (version 3). */
+  private fixedBlock(): boolean {
+    const segment = this.segment;
+    const layout = blockLayout(segment.blockMeta[this.block] as number, segment.blockOffset[this.block] as number);
+    const first = segment.blockFirstDoc[this.block] as number;
+    const n = layout.count;
+    for (let i = 0; i < n; i++) {
+      this.docs[i] = first + readFixed(segment, layout.slotWidth, layout.slotAt + i);
+      this.bodyTfs[i] = readFixed(segment, layout.bodyWidth, layout.bodyAt + i);
+      this.contextTfs[i] = 0;
+    }
+    for (let j = 0; j < layout.contextCount; j++) {
+      const i = segment.postings[layout.contextIndexAt + j] as number;
+      this.bodyTfs[i] = readFixed(segment, layout.bodyWidth, layout.contextBodyAt + j);
+      this.contextTfs[i] = readFixed(segment, layout.contextWidth, layout.contextAt + j);
+    }
+    this.count = n;
+    this.position = 0;
+    return n > 0;
+  }
+}
+
+/**
+ * Where a version-3 block's arrays are: widths in bytes, positions in elements of that width. The postings with a
+ * context tf (contextCount of them) have 0 in the dense body tfs and their index in the block, body tf and
+ * context tf in three sparse arrays.
+ */
+export interface BlockLayout {
+  count: number;
+  slotWidth: number;
+  slotAt: number;
+  bodyWidth: number;
+  bodyAt: number;
+  contextCount: number;
+  /** Byte position of the sparse postings' indexes in the block. */
+  contextIndexAt: number;
+  contextBodyAt: number;
+  contextWidth: number;
+  contextAt: number;
+}
+
+/** Decodes a version-3 block's layout word (blockMeta) at its byte offset. */
+export function blockLayout(meta: number, offset: number, into?: BlockLayout): BlockLayout {
+  const out = into ?? {
+    count: 0,
+    slotWidth: 1,
+    slotAt: 0,
+    bodyWidth: 1,
+    bodyAt: 0,
+    contextCount: 0,
+    contextIndexAt: 0,
+    contextBodyAt: 0,
+    contextWidth: 0,
+    contextAt: 0,
+  };
+  const count = meta & 0xff;
+  const slotWidth = 1 << ((meta >>> 8) & 3);
+  const bodyWidth = (meta >>> 10) & 3 || 1;
+  const contextWidth = (meta >>> 12) & 3;
+  const contextCount = (meta >>> 16) & 0xff;
+  const bodyByte = alignUp(offset + count * slotWidth, bodyWidth);
+  const indexByte = bodyByte + count * bodyWidth;
+  const contextBodyByte = alignUp(indexByte + contextCount, bodyWidth);
+  const contextByte = alignUp(contextBodyByte + contextCount * bodyWidth, contextWidth || 1);
+  out.count = count;
+  out.slotWidth = slotWidth;
+  out.slotAt = offset / slotWidth;
+  out.bodyWidth = bodyWidth;
+  out.bodyAt = bodyByte / bodyWidth;
+  out.contextCount = contextCount;
+  out.contextIndexAt = indexByte;
+  out.contextBodyAt = contextBodyByte / bodyWidth;
+  out.contextWidth = contextWidth;
+  out.contextAt = contextWidth === 0 ? 0 : contextByte / contextWidth;
+  return out;
+}
+
+function alignUp(value: number, width: number): number {
+  return Math.ceil(value / width) * width;
+}
+
+/** Element `at` of the postings read as `width`-byte words. */
+function readFixed(segment: SegmentReader, width: number, at: number): number {
+  return width === 1
+    ? (segment.postings[at] as number)
+    : width === 2
+      ? (segment.postings16[at] as number)
+      : (segment.postings32[at] as number);
 }

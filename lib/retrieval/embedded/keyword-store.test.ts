@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -7,6 +7,7 @@ import { Bm25Index, DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-in
 import type { SegmentDoc } from '@/lib/retrieval/embedded/keyword-segment';
 import { KeywordStore, StaleIndexError, segmentDoc } from '@/lib/retrieval/embedded/keyword-store';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
+import { rewriteSegmentsAs, segmentFileVersion } from '@/test/support/retrieval/segment-versions';
 import { storedChunk } from '@/test/support/retrieval/stored-chunk';
 
 const root = mkdtempSync(path.join(tmpdir(), 'keyword-store-'));
@@ -275,5 +276,114 @@ describe('generations (analyser upgrade)', () => {
     expect(JSON.parse(readFileSync(manifest, 'utf8')).analyzer).toBe(raw.analyzer - 1);
     expect(stale.size).toBe(5);
     stale.close();
+  });
+});
+
+describe('segments of the previous postings layout (version 2)', () => {
+  /** Every query's top 50 (slots and scores) on a store. */
+  const answers = (store: KeywordStore, queries: string[]) =>
+    queries.map((query) => {
+      const terms = new Map<string, number>();
+      for (const term of words(query)) terms.set(term, (terms.get(term) ?? 0) + 1);
+      return store.search(terms, 50, DEFAULT_BM25_PARAMS);
+    });
+  const versions = (dir: string) =>
+    readdirSync(dir)
+      .filter((name) => name.endsWith('.idx'))
+      .map((name) => segmentFileVersion(path.join(dir, name)));
+
+  it('serves an old index exactly, upgrades it segment by segment (crash before a commit loses nothing), then merges', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(op, { minLength: 1, maxLength: 10 }),
+        fc.array(text, { minLength: 1, maxLength: 4 }),
+        async (ops, queries) => {
+          const dir = freshDir();
+          const control = await KeywordStore.create(freshDir());
+          const store = await KeywordStore.create(dir);
+          for (const step of ops) {
+            for (const target of [store, control]) {
+              if (step.kind === 'add') {
+                const latest = new Map(step.docs.map((doc) => [`${doc.id}-c`, doc]));
+                await target.apply(
+                  [...latest].map(([id, doc]) => segmentDoc(record(id, doc.text, doc.context))),
+                  [],
+                );
+              } else {
+                await target.apply(
+                  [],
+                  step.ids.map((id) => `${id}-c`),
+                );
+              }
+            }
+          }
+          const want = answers(control, queries);
+          store.close();
+          await rewriteSegmentsAs(dir, 2);
+          let old = await KeywordStore.open(dir);
+          // Read as it is: the same slots and bit-identical scores as the current layout.
+          expect(answers(old, queries)).toEqual(want);
+          expect(old.hasOldSegments).toBe(versions(dir).length > 0);
+          // A crash after writing an upgraded segment's files but before the manifest names them: the committed
+          // old segments serve, and the leftovers are removed by the next commit.
+          const crashed = freshDir();
+          cpSync(dir, crashed, { recursive: true });
+          if (await old.upgradeSegment()) {
+            const before = new Set(readdirSync(crashed));
+            for (const name of readdirSync(dir))
+              if (!before.has(name) && name !== 'MANIFEST') cpSync(path.join(dir, name), path.join(crashed, name));
+            const reopened = await KeywordStore.open(crashed);
+            expect(answers(reopened, queries)).toEqual(want);
+            while (await reopened.upgradeSegment()) {
+              // one segment per call
+            }
+            expect(answers(reopened, queries)).toEqual(want);
+            expect(versions(crashed).every((version) => version === 3)).toBe(true);
+            reopened.close();
+          }
+          while (await old.upgradeSegment()) {
+            // one segment per call
+          }
+          expect(old.hasOldSegments).toBe(false);
+          expect(answers(old, queries)).toEqual(want);
+          old.close();
+          old = await KeywordStore.open(dir);
+          expect(versions(dir).every((version) => version === 3)).toBe(true);
+          expect(answers(old, queries)).toEqual(want);
+          // Writes and merges go on as on an index that was never old.
+          for (const target of [old, control]) {
+            await target.apply([segmentDoc(record('99-c', queries[0] ?? 'w1'))], ['1-c', '2-c']);
+            while (await target.maybeMerge()) {
+              // merge until stable
+            }
+          }
+          expect(answers(old, queries)).toEqual(answers(control, queries));
+          old.close();
+          control.close();
+        },
+      ),
+      { numRuns: 25 },
+    );
+  }, 90_000);
+});
+
+describe('upgradeSegment on a store closed meanwhile', () => {
+  it('commits nothing: the old segments stay the committed index', async () => {
+    const dir = freshDir();
+    const store = await KeywordStore.create(dir);
+    await store.apply([segmentDoc(record('1-c', 'w1 w2')), segmentDoc(record('2-c', 'w2 w3'))], []);
+    await store.apply([segmentDoc(record('3-c', 'w1 w3'))], []);
+    store.close();
+    await rewriteSegmentsAs(dir, 2);
+    const manifest = readFileSync(path.join(dir, 'MANIFEST'), 'utf8');
+    const old = await KeywordStore.open(dir);
+    const upgrading = old.upgradeSegment();
+    old.close();
+    expect(await upgrading).toBe(false);
+    expect(readFileSync(path.join(dir, 'MANIFEST'), 'utf8')).toBe(manifest);
+    const reopened = await KeywordStore.open(dir);
+    expect(reopened.size).toBe(3);
+    expect(reopened.hasOldSegments).toBe(true);
+    reopened.close();
   });
 });

@@ -21,16 +21,21 @@ import {
   encodeSegment,
   PostingCursor,
   PostingsEncoder,
+  SEGMENT_VERSION,
   type SegmentColumns,
   type SegmentDoc,
   SegmentReader,
+  transcodeSegment,
 } from '@/lib/retrieval/embedded/keyword-segment';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import type { ScoredSlot } from '@/lib/retrieval/embedded/top-k';
 import { type AnalysisLanguage, analysisLanguageOf, detectLanguage } from '@/lib/retrieval/language';
 import type { SearchFilters } from '@/lib/retrieval/types';
 
-/** Format of the manifest and segment files; a different value (or analyser version) means rebuild. */
+/**
+ * Format of the manifest; a different value (or analyser version) means rebuild. Segment files carry their own
+ * postings layout version (keyword-segment.ts): an older one is read as it is and rewritten by upgradeSegment().
+ */
 const FORMAT = 2;
 /** Trailing segments of the same size level merged into one (tiered merging, levels of MERGE_FACTOR x). */
 const MERGE_FACTOR = 8;
@@ -595,6 +600,37 @@ export class KeywordStore {
     const encoded = await encodeSegment([...add]);
     entries.push({ name, checksum: await this.writeSegment(name, encoded), tombstones: null });
     await this.commit(entries, this.nextSegment + 1);
+  }
+
+  /** Whether a committed segment has an older postings layout than SEGMENT_VERSION (see upgradeSegment()). */
+  get hasOldSegments(): boolean {
+    return this.segments.some((segment) => segment.reader.version !== SEGMENT_VERSION);
+  }
+
+  /**
+   * Rewrites the first segment of an older postings layout in the current one, in one manifest commit; false when
+   * none is left. Only the postings are re-encoded (transcodeSegment: same chunks, slots and terms); the records'
+   * `.docs` file is hard-linked under the new segment's name and its tombstones stay as they are. Crash-safe like
+   * a merge: both files are durable before the manifest names them, and a crash before the commit leaves the old
+   * segment in force (the new files are leftovers cleanUp removes). Call under the owner's write lock.
+   */
+  async upgradeSegment(): Promise<boolean> {
+    const segment = this.segments.find((candidate) => candidate.reader.version !== SEGMENT_VERSION);
+    if (!segment) return false;
+    const idx = await transcodeSegment(segment.reader.bytes, SEGMENT_VERSION);
+    const name = `seg-${String(this.nextSegment).padStart(6, '0')}`;
+    await linkFile(path.join(this.dir, `${segment.reader.name}.docs`), path.join(this.dir, `${name}.docs`));
+    await writeDurable(path.join(this.dir, `${name}.idx`), idx);
+    syncFolder(this.dir);
+    // Closed (or the segment replaced) while transcoding: commit nothing; the new files are leftovers.
+    if (!this.segments.includes(segment)) return false;
+    const entries: Manifest['segments'] = this.segments.map((other) =>
+      other === segment
+        ? { name, checksum: checksum(idx), tombstones: other.tombstones }
+        : { name: other.reader.name, checksum: other.checksum, tombstones: other.tombstones },
+    );
+    await this.commit(entries, this.nextSegment + 1);
+    return true;
   }
 
   /** Merges per the tiered policy; returns true when it changed anything. */

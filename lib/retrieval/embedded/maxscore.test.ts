@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { END, maxScoreSearch, TermList, type TermPart } from '@/lib/retrieval/embedded/maxscore';
+import { END, maxScoreSearch, TermList, type TermPart, WINDOW } from '@/lib/retrieval/embedded/maxscore';
 import type { ScoredSlot } from '@/lib/retrieval/embedded/top-k';
 import { oneTermSegments, type TermPosting } from '@/test/support/retrieval/one-term-segment';
 
@@ -9,8 +9,18 @@ afterAll(() => segments.dispose());
 
 type Posting = TermPosting;
 
-/** One segment of `docs` chunks holding the term 'term' with the given postings (docs ascending). */
-const segment = (postings: Posting[], docs: number) => segments.write(postings, docs);
+/**
+ * One segment of `docs` chunks holding the term 'term' with the given postings (docs ascending), in the current
+ * postings layout (3), the previous one (2, still read), or either at random (`mixed`: a list over segments of
+ * both, as an index being upgraded has).
+ */
+type Layout = 2 | 3 | 'mixed';
+const layouts = fc.constantFrom<Layout>(2, 3, 'mixed');
+let flips = 0;
+const segment = (postings: Posting[], docs: number, layout: Layout = 3) =>
+  segments.write(postings, docs, layout === 'mixed' ? (flips++ % 2 === 0 ? 2 : 3) : layout);
+/** Window sizes: many small windows (the real one holds whole test corpora), and the real one. */
+const windows = fc.constantFrom(32, 256, 1_024, WINDOW);
 
 /** Postings of one segment: distinct docs below `docs`, ascending, tfs of either field (at least one > 0). */
 const segmentPostings = fc.integer({ min: 1, max: 900 }).chain((docs) =>
@@ -37,13 +47,14 @@ describe('TermList', () => {
       fc.property(
         fc.array(segmentPostings, { minLength: 1, maxLength: 4 }),
         fc.array(fc.integer({ min: 0, max: 4_000 }), { maxLength: 30 }),
-        (segments, rawTargets) => {
+        layouts,
+        (segments, rawTargets, layout) => {
           const parts: TermPart[] = [];
           const expected: Posting[] = [];
           let base = 0;
           for (const { docs, postings } of segments) {
             if (postings.length > 0) {
-              const reader = segment(postings, docs);
+              const reader = segment(postings, docs, layout);
               parts.push({ reader, base, term: reader.findTerm(Buffer.from('term')) });
             }
             for (const p of postings) expected.push({ ...p, doc: base + p.doc });
@@ -123,7 +134,9 @@ describe('maxScoreSearch', () => {
         fc.array(fc.integer({ min: 1, max: 4_499 }), { maxLength: 2 }),
         fc.constantFrom(1, 3, 10, 50),
         fc.boolean(),
-        (seed, slots, densities, cuts, limit, filtered) => {
+        layouts,
+        windows,
+        (seed, slots, densities, cuts, limit, filtered, layout, window) => {
           const random = prng(seed);
           const k1 = 1.2;
           // Per-slot norms below the maxima the bounds are computed from (1.5 body, 3 context).
@@ -153,7 +166,7 @@ describe('maxScoreSearch', () => {
                   exact.set(slot, (exact.get(slot) ?? 0) + (weight * tf) / (tf + k1));
               }
               if (postings.length === 0) continue;
-              const reader = segment(postings, docs);
+              const reader = segment(postings, docs, layout);
               readers.push(reader);
               parts.push({ reader, base, term: reader.findTerm(Buffer.from('term')) });
             }
@@ -168,7 +181,7 @@ describe('maxScoreSearch', () => {
                 ),
               );
           }
-          const got = maxScoreSearch(lists, limit, { k1, bodyInverse, contextFactor, alive }, accept);
+          const got = maxScoreSearch(lists, limit, { k1, bodyInverse, contextFactor, alive }, accept, window);
           expectSameTop(got, exhaustiveTop(exact, limit));
           for (const reader of readers) reader.close();
         },
@@ -196,7 +209,9 @@ describe('maxScoreSearch', () => {
         ),
         fc.integer({ min: 1, max: 3 }),
         fc.constantFrom(1, 5, 1_000),
-        (drawn, terms, limit) => {
+        layouts,
+        windows,
+        (drawn, terms, limit, layout, window) => {
           const slots = drawn.reduce((sum, part) => sum + part.docs, 0);
           const k1 = 1.2;
           const bodyInverse = Float32Array.from({ length: slots }, (_, i) => 0.3 + ((i * 7) % 13) / 10);
@@ -221,7 +236,7 @@ describe('maxScoreSearch', () => {
                 exact.set(slot, (exact.get(slot) ?? 0) + (weight * tf) / (tf + k1));
               }
               if (postings.length > 0) {
-                const reader = segment(postings, docs);
+                const reader = segment(postings, docs, layout);
                 readers.push(reader);
                 parts.push({ reader, base, term: reader.findTerm(Buffer.from('term')) });
               }
@@ -239,7 +254,7 @@ describe('maxScoreSearch', () => {
                 ),
               );
           }
-          const got = maxScoreSearch(lists, limit, { k1, bodyInverse, contextFactor, alive });
+          const got = maxScoreSearch(lists, limit, { k1, bodyInverse, contextFactor, alive }, undefined, window);
           expectSameTop(got, exhaustiveTop(exact, limit));
           for (const reader of readers) reader.close();
         },

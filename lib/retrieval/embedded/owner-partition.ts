@@ -113,6 +113,8 @@ export class OwnerPartition {
   lastUsed = Date.now();
   /** The background rebuild of a stale keyword index, while it runs (see keyword-rebuild.ts). */
   private rebuilding: Promise<void> | null = null;
+  /** The background rewrite of segments of an older postings layout, while it runs (see startUpgrade()). */
+  private upgrading: Promise<void> | null = null;
   /** Chunks in the generation being built, and that store (its memory counts against the budget). */
   private rebuildDone = 0;
   private building: KeywordStore | null = null;
@@ -184,9 +186,33 @@ export class OwnerPartition {
       const nextDir = nextGenerationDir(this.keywordDir);
       if (existsSync(nextDir))
         await this.serial(() => this.locked(() => rm(nextDir, { recursive: true, force: true })));
+      this.startUpgrade();
       return;
     }
+    // The next generation is written in the current segment layout.
     this.startRebuild();
+  }
+
+  /**
+   * Rewrites the segments of an older postings layout (KeywordStore.upgradeSegment: postings transcoded, records
+   * kept) one per turn of the write queue, in the background: searches read the old segments meanwhile, writes
+   * wait for at most one segment (about a second of CPU per 150k chunks). A crash leaves the committed segments.
+   */
+  private startUpgrade(): void {
+    if (this.upgrading || this.closed || !this.store.hasOldSegments) return;
+    const step = () =>
+      this.serial(() => (this.closed ? Promise.resolve(false) : this.locked(() => this.store.upgradeSegment())));
+    this.upgrading = (async () => {
+      while (await step()) {
+        // One segment per turn: queued writes run between them.
+      }
+    })()
+      .catch((error: unknown) => {
+        if (!this.closed) console.warn(`keyword index ${this.keywordDir}: segment upgrade failed: ${String(error)}`);
+      })
+      .finally(() => {
+        this.upgrading = null;
+      });
   }
 
   private startRebuild(): void {
@@ -248,9 +274,10 @@ export class OwnerPartition {
     return { rebuilding: true, done: this.rebuildDone };
   }
 
-  /** Resolves when no background rebuild runs (tests, benchmarks). */
+  /** Resolves when no background rebuild or segment upgrade runs (tests, benchmarks). */
   async rebuildSettled(): Promise<void> {
     await this.rebuilding;
+    await this.upgrading;
   }
 
   get size(): number {

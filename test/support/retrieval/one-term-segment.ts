@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { assembleSegment, checksum, PostingsEncoder, SegmentReader } from '@/lib/retrieval/embedded/keyword-segment';
+import {
+  assembleSegment,
+  checksum,
+  PostingsEncoder,
+  SEGMENT_VERSION,
+  SegmentReader,
+} from '@/lib/retrieval/embedded/keyword-segment';
 
 export interface TermPosting {
   doc: number;
@@ -17,10 +23,13 @@ export function oneTermSegments(prefix: string) {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   let files = 0;
   return {
-    /** One segment of `docs` chunks (every length 5) holding 'term' with the postings (docs ascending). */
-    write(postings: readonly TermPosting[], docs: number): SegmentReader {
+    /**
+     * One segment of `docs` chunks (every length 5) holding 'term' with the postings (docs ascending), in the
+     * postings layout of `version` (the current one unless a test asks for the previous, still read, one).
+     */
+    write(postings: readonly TermPosting[], docs: number, version: 2 | 3 = SEGMENT_VERSION): SegmentReader {
       const lengths = new Uint32Array(docs).fill(5);
-      const encoder = new PostingsEncoder(lengths, lengths);
+      const encoder = new PostingsEncoder(lengths, lengths, version);
       encoder.addTerm(
         Buffer.from('term'),
         postings.map((p) => p.doc),
