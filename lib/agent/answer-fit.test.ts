@@ -85,6 +85,11 @@ describe('polarityMismatch', () => {
     expect(
       polarityMismatch('Are the Practice Tips mandatory?', ['The Practice Tips are not considered mandatory.']),
     ).toBe(false);
+    expect(
+      polarityMismatch('Do the statistics represent the number of firearms sold?', [
+        'These statistics do not represent the number of firearms sold.',
+      ]),
+    ).toBe(false);
   });
 
   it('is false with nothing quoted', () => {
@@ -139,6 +144,19 @@ describe('valueRebound', () => {
     expect(valueRebound('What happened in 1990?', ['Nothing of note happened.'])).toBe(false);
   });
 
+  it('does not read years and codes, which name many things in one sentence', () => {
+    expect(
+      valueRebound('Which directive would the proposed 737 MAX rule supersede?', [
+        'The FAA proposes to supersede AD 2018-23-51, which applies to all Model 737-8 and 737-9 (737 MAX) airplanes.',
+      ]),
+    ).toBe(false);
+    expect(
+      valueRebound('Why did Carter boycott the 1980 Olympics?', [
+        'On 14 January 1980, the Carter Administration set a deadline, including an international boycott of the games.',
+      ]),
+    ).toBe(false);
+  });
+
   it('does not fire when one quoted sentence binds the value as the question does', () => {
     expect(
       valueRebound('Who appoints and supervises chapter 13 standing trustees?', [
@@ -184,6 +202,21 @@ describe('spreadAcross', () => {
   it('does not fire on a legitimately spread answer: adjacent sentences of one passage', () => {
     const s = chunk('a', 'Rollo founded the Duchy of Normandy in 911.', 'He ruled the duchy until 927.');
     expect(spreadAcross('Who founded and ruled the Duchy of Normandy until 927?', s)).toBe(false);
+  });
+
+  it('does not fire on sentences of one passage that answer together, adjacent or not', () => {
+    const s = chunk(
+      'a',
+      'Zi refers to the North Star, the abode of the Celestial Emperor.',
+      'The palace had 980 buildings.',
+      'The Forbidden City, as the residence of the terrestrial emperor, was its earthly counterpart.',
+    );
+    expect(
+      spreadAcross(
+        'Why is the Forbidden City called after the North Star abode?',
+        [s[0], s[2]].filter((x) => x !== undefined),
+      ),
+    ).toBe(false);
   });
 
   it('does not fire when one sentence holds the question', () => {

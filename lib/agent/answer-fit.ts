@@ -1,5 +1,5 @@
 import { analyze } from '@/lib/retrieval/analyzer';
-import { detectAnswerType, numbersIn, specificWords, withoutInterrogatives } from './answer-type';
+import { numbersIn, specificWords, withoutInterrogatives } from './answer-type';
 import { keyTerms } from './text';
 
 /**
@@ -35,7 +35,7 @@ export interface AnswerFit {
   valueRebound: boolean;
   /** A "where" question quoted with sentences that name no place. */
   placeMissing: boolean;
-  /** The question's terms are held only by non-adjacent sentences together, not by one (or one run of adjacent ones). */
+  /** The question's terms are held only by sentences of separate passages together, not by one run of adjacent ones. */
   spread: boolean;
   /** Share (0-1) of the question's topic terms no quoted sentence holds (a word of the same family counts). */
   termsMissing: number;
@@ -138,6 +138,10 @@ export function deniesTerms(text: string, terms: ReadonlySet<string>, nouns = fa
   return false;
 }
 
+/** A yes/no question: it opens with an auxiliary ("Do the statistics represent …?", "Are the tips mandatory?"). */
+const YES_NO =
+  /^\s*(?:is|are|was|were|does|do|did|can|could|should|has|have|had|will|would|must|may|est-ce|ist|sind|hat|kann)\b/i;
+
 /** Whether a text states a negation, an absence or an exception anywhere. */
 function negates(text: string): boolean {
   return ABSENCE.test(text) || words(text).some((w) => VERB_NEGATION.test(w.word) || NOUN_NEGATION.test(w.word));
@@ -158,7 +162,7 @@ export function polarityMismatch(question: string, sentences: readonly string[])
   const terms = topicTerms(question);
   if (terms.size === 0 || sentences.length === 0) return false;
   if (deniesTerms(question, terms, true)) return !sentences.some(negates);
-  return detectAnswerType(question) !== 'yesno' && sentences.some((s) => deniesTerms(s, terms));
+  return !YES_NO.test(question) && sentences.some((s) => deniesTerms(s, terms));
 }
 
 /** Whether the analysed `have` holds `term`, or a word of its family (one stem a prefix of the other, 4+ letters). */
@@ -211,25 +215,33 @@ function boundTerms(ws: readonly { word: string }[], at: number): string[] {
 }
 
 /**
- * A value the question states ("... size was 3.21") stands in every quoted sentence that holds it away from a word
- * the question binds it to, while that word is elsewhere in the sentence ("household size was 2.55 and family size
- * was 3.21"): the value belongs to another noun there.
+ * A measured value the question states (a decimal or a percentage: "... size was 3.21") stands in every quoted
+ * sentence that holds it away from a word the question binds it to, while that word is elsewhere in the sentence
+ * ("household size was 2.55 and family size was 3.21"): the value belongs to another noun there. Years and codes
+ * ("the 1980 Olympics", "the 737 MAX") name many things in one sentence, so they are not read this way.
  */
 export function valueRebound(question: string, sentences: readonly string[]): boolean {
   const qs = words(question);
-  for (const value of new Set(numbersIn(question))) {
-    const at = qs.findIndex((w) => numbersIn(w.word).includes(value));
-    const bound = at < 0 ? [] : boundTerms(qs, at);
+  for (const [at, w] of qs.entries()) {
+    const value = numbersIn(w.word)[0];
+    // A measured value (a decimal, a percentage) belongs to one noun; a year or a code names many things.
+    if (!value || !(/[.,]\d/.test(value) || /%$/.test(w.word) || /^per\s?cent/i.test(qs[at + 1]?.word ?? ''))) continue;
+    const bound = boundTerms(qs, at);
     if (bound.length === 0) continue;
     const verdicts = sentences.flatMap((s) => {
       const ws = words(s);
-      const here = ws.findIndex((w) => numbersIn(w.word).includes(value));
-      if (here < 0) return [];
-      const near = new Set(
-        ws.slice(Math.max(0, here - BINDING_WINDOW), here + BINDING_WINDOW + 1).flatMap((w) => analyze(w.word)),
-      );
-      const all = new Set(ws.flatMap((w) => analyze(w.word)));
-      return [bound.some((t) => !holdsTerm(near, t) && holdsTerm(all, t))];
+      const all = new Set(ws.flatMap((x) => analyze(x.word)));
+      const places = ws.flatMap((x, i) => (numbersIn(x.word).includes(value) ? [i] : []));
+      if (places.length === 0) return [];
+      // Rebound only when no occurrence of the value stands by the words the question binds it to.
+      return [
+        places.every((here) => {
+          const near = new Set(
+            ws.slice(Math.max(0, here - BINDING_WINDOW), here + BINDING_WINDOW + 1).flatMap((x) => analyze(x.word)),
+          );
+          return bound.some((t) => !holdsTerm(near, t) && holdsTerm(all, t));
+        }),
+      ];
     });
     if (verdicts.length > 0 && verdicts.every(Boolean)) return true;
   }
@@ -295,7 +307,8 @@ function adjacentRuns(sentences: readonly FitSentence[]): FitSentence[][] {
 export function spreadAcross(question: string, sentences: readonly FitSentence[]): boolean {
   const terms = [...topicTerms(question)];
   const runs = adjacentRuns(sentences);
-  if (runs.length < 2 || terms.length < 2) return false;
+  // Sentences of one passage may answer together (the second goes on about the first's subject): separate passages only.
+  if (runs.length < 2 || terms.length < 2 || new Set(sentences.map((s) => s.source)).size < 2) return false;
   const all = share(terms, new Set(sentences.flatMap((s) => analyze(s.text))));
   const best = Math.max(...runs.map((r) => share(terms, new Set(r.flatMap((s) => analyze(s.text))))));
   return best <= 0.5 && all - best >= SPREAD_GAP;

@@ -115,8 +115,9 @@ export const CONTESTED_MARGIN = 0.35;
  * What a doubt from the fit signals (`fitDoubts`) takes off the score: as much as a contest, which takes even the
  * highest score (1.05) under the Medium threshold. Measured on the fitting halves (even positions) of the own set,
  * ClapNQ and the SQuAD 2.0 sample (docs/benchmarks-agent.md, "Answers that share the question's words but do not
- * answer it"): the doubted Medium and High answers were wrong 19 times and right 8 times (agent and quick mode
- * together; own set 0 / 4, ClapNQ 1 / 2, SQuAD 18 / 2), so a doubted answer is no surer than a contested one.
+ * answer it"): the doubted Medium and High answers were wrong 16 times and right never (agent and quick mode
+ * together; all on SQuAD, none doubted on the own set's or ClapNQ's fitting halves), so a doubted answer is no surer
+ * than a contested one.
  */
 export const FIT_DOUBT_PENALTY = 0.3;
 
