@@ -92,7 +92,10 @@ function words(text: string): { word: string; boundary: boolean }[] {
   return out;
 }
 
-/** The negation at `i` stands in a relative clause ("the M, which does not stand for Mach"): a relative pronoun opens its clause. */
+/**
+ * The negation at `i` stands in a relative clause ("the M, which does not stand for Mach"): a relative pronoun opens
+ * its clause.
+ */
 function inRelativeClause(ws: readonly { word: string; boundary: boolean }[], i: number): boolean {
   for (let j = i - 1; j >= 0; j--) {
     const w = ws[j];
@@ -103,7 +106,10 @@ function inRelativeClause(ws: readonly { word: string; boundary: boolean }[], i:
   return false;
 }
 
-/** A correction follows the negation at `i` in its sentence ("not for revenue, but rather to regulate", ", only that"). */
+/**
+ * A correction follows the negation at `i` in its sentence ("not for revenue, but rather to regulate", ", only
+ * that"): the sentence states what is so.
+ */
 function corrected(ws: readonly { word: string; boundary: boolean }[], i: number): boolean {
   for (let j = i + 1; j < ws.length; j++) {
     const w = ws[j];
@@ -252,7 +258,7 @@ export function valueRebound(question: string, sentences: readonly string[]): bo
 const ASKS_PLACE =
   /^\s*where\b(?!.*\bcome\s+from\b)|\b(?:in|at|to|from)\s+(?:what|which)\s+(?:place|city|town|country|region|state|area|location|street|building)\b/i;
 
-/** A place: a capitalised word that does not open its sentence and the question does not name, or a place noun. */
+/** Nouns that name a place without a capital ("the city", "abroad"). */
 const PLACE_NOUN =
   /\b(?:city|cities|town|towns|village|country|countries|region|province|state|county|district|island|river|street|road|avenue|building|hall|house|church|museum|university|school|hospital|station|port|harbou?r|coast|valley|mountains?|sea|ocean|lake|north|south|east|west|abroad|overseas|downtown|capital)\b/i;
 
@@ -260,7 +266,10 @@ const PLACE_NOUN =
 const LOCATIVE =
   /\b(?:in|at|within|inside|near|into|onto|across|throughout|beside|behind|outside|under|above|along|around|between)\s+(?:the\s+|a\s+|an\s+)?\p{L}{3,}/iu;
 
-/** A "where" question quoted with sentences that hold no place the question does not already name. */
+/**
+ * A "where" question quoted with sentences that hold no place: no capitalised word that does not open its sentence
+ * and that the question does not name, no place noun, no locative phrase ("within the spongy bones") and no address.
+ */
 export function placeMissing(question: string, sentences: readonly string[]): boolean {
   if (!ASKS_PLACE.test(question)) return false;
   const asked = new Set((question.match(/\p{Lu}[\p{L}'-]+/gu) ?? []).map((w) => w.toLowerCase()));
@@ -300,14 +309,15 @@ function adjacentRuns(sentences: readonly FitSentence[]): FitSentence[][] {
 }
 
 /**
- * The question's terms are said only by sentences of different places together: the best run of adjacent sentences
- * holds at most half of them, and at least `SPREAD_GAP` less than all quoted sentences do. Two passages each holding half of the
- * question do not make one statement that answers it.
+ * The question's terms are said only by sentences of separate passages together: the best run of adjacent sentences
+ * holds at most half of them, and at least `SPREAD_GAP` less than all quoted sentences do. Two passages each holding
+ * half of the question do not make one statement that answers it. Sentences of one passage are not judged so: the
+ * second often goes on about the first's subject ("Zi refers to the North Star … The Forbidden City … was its earthly
+ * counterpart"), and on ClapNQ such answers were right.
  */
 export function spreadAcross(question: string, sentences: readonly FitSentence[]): boolean {
   const terms = [...topicTerms(question)];
   const runs = adjacentRuns(sentences);
-  // Sentences of one passage may answer together (the second goes on about the first's subject): separate passages only.
   if (runs.length < 2 || terms.length < 2 || new Set(sentences.map((s) => s.source)).size < 2) return false;
   const all = share(terms, new Set(sentences.flatMap((s) => analyze(s.text))));
   const best = Math.max(...runs.map((r) => share(terms, new Set(r.flatMap((s) => analyze(s.text))))));
@@ -324,7 +334,8 @@ export function termsMissing(question: string, sentences: readonly string[]): nu
 
 /**
  * A superlative or an order after "the" or a possessive ("the oldest", "the least", "Europe's largest", "the first").
- * "most" is left out: a sentence says "an intense rivalry" of "the most intense rival".
+ * "most" is left out: a sentence says "an intense rivalry" of "the most intense rival". A noun ending in "-est" ("the
+ * west", "the interest") is read as one too; it is a topic word the answering sentence holds anyway.
  */
 const DEGREE = /(?:\bthe\s+|['’]s\s+)(\p{L}{2,}est|least|fewest|first|last)\b/giu;
 
