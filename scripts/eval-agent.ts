@@ -339,7 +339,7 @@ function reliabilityRows(
 }
 
 /** The High rule in words (lib/agent/confidence.ts, `certifiedHigh`). */
-const HIGH_RULE_TEXT = `a Medium answer is labelled High when the High rule holds (\`certifiedHigh\`: sentence coverage >= ${HIGH_RULE.sentenceCoverage}, rival margin >= ${HIGH_RULE.rivalMargin}, not a definition or procedure, gate passed, nothing hedged or declined)`;
+const HIGH_RULE_TEXT = `a Medium answer is labelled High when the High rule holds (\`certifiedHigh\`: sentence coverage >= ${HIGH_RULE.sentenceCoverage}, rival margin >= ${HIGH_RULE.rivalMargin}, not a definition or procedure, no doubt from the fit signals, gate passed, nothing hedged or declined)`;
 
 const cut = (t: { high: number; medium: number }) => `${t.high.toFixed(2)} / ${t.medium.toFixed(2)}`;
 
@@ -541,7 +541,8 @@ function clapnqCauseLines(run: ClapnqRun): string[] {
 /**
  * The SQuAD 2.0 dev sample as a third set: every paragraph is a document of one owner, every question is asked over
  * all of them. Correct on an answerable = a gold span in the answer and the gold paragraph cited; on an
- * unanswerable = declined (insufficiency disclosed, no cited claim). Nothing is fitted on it, so all of it is held out.
+ * unanswerable = declined (insufficiency disclosed, no cited claim). The answerer's rules were chosen without it; the
+ * confidence fit signals (lib/agent/answer-fit.ts) were read and chosen on its even positions, the odd ones are held out.
  */
 async function evalSquad(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = EXTRACTIVE) {
   const all = loadSquad(path.join(DATA, 'squad2-dev-sample500'));
@@ -619,7 +620,7 @@ function squadLines(runs: [string, SquadRun][]): string[] {
   const first = runs[0]?.[1];
   if (!first) return [];
   const lines = [
-    `#### SQuAD 2.0 dev sample (${first.outcomes.length} of ${first.rows} questions, ${first.docs} Wikipedia paragraphs as documents, ${first.chunks} chunks; a third set: no rule or threshold was chosen on it)`,
+    `#### SQuAD 2.0 dev sample (${first.outcomes.length} of ${first.rows} questions, ${first.docs} Wikipedia paragraphs as documents, ${first.chunks} chunks; a third set: the answerer's rules were chosen without it, the confidence fit signals on its even positions only)`,
     '',
     '| mode | answerable: correct (gold span, gold paragraph cited) | answerable: contains a gold span | answerable: cites gold paragraph | unanswerable: declined (no cited claim) | p50 / p95 per question |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -632,16 +633,40 @@ function squadLines(runs: [string, SquadRun][]): string[] {
   }
   lines.push(
     '',
-    'Confidence on SQuAD (labels as the product cuts them; all of the set is held out; correct as above):',
+    'Per half (split by position as the other sets: rules and thresholds may be chosen on the even positions since the confidence signals of `lib/agent/answer-fit.ts`; the odd positions are held out):',
     '',
-    '| mode | High: answers | High: correct | Medium: answers | Medium: correct |',
-    '| --- | --- | --- | --- | --- |',
+    '| mode | half | answerable: correct | unanswerable: declined |',
+    '| --- | --- | --- | --- |',
   );
   for (const [name, run] of runs) {
-    const high = run.outcomes.filter((o) => o.confidence === 'high');
-    const medium = run.outcomes.filter((o) => o.confidence === 'medium');
-    const share = (xs: typeof high) => pct(xs.filter((o) => o.ok).length, xs.length);
-    lines.push(`| ${name} | ${high.length} | ${share(high)} | ${medium.length} | ${share(medium)} |`);
+    const { fit, held } = halves(run.outcomes);
+    for (const [half, xs] of [
+      ['fitting (even)', fit],
+      ['held-out (odd)', held],
+    ] as const) {
+      const r = squadRates({ ...run, outcomes: xs });
+      lines.push(`| ${name} | ${half} | ${pct(r.aOk, r.a)} (${r.aOk}/${r.a}) | ${pct(r.uOk, r.u)} (${r.uOk}/${r.u}) |`);
+    }
+  }
+  lines.push(
+    '',
+    'Confidence on SQuAD (labels as the product cuts them; correct as above), all questions and per half:',
+    '',
+    '| mode | questions | High: answers | High: correct | Medium: answers | Medium: correct |',
+    '| --- | --- | --- | --- | --- | --- |',
+  );
+  for (const [name, run] of runs) {
+    const { fit, held } = halves(run.outcomes);
+    for (const [part, xs] of [
+      ['all', run.outcomes],
+      ['fitting half (even)', fit],
+      ['held-out half (odd)', held],
+    ] as const) {
+      const high = xs.filter((o) => o.confidence === 'high');
+      const medium = xs.filter((o) => o.confidence === 'medium');
+      const share = (ys: typeof high) => pct(ys.filter((o) => o.ok).length, ys.length);
+      lines.push(`| ${name} | ${part} | ${high.length} | ${share(high)} | ${medium.length} | ${share(medium)} |`);
+    }
   }
   const agent = runs[0]?.[1];
   if (agent) {
@@ -1069,12 +1094,12 @@ async function main() {
         recordFigures({
           'squad.extractive_answerable_correct_pct': {
             value: round1((100 * r.aOk) / Math.max(1, r.a)),
-            unit: '% (SQuAD 2.0 dev sample, agent mode; never used for fitting)',
+            unit: '% (SQuAD 2.0 dev sample, agent mode; answerer rules not fitted on it)',
             command,
           },
           'squad.extractive_unanswerable_declined_pct': {
             value: round1((100 * r.uOk) / Math.max(1, r.u)),
-            unit: '% (SQuAD 2.0 dev sample, agent mode; never used for fitting)',
+            unit: '% (SQuAD 2.0 dev sample, agent mode; answerer rules not fitted on it)',
             command,
           },
         });

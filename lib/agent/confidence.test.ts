@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stateWith } from '../../test/support/agent/state';
+import type { AnswerFit } from './answer-fit';
 import {
   type AnswerSignals,
   answerSignals,
@@ -10,6 +11,7 @@ import {
   confidenceLabel,
   confidenceScore,
   extractiveConfidence,
+  FIT_DOUBT_PENALTY,
   fitThresholds,
   HIGH_RULE,
   recordAnswerSignals,
@@ -28,6 +30,17 @@ const strong: AnswerSignals = {
   declined: false,
   table: true,
   slotNear: true,
+};
+/** Fit signals that doubt nothing (lib/agent/answer-fit.ts). */
+const quiet: AnswerFit = {
+  polarityMismatch: false,
+  namesElsewhere: 0,
+  namesMissing: 0,
+  valueRebound: false,
+  placeMissing: false,
+  spread: false,
+  termsMissing: 0,
+  degreeMissing: false,
 };
 const base = {
   validated: true,
@@ -192,8 +205,8 @@ describe('the High rule (certifiedHigh, extractiveConfidence)', () => {
     );
   });
 
-  it('must not be High: a rival from another document within a tenth, or a sentence that misses the question', () => {
-    expect(high({ ...prose, rivalMargin: 0.89 })).toBe('medium');
+  it('must not be High: a rival from another document within a twentieth, or a sentence that misses the question', () => {
+    expect(high({ ...prose, rivalMargin: 0.94 })).toBe('medium');
     expect(high({ ...strong, rivalMargin: 0.5 })).toBe('medium');
     expect(high({ ...strong, sentenceCoverage: 0.79 })).not.toBe('high');
   });
@@ -260,6 +273,54 @@ describe('the High rule (certifiedHigh, extractiveConfidence)', () => {
             expect(['definition', 'procedure']).not.toContain(x.type);
             expect(x.hedged).toBe(false);
           } else expect(label).toBe(byScore);
+        },
+      ),
+    );
+  });
+
+  it('must not be High nor Medium: an answer the fit signals doubt (a denial, another noun’s value, no place)', () => {
+    for (const doubt of [
+      { polarityMismatch: true },
+      { degreeMissing: true },
+      { valueRebound: true },
+      { placeMissing: true },
+      { spread: true },
+    ]) {
+      const signals = { ...strong, fit: { ...quiet, ...doubt } };
+      expect(certifiedHigh({ ...base, signals })).toBe(false);
+      expect(high(signals)).toBe('low');
+      // the penalty takes even the highest raw score (1.05) under the Medium threshold
+      expect(confidenceScore({ ...base, signals })).toBeCloseTo(1.05 - FIT_DOUBT_PENALTY);
+      expect(confidenceScore({ ...base, signals })).toBeLessThan(CONFIDENCE_THRESHOLDS.medium);
+    }
+  });
+
+  it('the name and term shares alone do not doubt an answer (a name said in a title is said)', () => {
+    expect(high({ ...strong, fit: { ...quiet, namesMissing: 2, namesElsewhere: 1, termsMissing: 0.4 } })).toBe('high');
+    expect(high({ ...strong, fit: quiet })).toBe('high');
+    expect(high({ ...strong, fit: undefined })).toBe('high');
+  });
+
+  it('a doubt never raises a label (property)', () => {
+    const rank = { low: 0, medium: 1, high: 2 } as const;
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.record({
+          polarityMismatch: fc.boolean(),
+          degreeMissing: fc.boolean(),
+          valueRebound: fc.boolean(),
+          placeMissing: fc.boolean(),
+          spread: fc.boolean(),
+        }),
+        (s, a, r, doubts) => {
+          const signals = { ...strong, sentenceCoverage: s, attributeCoverage: a, rivalMargin: r };
+          const before = extractiveConfidence({ ...base, signals: { ...signals, fit: quiet } });
+          const after = extractiveConfidence({ ...base, signals: { ...signals, fit: { ...quiet, ...doubts } } });
+          expect(rank[after]).toBeLessThanOrEqual(rank[before]);
+          if (Object.values(doubts).some(Boolean)) expect(after).toBe('low');
         },
       ),
     );

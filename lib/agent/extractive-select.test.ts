@@ -540,3 +540,29 @@ describe('definition questions: the defining sentence fills the slot', () => {
     expect(defining.map(asked)).toEqual([false, false, true, false]);
   });
 });
+
+describe('fit signals recorded with the answer (lib/agent/answer-fit.ts)', () => {
+  it('records a denial of the asked predicate, and the answer (unchanged) is labelled Low', () => {
+    const c = chunkOf(
+      'ruling.md',
+      'The Grand Chamber held that the Commission had not proven that the subsidy distorted competition. The case was closed in 2011.',
+    );
+    const state = stateWith({ question: 'What did the Grand Chamber say the Commission had proven?', opened: [c] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('had not proven');
+    expect(answerSignals(state)?.fit?.polarityMismatch).toBe(true);
+  });
+
+  it('records no doubt for a sentence that states what the question asks', () => {
+    const c = chunkOf(
+      'ruling.md',
+      'The Grand Chamber held that the Commission had proven that the subsidy distorted competition.',
+    );
+    const state = stateWith({ question: 'What did the Grand Chamber say the Commission had proven?', opened: [c] });
+    extractiveAnswer(state, 'concise');
+    const fit = answerSignals(state)?.fit;
+    expect(fit).toBeDefined();
+    expect(fit?.polarityMismatch).toBe(false);
+    expect(fit?.valueRebound).toBe(false);
+  });
+});

@@ -1,5 +1,6 @@
 import { analyze } from '@/lib/retrieval/analyzer';
 import { wordsOf } from '@/lib/retrieval/unspaced-scripts';
+import { answerFit, combinedFit, fitSentence } from './answer-fit';
 import {
   type AnswerType,
   definedTerm,
@@ -349,6 +350,8 @@ export function selectEvidence(args: {
     declined: unanswerable,
     table: useTable,
     slotNear,
+    // How the quoted sentences fit the question (a table cell is read where the asked row meets the column: none).
+    fit: useTable ? undefined : answerFit(question, picked.map(fitSentence)),
   };
   return {
     answerType,
@@ -574,5 +577,6 @@ export function combinedSignals(parts: readonly Selection[]): AnswerSignals {
     declined: answered.length === 0,
     table: from.every((s) => s.table),
     slotNear: from.every((s) => s.slotNear),
+    fit: combinedFit(from.map((s) => s.fit)),
   };
 }

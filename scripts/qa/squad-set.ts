@@ -8,8 +8,9 @@ import type { MemoryDocument } from '@/test/support/agent/memory-catalog';
 /**
  * The SQuAD 2.0 dev sample (`../shared/data/squad2-dev-sample500`): 500 questions over 411 Wikipedia paragraphs,
  * 258 of them unanswerable from their paragraph (written to look answerable). No rule or threshold of the answerer
- * is chosen on it: it is the third set, the one that shows whether what was fitted on the own set and ClapNQ holds
- * on questions and documents nobody here read.
+ * was chosen on it: it is the third set, the one that shows whether what was fitted on the own set and ClapNQ holds
+ * on questions and documents nobody here read. Since the confidence fit signals (lib/agent/answer-fit.ts) it is
+ * split by position like the others: those signals were read and chosen on its even positions, the odd ones held out.
  */
 
 const Queries = z.object({
