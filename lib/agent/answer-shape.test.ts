@@ -4,7 +4,7 @@ import { makeChunk, makeDocument } from '../../test/support/agent/fixtures';
 import { stateWith } from '../../test/support/agent/state';
 import { countedNoun, isTitleRun, saysCount } from './answer-shape';
 import { extractiveAnswer } from './extractive';
-import { questionParts } from './extractive-select';
+import { coordinated, questionParts } from './extractive-select';
 
 const sameWord = (word: string, noun: string) => word.replace(/s$/, '') === noun.replace(/s$/, '');
 
@@ -45,6 +45,7 @@ describe('isTitleRun: a run of capitalised words is no prose', () => {
       ),
     ).toBe(false);
     expect(isTitleRun('Board of Education Special Meeting')).toBe(false);
+    expect(isTitleRun('The Cedar River rises in Dodge County , Minnesota , and flows into Iowa .')).toBe(false);
     expect(isTitleRun('东北电气发展股份有限公司 2023 年 年度 报告 董事会 决定 公司 员工 人数 为 一千 二百 人')).toBe(
       false,
     );
@@ -52,7 +53,7 @@ describe('isTitleRun: a run of capitalised words is no prose', () => {
 
   it('property: lower-case words added to a run of capitalised words make it prose', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 10, max: 30 }), (n) => {
+      fc.property(fc.integer({ min: 16, max: 40 }), (n) => {
         const capitalised = Array.from({ length: n }, (_, i) => `Name${String.fromCharCode(97 + (i % 26))}`);
         expect(isTitleRun(capitalised.join(' '))).toBe(true);
         const prose = capitalised.flatMap((w) => [w, 'was', 'seen', 'there']);
@@ -102,6 +103,29 @@ describe('questionParts: a comma inside a date does not split the question', () 
       'What did the Cupertino board decide on Board Governance at the April 6, 2016 meeting?',
     );
     expect(parts).toHaveLength(1);
+  });
+
+  it('completes a one-word part from the part before it (coordinated words share their clause)', () => {
+    expect(coordinated([['cedar', 'river', 'begin'], ['end']])).toEqual([
+      ['cedar', 'river', 'begin'],
+      ['cedar', 'river', 'end'],
+    ]);
+    const parts = questionParts('where does the cedar river begin and end').map((p) => [...p].sort());
+    expect(parts).toContainEqual(['cedar', 'end', 'river']);
+  });
+
+  it('leaves a part of two or more words, and a one-word first part, as they are', () => {
+    expect(
+      coordinated([
+        ['revenu', 'acme'],
+        ['margin', 'globex'],
+      ]),
+    ).toEqual([
+      ['revenu', 'acme'],
+      ['margin', 'globex'],
+    ]);
+    expect(coordinated([['end'], ['cedar', 'river']])).toEqual([['end'], ['cedar', 'river']]);
+    expect(coordinated([['river'], ['end']])).toEqual([['river'], ['end']]);
   });
 
   it('still splits at a comma before words', () => {
@@ -155,6 +179,30 @@ describe('the answerability decision with the answer-shape rules', () => {
       ],
     });
     expect(extractiveAnswer(state, 'concise').answer).toMatch(/Julie Chen.*\[1\]/);
+  });
+
+  it('answers a coordinated question from the sentence saying one of its parts', () => {
+    const state = stateWith({
+      question: 'where does the cedar river begin and end',
+      opened: [chunkOf('cedar.txt', 'The Cedar River rises in Dodge County , Minnesota , and flows into Iowa .')],
+    });
+    expect(extractiveAnswer(state, 'concise').answer).toMatch(/Dodge County.*\[1\]/);
+  });
+
+  it('judges a coordinated question as each part would be judged alone', () => {
+    const ask = (question: string, text: string) =>
+      declined(extractiveAnswer(stateWith({ question, opened: [chunkOf('river.txt', text)] }), 'concise').answer);
+    for (const text of [
+      'The Cedar River is popular with anglers and canoeists in the summer .',
+      'The Mississippi River is popular with anglers and canoeists in the summer .',
+      'Its source is a spring in the hills above the town .',
+    ])
+      expect(ask('where does the cedar river begin and end', text)).toBe(
+        ask('where does the cedar river begin', text) && ask('where does the cedar river end', text),
+      );
+    expect(ask('where does the cedar river begin and end', 'The Mississippi River is popular with anglers .')).toBe(
+      true,
+    );
   });
 
   it('answers from an infobox run that holds every asked word', () => {

@@ -153,15 +153,31 @@ function askedNumbers(question: string): string[] {
 
 /**
  * The parts of a compound question ("X and Y", "X; Y") as analysed term sets, the whole question first: evidence
- * that answers one part is an answer (the missing part is stated), not a decline.
+ * that answers one part is an answer (the missing part is stated), not a decline. A comma between numbers ("April 6,
+ * 2016") splits nothing. A part of one word is coordinated with the last word of the part before it and shares the
+ * rest of its clause (`coordinated`): "where does the cedar river begin and end" asks where the river begins and
+ * where it ends.
  */
 export function questionParts(question: string): Set<string>[] {
   const whole = new Set(keyTerms(withoutInterrogatives(question)));
-  const parts = withoutInterrogatives(question)
+  const pieces = withoutInterrogatives(question)
     .split(/\s+(?:and|as\s+well\s+as|plus|et|und)\s+|;\s+|,\s+(?!\d)/i)
-    .map((p) => new Set(keyTerms(p)))
+    .map((p) => keyTerms(p));
+  const parts = coordinated(pieces)
+    .map((p) => new Set(p))
     .filter((p) => p.size >= 2);
   return parts.length >= 2 ? [whole, ...parts] : [whole];
+}
+
+/**
+ * Pieces of a compound question with a one-word piece completed from the piece before it: the word replaces that
+ * piece's last word ("cedar river begin" and "end" → "cedar river end"), since coordinated words share their clause.
+ */
+export function coordinated(pieces: readonly string[][]): string[][] {
+  return pieces.map((piece, i) => {
+    const before = pieces[i - 1];
+    return piece.length === 1 && before && before.length >= 2 ? [...before.slice(0, -1), ...piece] : piece;
+  });
 }
 
 /**
