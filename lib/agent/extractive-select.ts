@@ -1,6 +1,7 @@
 import { analyze } from '@/lib/retrieval/analyzer';
 import { wordsOf } from '@/lib/retrieval/unspaced-scripts';
 import { answerFit, combinedFit, fitSentence } from './answer-fit';
+import { isTitleRun, saysCount } from './answer-shape';
 import {
   type AnswerType,
   definedTerm,
@@ -156,15 +157,31 @@ function askedNumbers(question: string): string[] {
 
 /**
  * The parts of a compound question ("X and Y", "X; Y") as analysed term sets, the whole question first: evidence
- * that answers one part is an answer (the missing part is stated), not a decline.
+ * that answers one part is an answer (the missing part is stated), not a decline. A comma between numbers ("April 6,
+ * 2016") splits nothing. A part of one word is coordinated with the last word of the part before it and shares the
+ * rest of its clause (`coordinated`): "where does the cedar river begin and end" asks where the river begins and
+ * where it ends.
  */
 export function questionParts(question: string): Set<string>[] {
   const whole = new Set(keyTerms(withoutInterrogatives(question)));
-  const parts = withoutInterrogatives(question)
-    .split(/\s+(?:and|as\s+well\s+as|plus|et|und)\s+|[;,]\s+/i)
-    .map((p) => new Set(keyTerms(p)))
+  const pieces = withoutInterrogatives(question)
+    .split(/\s+(?:and|as\s+well\s+as|plus|et|und)\s+|;\s+|,\s+(?!\d)/i)
+    .map((p) => keyTerms(p));
+  const parts = coordinated(pieces)
+    .map((p) => new Set(p))
     .filter((p) => p.size >= 2);
   return parts.length >= 2 ? [whole, ...parts] : [whole];
+}
+
+/**
+ * Pieces of a compound question with a one-word piece completed from the piece before it: the word replaces that
+ * piece's last word ("cedar river begin" and "end" → "cedar river end"), since coordinated words share their clause.
+ */
+export function coordinated(pieces: readonly string[][]): string[][] {
+  return pieces.map((piece, i) => {
+    const before = pieces[i - 1];
+    return piece.length === 1 && before && before.length >= 2 ? [...before.slice(0, -1), ...piece] : piece;
+  });
 }
 
 /**
@@ -294,7 +311,12 @@ export function selectEvidence(args: {
   const sentenceAttributes =
     attributes.length === 0 ? 1 : attributes.filter((t) => holds(pickedTerms, t)).length / attributes.length;
   // What one group of sentences says (the asked entity's names may stand above its sentence: nameAboveSentence).
-  const saysEnough = (group: readonly Candidate[], have: ReadonlySet<string>, minCoverage: number) => {
+  const saysEnough = (
+    group: readonly Candidate[],
+    have: ReadonlySet<string>,
+    minCoverage: number,
+    titleRun = false,
+  ) => {
     const says = nameAboveSentence({ picked: group, pickedTerms: have, specific, attributes, contexts });
     return questionParts(question).some((part) => {
       const partTerms = terms.filter((t) => part.has(t));
@@ -308,7 +330,7 @@ export function selectEvidence(args: {
       const topical = partTerms.filter((t) => !typeNouns.has(t));
       const cov =
         useTable && table && topical.length === terms.length ? table.coverage : weighted(topical, says, weight);
-      return attr > DECLINE_ATTRIBUTE && cov >= minCoverage;
+      return (titleRun ? attr >= 1 : attr > DECLINE_ATTRIBUTE) && cov >= minCoverage;
     });
   };
   // An identifier's label word ("phone" of "phone number", `typeNounModifiers`) may go unsaid when the rest of the asked
@@ -331,7 +353,10 @@ export function selectEvidence(args: {
   // One document must say enough on its own: sentences of two unrelated passages do not add up to an answer.
   const saidByOneDocument = useTable
     ? saysEnough(picked, pickedTerms, DECLINE_COVERAGE)
-    : evidenceByDocument(picked, scored, count).some((group) => saysEnough(group, readTerms(group), DOCUMENT_COVERAGE));
+    : evidenceByDocument(picked, scored, count).some(
+        (group) =>
+          saysEnough(group, readTerms(group), DOCUMENT_COVERAGE, onlyTitleRuns(group)) && fillsSlot(group, question),
+      );
   const unanswerable =
     chosen.length === 0 ||
     headingOnly ||
@@ -497,6 +522,28 @@ export function evidenceByDocument<T extends { c: Candidate; s: number; heading:
       .map((x) => x.c);
     return [...new Set([...own, ...picked.filter((p) => p.opened.chunk.documentId === d)])];
   });
+}
+
+/**
+ * Whether one document's sentences fill the slot a "how many X" question asks for: a number said of X
+ * (`saysCount`), in a prose sentence (a line of table cells is read by the table reader, its counts under headers
+ * the line itself may not repeat). Other questions: always.
+ */
+export function fillsSlot(group: readonly Candidate[], question: string): boolean {
+  const family = (word: string, noun: string) => {
+    const have = new Set(analyze(word));
+    return analyze(noun).some((t) => holds(have, t));
+  };
+  return group.some((c) => isCellLine(c.sentence.text) || saysCount(c.sentence.text, question, family));
+}
+
+/**
+ * Whether every sentence of a group is a run of capitalised words (`isTitleRun`: a flattened infobox, a chart's
+ * header, a letterhead). Such a group answers only when it holds every asked attribute word: it names the subject and
+ * many things around it, so sharing most of the question's words shows only that it is on topic.
+ */
+export function onlyTitleRuns(group: readonly Candidate[]): boolean {
+  return group.length > 0 && group.every((c) => isTitleRun(c.sentence.text));
 }
 
 /** (top - other) / top, within 0-1. */
