@@ -68,6 +68,12 @@ describe('saysCount: a how-many question wants a number said of what it counts',
     expect(countedNoun('how many goals have arsenal scored in the premier league')).toBe('goals');
     expect(countedNoun('How many employees did the company have?')).toBe('employees');
     expect(countedNoun('what is the average temperature in ecuador')).toBeNull();
+    // the head of the noun phrase, not its first word; nothing when no noun follows
+    expect(countedNoun('How many US presidents are alumni of the school?')).toBe('presidents');
+    expect(countedNoun('How many tons of living plants are in the rainforest?')).toBe('tons');
+    expect(countedNoun('How many new species?')).toBe('species');
+    expect(countedNoun('How many were killed by plague in Naples in 1656?')).toBeNull();
+    expect(countedNoun('how many of the players scored')).toBeNull();
   });
 
   it('accepts a number (digits or words) next to the counted noun', () => {
@@ -75,6 +81,15 @@ describe('saysCount: a how-many question wants a number said of what it counts',
     expect(saysCount('In its first week the album sold 528,000 copies in the United States .', q, sameWord)).toBe(true);
     expect(saysCount('It was reported to have sold ten million copies worldwide .', q, sameWord)).toBe(true);
     expect(saysCount('Copies sold : 1.2 million .', q, sameWord)).toBe(true);
+  });
+
+  it('counts the head noun of a longer phrase, and asks nothing of a question that names no noun', () => {
+    const q = 'How many US presidents are alumni of the school?';
+    expect(saysCount("Harvard's alumni include eight U.S. presidents and 62 billionaires.", q, sameWord)).toBe(true);
+    expect(saysCount('The school has 62 living billionaires among its alumni.', q, sameWord)).toBe(false);
+    expect(
+      saysCount('In 1656, the plague killed about half of Naples.', 'How many were killed in Naples?', sameWord),
+    ).toBe(true);
   });
 
   it('rejects a number said of something else in an on-topic sentence, and a number the question gives', () => {

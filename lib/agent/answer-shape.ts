@@ -44,10 +44,34 @@ export function isTitleRun(text: string): boolean {
   return capitalised / words.length > TITLE_RUN_CAPITALS;
 }
 
-/** The noun a "how many" question counts ("how many goals …" → "goals"), or null. */
+/**
+ * Words that end the noun phrase after "how many": auxiliaries and modals, prepositions, conjunctions and
+ * wh-words. Closed classes of English grammar, not a list fitted to questions.
+ */
+const PHRASE_END = new Set(
+  (
+    'is are was were be been being am do does did have has had will would can could shall should may might must ' +
+    'of in on at by for from to with during since between among into within across over under after before about ' +
+    'per than through against and or but that which who whom whose when where why how'
+  ).split(' '),
+);
+
+/**
+ * The noun a "how many" question counts, the head (last word) of the noun phrase after "how many": "how many goals
+ * have …" → "goals", "how many US presidents are …" → "presidents", "how many tons of …" → "tons"; null when no noun
+ * follows ("how many were killed …", "how many of them …").
+ */
 export function countedNoun(question: string): string | null {
-  const m = /\bhow\s+many\s+([\p{L}][\p{L}'’-]*)/iu.exec(question);
-  return m?.[1]?.toLowerCase() ?? null;
+  const m = /\bhow\s+many\s+(.*)$/isu.exec(question);
+  if (!m?.[1]) return null;
+  const phrase: string[] = [];
+  for (const raw of m[1].split(/\s+/)) {
+    const word = raw.toLowerCase().replace(/^[^\p{L}]+|[^\p{L}'’.-]+$/gu, '');
+    if (word.length === 0 || !/^\p{L}/u.test(word) || PHRASE_END.has(word)) break;
+    phrase.push(word.replace(/[.]+$/, ''));
+    if (/[,;:?!]$/.test(raw)) break;
+  }
+  return phrase.at(-1) ?? null;
 }
 
 /** How far (in words) the number may stand from the counted noun: "528,000 copies", "10 million views". */
