@@ -133,7 +133,7 @@ async function main(): Promise<number> {
   const lanes = concurrency * 2;
   const index = await getChunkIndex();
   const profile = createIngestProfile();
-  const perFile: { id: string; ms: number; pages: number }[] = [];
+  const perFile: { id: string; ms: number; pages: number; startMs: number }[] = [];
   const deps: WorkerDeps = {
     index,
     profile,
@@ -149,7 +149,17 @@ async function main(): Promise<number> {
   const pending = await countUnfinishedDocuments({ ownerId: userId });
   const jobBar = bars.create(pending, 0, { phase: 'process', rate: '', detail: '' });
   const started = Date.now();
+  const processingStarted = performance.now();
   const cpuStart = process.cpuUsage();
+  // the process's CPU rate (cores busy, all threads) per 500 ms of processing, for --json: idle cores show here
+  const coresBusy: number[] = [];
+  let lastCpu = process.cpuUsage();
+  const cpuSampler = setInterval(() => {
+    const now = process.cpuUsage();
+    coresBusy.push(Math.round((now.user + now.system - lastCpu.user - lastCpu.system) / 5e3) / 100);
+    lastCpu = now;
+  }, 500);
+  cpuSampler.unref();
   let pages = 0;
   let chunks = 0;
   let done = 0;
@@ -170,7 +180,12 @@ async function main(): Promise<number> {
       const row = await findDocument({ ownerId: userId, id });
       pages += row?.pageCount ?? 0;
       chunks += row?.chunkCount ?? 0;
-      perFile.push({ id: row?.filename ?? id, ms: performance.now() - jobStarted, pages: row?.pageCount ?? 0 });
+      perFile.push({
+        id: row?.filename ?? id,
+        ms: performance.now() - jobStarted,
+        pages: row?.pageCount ?? 0,
+        startMs: jobStarted - processingStarted,
+      });
       done++;
       const seconds = Math.max(0.001, (Date.now() - started) / 1000);
       jobBar.increment(1, {
@@ -192,6 +207,7 @@ async function main(): Promise<number> {
     await recoverStaleJobs();
   }
   bars.stop();
+  clearInterval(cpuSampler);
 
   // 3. summary
   const docs = await listDocumentOutcomes({ ownerId: userId, bucketId });
@@ -244,6 +260,14 @@ async function main(): Promise<number> {
       // the whole command, from this process's start: loading, migrations, storing the files, processing
       commandWallSeconds: performance.now() / 1000,
       commandCpuSeconds: ((total) => (total.user + total.system) / 1e6)(process.cpuUsage()),
+      // when each file's job started and how long it took (ms from the start of processing), in finishing order
+      timeline: perFile.map((f) => ({
+        file: f.id,
+        startMs: Math.round(f.startMs),
+        ms: Math.round(f.ms),
+        pages: f.pages,
+      })),
+      coresBusyPer500ms: coresBusy,
     };
     fs.writeFileSync(values.json, `${JSON.stringify(summary, null, 2)}\n`);
   }

@@ -4,6 +4,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
 import { installedLanguageFolder, joinCjk, ocrWorkerSettings, recognizeImage, shutdownOcr } from './ocr';
 import { textLayerUsable } from './parsers/pdf';
+import { rgbaToPpm } from './ppm';
 
 afterAll(async () => {
   await shutdownOcr();
@@ -47,6 +48,9 @@ describe('recognizeImage', () => {
     expect(result.text).toMatch(/Invoice 4721 was paid in full/);
     expect(result.confidence).toBeGreaterThan(60);
     expect(result.words).toBeGreaterThanOrEqual(6);
+    // the same pixels as uncompressed PPM (what a rendered PDF page is handed over as) read the same
+    const ppm = await recognizeImage(rgbaToPpm(canvas.data(), 900, 200), ['eng']);
+    expect(ppm).toEqual(result);
   }, 240_000); // OCR of a full page: seconds on an idle machine, minutes when the cores are shared
 });
 

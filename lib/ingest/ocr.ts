@@ -199,7 +199,7 @@ export function joinCjk(text: string): string {
   return text.replace(CJK_GAP, '');
 }
 
-/** Recognises one image (PNG, JPEG, TIFF, WebP, BMP or GIF bytes) with the given languages. */
+/** Recognises one image (PNG, JPEG, TIFF, WebP, BMP, GIF or PNM bytes) with the given languages. */
 export async function recognizeImage(image: Uint8Array, languages: readonly string[]): Promise<OcrResult> {
   const worker = await workerFor(languages);
   const { data } = await worker.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength));

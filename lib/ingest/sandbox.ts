@@ -177,11 +177,32 @@ export function resolveWorkerPath(explicit?: string): string {
   return found;
 }
 
+/**
+ * Node options a parse worker starts with: this process's, less tsx's loader (`--import`/`--require` of a file in
+ * the tsx package), which `tsx` puts on the command line of the CLI and the scripts. parse-worker.mjs registers tsx
+ * itself, so the inherited copy only loaded it a second time, in the parse worker and again in every thread the
+ * worker starts (each Tesseract worker: ~0.2 CPU-s; docs/benchmarks-ingest.md, "fifth pass").
+ */
+export function parseWorkerExecArgv(execArgv: readonly string[]): string[] {
+  const tsxFile = /[\\/]tsx[\\/]/;
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i] ?? '';
+    if ((arg === '--import' || arg === '--require' || arg === '-r') && tsxFile.test(execArgv[i + 1] ?? '')) {
+      i++;
+      continue;
+    }
+    if (/^--(import|require)=/.test(arg) && tsxFile.test(arg)) continue;
+    out.push(arg);
+  }
+  return out;
+}
+
 function spawnWorker(workerPath: string, limits: Required<SandboxLimits>, key: string): PooledWorker {
   // The worker is started from a one-line module so bundlers do not try to resolve or rewrite the entry file.
   workersStarted++;
   const bootstrap = `import(${JSON.stringify(pathToFileURL(workerPath).href)});`;
-  const worker = new Worker(bootstrap, {
+  const options = {
     eval: true,
     resourceLimits: {
       maxOldGenerationSizeMb: limits.maxMemoryMb,
@@ -190,7 +211,17 @@ function spawnWorker(workerPath: string, limits: Required<SandboxLimits>, key: s
     },
     stdout: false,
     stderr: false,
-  });
+  };
+  const execArgv = parseWorkerExecArgv(process.execArgv);
+  let worker: Worker;
+  try {
+    // only when there is a loader to leave out; otherwise the worker inherits the options as Node passes them
+    worker = new Worker(bootstrap, execArgv.length < process.execArgv.length ? { ...options, execArgv } : options);
+  } catch (error) {
+    // an option Node does not accept in a worker's explicit list (ERR_WORKER_INVALID_EXEC_ARGV): inherit them all
+    if ((error as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
+    worker = new Worker(bootstrap, options);
+  }
   const pooled: PooledWorker = { worker, key, idleTimer: null };
   // An idle worker that dies leaves the pool; its 'error' is reported to the running job's listener, if any.
   worker.on('error', () => undefined);

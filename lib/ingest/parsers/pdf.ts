@@ -15,6 +15,7 @@ import {
   recognizeWithFallback,
   resolveOcrOptions,
 } from '../ocr';
+import { rgbaToPpm } from '../ppm';
 import type { ParsedDocument, ParsedUnit, ProgressCallback } from '../types';
 import { layoutPage, type PageLayout } from './pdf-layout';
 import { PdfiumTextLayer } from './pdfium-text';
@@ -130,15 +131,26 @@ async function paintsImage(lists: OperatorLists, pageNumber: number): Promise<bo
 const RENDER_TIMEOUT_MS = 20_000;
 
 interface NodeCanvas {
+  width: number;
+  height: number;
   encode(format: 'png'): Promise<Buffer>;
+  /** The pixels, premultiplied RGBA. */
+  data(): Buffer;
 }
 
-/** Renders a page to PNG at `dpi`, scaled down to at most `maxPixels`; cancelled after RENDER_TIMEOUT_MS. */
+/**
+ * What renderPage returns: PNG (compressed, for a vision model) or binary PPM (uncompressed RGB, for OCR: Tesseract
+ * reads it without decoding, and the same pixels give the same text as the PNG did).
+ */
+export type PageImageFormat = 'png' | 'ppm';
+
+/** Renders a page at `dpi`, scaled down to at most `maxPixels`; cancelled after RENDER_TIMEOUT_MS. */
 export async function renderPage(
   doc: PdfDocument,
   pageNumber: number,
   dpi: number,
   maxPixels: number,
+  format: PageImageFormat = 'png',
 ): Promise<Uint8Array> {
   const page = await doc.getPage(pageNumber);
   try {
@@ -160,7 +172,9 @@ export async function renderPage(
       } finally {
         clearTimeout(timer);
       }
-      return new Uint8Array(await (drawing.canvas as unknown as NodeCanvas).encode('png'));
+      const canvas = drawing.canvas as unknown as NodeCanvas;
+      if (format === 'ppm') return rgbaToPpm(canvas.data(), canvas.width, canvas.height);
+      return new Uint8Array(await canvas.encode('png'));
     } finally {
       factory.destroy(drawing);
     }
@@ -206,7 +220,7 @@ async function ocrScannedPages(
       break;
     }
     try {
-      const image = await renderPage(doc, page, ocr.dpi, ocr.maxPixels);
+      const image = await renderPage(doc, page, ocr.dpi, ocr.maxPixels, 'ppm');
       const result = await recognizeWithFallback(image, ocr, memory);
       if (result.words > 0 && result.confidence < ocr.minConfidence) {
         const warning = lowConfidenceWarning(`page ${page}`, result, ocr.minConfidence);
