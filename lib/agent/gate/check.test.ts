@@ -293,6 +293,10 @@ describe('admissions, where they start and end', () => {
       ['UNGROUNDED_NUMBER', 1],
     ]);
   });
+  it('a claim after an admission is no admission: it may not use the question', () => {
+    expect(issues('The documents do not say why; the limit is 42 [1].')).toEqual([['UNGROUNDED_NUMBER', 0]]);
+    expect(issues('The documents do not say why; it is "magic tokens" [1].')).toEqual([['QUOTE_NOT_FOUND', 0]]);
+  });
   it('with an insufficiency phrase, an admission may quote the phrase or the question, nothing else', () => {
     const over = { insufficiencyPhrase: 'Not covered' };
     expect(issues('Not covered: "magic tokens".', over)).toEqual([]);

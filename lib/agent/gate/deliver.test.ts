@@ -138,6 +138,10 @@ describe('deliverable, branch by branch', () => {
     const late = setup();
     late.state.safetyFlags.add('index_unavailable');
     expect(deliverable({ ...late, draft: CITED })).toEqual({ text: CITED, kind: 'verified', stopped: false });
+    // Its report (had nothing passed) lists what was opened under the usual head, not "the index is unreachable".
+    expect(insufficiencyReport(late.state, [], false).split('\n')[0]).toBe(
+      'Insufficient documentation: no answer could be verified against your documents.',
+    );
     const down = setup([]);
     down.state.safetyFlags.add('index_unavailable');
     expect(deliverable({ ...down, draft: HONEST, trust: () => [] }).text.split('\n')[0]).toBe(

@@ -306,3 +306,17 @@ describe('dateWindows, at word boundaries', () => {
     expect(dateWindows(text)).toEqual([{ start: 0, end: text.length }]);
   });
 });
+
+describe('dotted triples', () => {
+  it('a triple on its own is both a day-first date and a version, wherever it stands', () => {
+    const both = ['d:2010-10-01', 'v:10.1.10', 'd:2010-01-10'];
+    expect(mentions('10.1.10 is out')).toEqual([['10.1.10', both]]);
+    expect(mentions('Build 1234567 10.1.10')).toEqual([
+      ['1234567', ['n:1234567']],
+      ['10.1.10', both],
+    ]);
+  });
+  it('a triple continued by more dotted digits is not that version', () => {
+    expect([...evidenceKeys('Route 10.1.10.5 now')]).not.toContain('v:10.1.10');
+  });
+});
