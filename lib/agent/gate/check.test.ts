@@ -257,6 +257,7 @@ describe('document names, adversarial', () => {
     { n: 1, chunk: { text: 'Totals were revised.', filename: 'budget-2024.xlsx', title: 'Budget 2024' } },
     { n: 2, chunk: { text: 'Totals were revised again.', filename: 'budget-2024-r.xlsx', title: 'Budget 2024 rev 2' } },
     { n: 3, chunk: { text: 'Sales rose by 4 percent.', filename: '1.md', title: '100' } },
+    { n: 4, chunk: { text: 'Sales fell.', filename: 'sales.md', title: ' 12 ' } },
   ];
   const check = (answer: string, question = 'What changed?') =>
     checkAnswer(answer, input({ opened, question })).issues.map((i) => i.code);
@@ -269,6 +270,8 @@ describe('document names, adversarial', () => {
   it('a name of four characters or more is a name; a shorter one is read as a number', () => {
     expect(check('- 1.md: "Sales rose by 4 percent." [3]')).toEqual([]);
     expect(check('The limit is 100 [3].')).toEqual(['UNGROUNDED_NUMBER']);
+    // Spaces around a name do not count toward its length.
+    expect(check('Sales fell by 12 [4].')).toEqual(['UNGROUNDED_NUMBER']);
   });
 
   it('a blanked name keeps the offsets of what follows: an admission may still name the question', () => {

@@ -320,3 +320,16 @@ describe('dotted triples', () => {
     expect([...evidenceKeys('Route 10.1.10.5 now')]).not.toContain('v:10.1.10');
   });
 });
+
+describe('partial dates are still numbers', () => {
+  it('a duration ago and a numeric month-year keep their numbers to be checked', () => {
+    expect(mentions('It ran 5 years ago, in 2024.')).toEqual([
+      ['5', ['n:5']],
+      ['2024', ['n:2024']],
+    ]);
+    expect(mentions('due 12/2024')).toEqual([
+      ['12', ['n:12']],
+      ['2024', ['n:2024']],
+    ]);
+  });
+});
