@@ -74,6 +74,7 @@ for (const [file, { source, mutants }] of Object.entries(json.files)) {
       const key: MutantKey = {
         file: rel,
         mutator: m.mutatorName,
+        line: (lines[m.location.start.line - 1] ?? '').trim(),
         original: oneLine(original(lines, m.location), 1000),
         replacement: oneLine(m.replacement ?? '', 1000),
       };

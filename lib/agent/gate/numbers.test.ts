@@ -248,6 +248,8 @@ describe('numbers, edge cases that decide a value', () => {
   it('a two-digit year after a month name is not a written year: only the month and day count', () => {
     expect(mentions('5 March 24')).toEqual([['5 March 24', ['md:03-05']]]);
     expect(mentions('5 March 2024')).toEqual([['5 March 2024', ['d:2024-03-05']]]);
+    // Without a day, a two-digit year after a month name is only a number.
+    expect(mentions('March 99')).toEqual([['99', ['n:99']]]);
   });
 
   it('an ordinal day in words is a day', () => {
