@@ -40,6 +40,8 @@ describe('admits', () => {
     expect(admits('Rate limits apply.', 'not in the docs')).toBe(false);
     expect(admits('Rate limits apply.', '  ')).toBe(false);
     expect(admits('Rate limits apply.', null)).toBe(false);
+    // The phrase is compared without the spaces around it.
+    expect(admits('Not in the docs.', '  not in the docs ')).toBe(true);
   });
 });
 
@@ -60,5 +62,6 @@ describe('clauses', () => {
     ).toBe(9);
     expect(clauses('one clause only')).toEqual([{ text: 'one clause only', start: 0, end: 15, admits: false }]);
     expect(clauses('; lead')).toEqual([{ text: ' lead', start: 1, end: 6, admits: false }]);
+    expect(clauses('a b;  ; c d').map((c) => c.text)).toEqual(['a b', ' c d']);
   });
 });

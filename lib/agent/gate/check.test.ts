@@ -222,3 +222,89 @@ describe('document names in an answer', () => {
     expect(check('- report-2023.pdf: "Boeing Company Long Beach 56" [1]')).toEqual(['UNGROUNDED_NUMBER']);
   });
 });
+
+describe('a picture reading (verbatim: false)', () => {
+  const opened = [
+    ...SOURCES,
+    { n: 3, chunk: { text: 'The chart shows 340 orders in March and a flat line after.' }, verbatim: false },
+  ];
+  it('grounds numbers and cited claims', () => {
+    expect(issues('The chart shows 340 orders in March [3].', { opened })).toEqual([]);
+  });
+  it('never grounds a quote, a block quote or a code line', () => {
+    expect(issues('It says "340 orders in March" [3].', { opened })).toEqual([['QUOTE_NOT_FOUND', 0]]);
+    expect(issues('> The chart shows 340 orders in March [3]', { opened })).toEqual([['QUOTE_NOT_FOUND', 0]]);
+    expect(issues('Shown [3]:\n```\nThe chart shows 340 orders\n```', { opened })).toEqual([['QUOTE_NOT_FOUND', 1]]);
+    // The same words quoted from a verbatim source it also cites pass.
+    expect(issues('It says "up to 10 GB of files" [2][3].', { opened })).toEqual([]);
+  });
+});
+
+describe('location labels, each on its own', () => {
+  const opened = [
+    { n: 1, chunk: { text: 'Region | Sales\nNorth | 412', sheet: 'Budget 2024', headingPath: '15 Regions' } },
+    { n: 2, chunk: { text: 'Region | Sales\nSouth | 97', sheet: null, headingPath: 'Quarter 3 > 2025 plan' } },
+  ];
+  it('a sheet name and a heading path ground their numbers separately', () => {
+    expect(issues('Budget 2024, 15 regions: North 412 [1].', { opened })).toEqual([]);
+    expect(issues('Quarter 3 of the 2025 plan: South 97 [2].', { opened })).toEqual([]);
+    expect(issues('Budget 202415 [1].', { opened })).toEqual([['UNGROUNDED_NUMBER', 0]]);
+  });
+});
+
+describe('document names, adversarial', () => {
+  const opened = [
+    { n: 1, chunk: { text: 'Totals were revised.', filename: 'budget-2024.xlsx', title: 'Budget 2024' } },
+    { n: 2, chunk: { text: 'Totals were revised again.', filename: 'budget-2024-r.xlsx', title: 'Budget 2024 rev 2' } },
+    { n: 3, chunk: { text: 'Sales rose by 4 percent.', filename: '1.md', title: '100' } },
+    { n: 4, chunk: { text: 'Sales fell.', filename: 'sales.md', title: ' 12 ' } },
+  ];
+  const check = (answer: string, question = 'What changed?') =>
+    checkAnswer(answer, input({ opened, question })).issues.map((i) => i.code);
+
+  it('a longer name holding a shorter one is a name as a whole', () => {
+    expect(check('Budget 2024 [1] was replaced by Budget 2024 rev 2 [2].')).toEqual([]);
+    expect(check('Budget 2024 rev 3 replaced it [1][2].')).toEqual(['UNGROUNDED_NUMBER']);
+  });
+
+  it('a name of four characters or more is a name; a shorter one is read as a number', () => {
+    expect(check('- 1.md: "Sales rose by 4 percent." [3]')).toEqual([]);
+    expect(check('The limit is 100 [3].')).toEqual(['UNGROUNDED_NUMBER']);
+    // Spaces around a name do not count toward its length.
+    expect(check('Sales fell by 12 [4].')).toEqual(['UNGROUNDED_NUMBER']);
+  });
+
+  it('a blanked name keeps the offsets of what follows: an admission may still name the question', () => {
+    expect(
+      check('budget-2024-r.xlsx [2] was revised; the documents do not mention 42 tokens.', 'Why 42 tokens?'),
+    ).toEqual([]);
+    expect(check('budget-2024-r.xlsx [2] was revised; 42 tokens are not documented.', 'Why 42 tokens?')).toEqual([]);
+    expect(check('budget-2024-r.xlsx lists 42 tokens [2]; the documents do not say why.', 'Why 42 tokens?')).toEqual([
+      'UNGROUNDED_NUMBER',
+    ]);
+  });
+});
+
+describe('admissions, where they start and end', () => {
+  it('a quote opening an admission names what is missing', () => {
+    expect(issues('"magic tokens" are not documented.')).toEqual([]);
+    expect(issues('"gold tokens" are not documented.')).toEqual([['QUOTE_NOT_FOUND', 0]]);
+  });
+  it('an admission after another sentence is read at its own offsets', () => {
+    expect(issues('Limits apply [1]. The documents do not mention 42 tokens.')).toEqual([]);
+    expect(issues('Limits apply [1]. The documents do not mention "magic tokens".')).toEqual([]);
+    expect(issues('Limits apply [1]. There are 42 tokens [1], but the documents do not say why.')).toEqual([
+      ['UNGROUNDED_NUMBER', 1],
+    ]);
+  });
+  it('a claim after an admission is no admission: it may not use the question', () => {
+    expect(issues('The documents do not say why; the limit is 42 [1].')).toEqual([['UNGROUNDED_NUMBER', 0]]);
+    expect(issues('The documents do not say why; it is "magic tokens" [1].')).toEqual([['QUOTE_NOT_FOUND', 0]]);
+  });
+  it('with an insufficiency phrase, an admission may quote the phrase or the question, nothing else', () => {
+    const over = { insufficiencyPhrase: 'Not covered' };
+    expect(issues('Not covered: "magic tokens".', over)).toEqual([]);
+    expect(issues('Not covered: "Not covered".', over)).toEqual([]);
+    expect(issues('Not covered: "premium tiers".', over)).toEqual([['QUOTE_NOT_FOUND', 0]]);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildFixture } from '../../../test/support/agent/fixtures';
+import { buildFixture, makeChunk, makeDocument, TEXT } from '../../../test/support/agent/fixtures';
 import { stateWith } from '../../../test/support/agent/state';
 import { trustIssues } from '../validate';
 import { deliverable, insufficiencyReport, notice } from './deliver';
@@ -81,5 +81,98 @@ describe('deliverable', () => {
         '- Missing: a passage that states an answer to the question, quoted and cited.',
       ].join('\n'),
     );
+  });
+});
+
+describe('deliverable, branch by branch', () => {
+  const rate = makeChunk(makeDocument({ filename: 'rate-limits.md' }), 0, TEXT.rateLimits);
+  const CITED = 'The public API allows 100 requests per minute per token [1].';
+  const HONEST = 'The documents do not say how long tokens last.';
+  const NOTE = '(Stopped before the answer was finished; the text above is what had been checked against the sources.)';
+  const setup = (opened = [rate]) => {
+    const state = stateWith({ question: QUESTION, opened });
+    return {
+      state,
+      stopped: false,
+      insufficiencies: [],
+      trust: (t: string) => trustIssues(t, state),
+      repair: (d: string) => d,
+    };
+  };
+
+  it('a stopped run delivers checked text with a note saying it was stopped, or the report saying so', () => {
+    const base = { ...setup(), stopped: true };
+    expect(deliverable({ ...base, draft: CITED })).toEqual({
+      text: `${CITED}\n\n${NOTE}`,
+      kind: 'verified',
+      stopped: true,
+    });
+    expect(deliverable({ ...base, draft: INVENTED, repair: () => CITED })).toEqual({
+      text: `${CITED}\n\n${NOTE}`,
+      kind: 'repaired',
+      stopped: true,
+    });
+    const report = { text: insufficiencyReport(base.state, [], true), kind: 'report', stopped: true };
+    expect(deliverable({ ...base, draft: INVENTED })).toEqual(report);
+    // An honest admission does not lead a stopped run's report: the run did not finish looking.
+    expect(deliverable({ ...base, draft: HONEST })).toEqual(report);
+  });
+
+  it('an answer is only what states something cited: a cited heading over an admission is no answer', () => {
+    const base = setup();
+    const headed = `## Rate limits [1]\n\n${HONEST}`;
+    expect(deliverable({ ...base, draft: headed })).toEqual({
+      text: insufficiencyReport(base.state, [], false, headed),
+      kind: 'verified',
+      stopped: false,
+    });
+    const mixed = `${CITED} ${HONEST}`;
+    expect(deliverable({ ...base, draft: mixed })).toEqual({ text: mixed, kind: 'verified', stopped: false });
+  });
+
+  it('with nothing opened, an honest draft is the answer; an unreachable index is said even when the draft passes', () => {
+    const none = setup([]);
+    expect(deliverable({ ...none, draft: HONEST })).toEqual({ text: HONEST, kind: 'verified', stopped: false });
+    expect(deliverable({ ...none, draft: HONEST, stopped: true }).kind).toBe('report');
+    // The index failed after a passage was opened: what was opened still answers.
+    const late = setup();
+    late.state.safetyFlags.add('index_unavailable');
+    expect(deliverable({ ...late, draft: CITED })).toEqual({ text: CITED, kind: 'verified', stopped: false });
+    // Its report (had nothing passed) lists what was opened under the usual head, not "the index is unreachable".
+    expect(insufficiencyReport(late.state, [], false).split('\n')[0]).toBe(
+      'Insufficient documentation: no answer could be verified against your documents.',
+    );
+    const down = setup([]);
+    down.state.safetyFlags.add('index_unavailable');
+    expect(deliverable({ ...down, draft: HONEST, trust: () => [] }).text.split('\n')[0]).toBe(
+      'The search index is not reachable right now, so your documents could not be searched. Please try again in a moment.',
+    );
+  });
+
+  it('an empty draft is never repaired into an answer; a repaired text is trimmed', () => {
+    const base = setup();
+    const empty = deliverable({ ...base, draft: '  ', trust: () => [], repair: () => CITED });
+    expect(empty).toEqual({ text: insufficiencyReport(base.state, [], false), kind: 'report', stopped: false });
+    expect(deliverable({ ...base, draft: INVENTED, repair: () => `  ${CITED}\n` })).toEqual({
+      text: CITED,
+      kind: 'repaired',
+      stopped: false,
+    });
+  });
+
+  it('the report heads with the insufficiency phrase when nothing was opened and the index is up', () => {
+    const none = setup([]);
+    expect(insufficiencyReport(none.state, [], false).split('\n')[0]).toBe(
+      'Insufficient documentation: no answer could be verified against your documents.',
+    );
+  });
+
+  it('the report names each passage by file and only the locations it has', () => {
+    const sheet = makeChunk(makeDocument({ filename: 'budget.xlsx' }), 0, 'Region | Sales', { sheet: 'Q3' });
+    const state = stateWith({ question: QUESTION, opened: [rate, sheet], queries: ['limits', 'budget'] });
+    expect(insufficiencyReport(state, [], false).split('\n').slice(1, 3)).toEqual([
+      '- Searched: "limits", "budget".',
+      '- Found: 2 passage(s) opened: rate-limits.md; budget.xlsx (sheet Q3).',
+    ]);
   });
 });

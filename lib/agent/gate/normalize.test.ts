@@ -49,6 +49,9 @@ describe('findVerbatim', () => {
   it('takes the earliest of the case variants', () => {
     expect(findVerbatim('b A a', 'a', true)).toEqual({ start: 2, end: 3 });
     expect(findVerbatim('b a A', 'A', true)).toEqual({ start: 2, end: 3 });
+    expect(findVerbatim('a b A', 'a', true)).toEqual({ start: 0, end: 1 });
+    // A variant that is not there does not undo one that is.
+    expect(findVerbatim('x The end', 'The end', true)).toEqual({ start: 2, end: 9 });
   });
   it('ends a match after a multi-character source cluster', () => {
     expect(findVerbatim('xe\u0301y', 'x\u00E9')).toEqual({ start: 0, end: 3 });

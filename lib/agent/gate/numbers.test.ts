@@ -221,3 +221,117 @@ describe('digits in any form', () => {
     expect(mentions('a\u200B5 x\u200B')).toEqual([['5', ['n:5']]]);
   });
 });
+
+describe('numbers, edge cases that decide a value', () => {
+  it('a duration near a year is still a number, not a date without keys', () => {
+    expect(mentions('Retry after 5 seconds, per the 2024 policy.')).toEqual([
+      ['5', ['n:5']],
+      ['2024', ['n:2024']],
+    ]);
+    expect(
+      grounded(
+        numberMentions('after 5 seconds')[0] ?? { raw: '', start: 0, end: 0, keys: [] },
+        evidenceKeys('Wait 5 s, per the 2024 policy.'),
+      ),
+    ).toBe(true);
+  });
+
+  it('a day and month without a month name or a written year are two numbers, not a date', () => {
+    expect(mentions('Signed 5/3, filed in 2024')).toEqual([
+      ['5', ['n:5']],
+      ['3', ['n:3']],
+      ['2024', ['n:2024']],
+    ]);
+    expect([...evidenceKeys('Signed 5/3, filed in 2024')].some((k) => k.startsWith('md:'))).toBe(false);
+  });
+
+  it('a two-digit year after a month name is not a written year: only the month and day count', () => {
+    expect(mentions('5 March 24')).toEqual([['5 March 24', ['md:03-05']]]);
+    expect(mentions('5 March 2024')).toEqual([['5 March 2024', ['d:2024-03-05']]]);
+    // Without a day, a two-digit year after a month name is only a number.
+    expect(mentions('March 99')).toEqual([['99', ['n:99']]]);
+  });
+
+  it('an ordinal day in words is a day', () => {
+    expect(mentions('Due on the fifth of March.')).toEqual([['fifth of March', ['md:03-05']]]);
+  });
+
+  it('a comma before exactly three digits after a long integer still separates thousands', () => {
+    expect(mentions('1234,567 rows')).toEqual([['1234,567', ['n:1234567']]]);
+  });
+
+  it('a numero sign is no letter: Form \u21165 is the number 5', () => {
+    expect(mentions('Form \u21165')).toEqual([['5', ['n:5']]]);
+    expect(
+      grounded(numberMentions('Form \u21167')[0] ?? { raw: '', start: 0, end: 0, keys: [] }, evidenceKeys('Form 5')),
+    ).toBe(false);
+  });
+
+  it('an invisible character at the very end is harmless', () => {
+    expect(mentions('x 5\u00AD')).toEqual([['5', ['n:5']]]);
+  });
+
+  it('every mention points into the text, far from its start and after folded digits', () => {
+    const far = `${'x '.repeat(40)}on March 3, 2024`;
+    expect(numberMentions(far).map((m) => [m.raw, m.start, m.end])).toEqual([['March 3, 2024', 83, 96]]);
+    const text =
+      'Ship v2.3.1 on 2024-03-03 at 14:30, 1,500 rows, \uFF15\uFF10 users, five hundred jobs and Form \u21165.';
+    const all = numberMentions(text);
+    expect(all.map((m) => m.raw)).toEqual([
+      'v2.3.1',
+      '2024-03-03',
+      '14:30',
+      '1,500',
+      '\uFF15\uFF10',
+      'five hundred',
+      '5',
+    ]);
+    for (const m of all) expect(text.slice(m.start, m.end)).toBe(m.raw);
+    const plain = 'Ship v2.3.1 and 10.0.0.1 today.';
+    for (const m of numberMentions(plain)) expect(plain.slice(m.start, m.end)).toBe(m.raw);
+  });
+});
+
+describe('dateWindows, at word boundaries', () => {
+  it('widens each window to whole words and never past the text', () => {
+    const text = `${'abcdefghij '.repeat(5)}due March 3, 2024${' klmnopqrst'.repeat(5)}`;
+    const spans = dateWindows(text);
+    expect(spans.map((w) => text.slice(w.start, w.end))).toEqual([
+      'abcdefghij abcdefghij abcdefghij due March 3, 2024 klmnopqrst klmnopqrst klmnopqrst',
+    ]);
+    const tail = 'abcdefghij abcdefghij abcdefghij due March 3, 2024 and then';
+    expect(dateWindows(tail)).toEqual([{ start: 0, end: tail.length }]);
+  });
+
+  it('merges windows that touch', () => {
+    const text = `March 3, 2024 ${'a'.repeat(28)}  ${'b'.repeat(29)}2025`;
+    expect(dateWindows(text)).toEqual([{ start: 0, end: text.length }]);
+  });
+});
+
+describe('dotted triples', () => {
+  it('a triple on its own is both a day-first date and a version, wherever it stands', () => {
+    const both = ['d:2010-10-01', 'v:10.1.10', 'd:2010-01-10'];
+    expect(mentions('10.1.10 is out')).toEqual([['10.1.10', both]]);
+    expect(mentions('Build 1234567 10.1.10')).toEqual([
+      ['1234567', ['n:1234567']],
+      ['10.1.10', both],
+    ]);
+  });
+  it('a triple continued by more dotted digits is not that version', () => {
+    expect([...evidenceKeys('Route 10.1.10.5 now')]).not.toContain('v:10.1.10');
+  });
+});
+
+describe('partial dates are still numbers', () => {
+  it('a duration ago and a numeric month-year keep their numbers to be checked', () => {
+    expect(mentions('It ran 5 years ago, in 2024.')).toEqual([
+      ['5', ['n:5']],
+      ['2024', ['n:2024']],
+    ]);
+    expect(mentions('due 12/2024')).toEqual([
+      ['12', ['n:12']],
+      ['2024', ['n:2024']],
+    ]);
+  });
+});

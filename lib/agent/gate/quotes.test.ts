@@ -42,6 +42,13 @@ describe('findQuotes', () => {
     ['a ` ` b', []],
     ['`` a ``', [['code', 'a', '`` a ``']]],
     ['a"b"c', []],
+    [
+      '\u00ABone\u00BB\u00ABtwo\u00BB',
+      [
+        ['quote', 'one', '\u00ABone\u00BB'],
+        ['quote', 'two', '\u00ABtwo\u00BB'],
+      ],
+    ],
   ])('case %#', (text, expected) => {
     expect(found(text)).toEqual(expected);
   });

@@ -68,6 +68,22 @@ describe('spelledNumbers', () => {
       ],
     ],
     ['one hundred one', [['one hundred one', 101]]],
+    [
+      'twenty ten',
+      [
+        ['twenty', 20],
+        ['ten', 10],
+      ],
+    ],
+    ['one point five users', [['one point five', 1.5]]],
+    [
+      'five cats six dogs',
+      [
+        ['five', 5],
+        ['six', 6],
+      ],
+    ],
+    ['It took five hundred days.', [['five hundred', 500]]],
   ])('case %#', (text, expected) => {
     expect(values(text)).toEqual(expected);
   });

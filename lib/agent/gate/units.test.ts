@@ -154,3 +154,168 @@ describe('claimUnits', () => {
     for (const u of claimUnits(text)) expect(text.slice(u.start, u.end)).toBe(u.text);
   });
 });
+
+describe('claimUnits, offsets of every kind', () => {
+  it('headings, code, block quotes, cells and quotes all point into the answer', () => {
+    const text = [
+      'Intro [1]:',
+      '  ## Setup 2  ',
+      '',
+      '    pg_dump db',
+      '    --verbose',
+      '',
+      '',
+      'Then [2]:',
+      '> line one',
+      '>   line two [2]',
+      '| Rate | "up to 10 GB" | 100 [1] |',
+      '| --- | --- | --- |',
+      '| Burst | 20 | "a b" |',
+      'After "x y" [3] and "z w" [4] end [1].',
+    ].join('\n');
+    const units = claimUnits(text);
+    expect(units.map((u) => [u.kind, u.text])).toEqual([
+      ['sentence', 'Intro [1]:'],
+      ['heading', '## Setup 2'],
+      ['code', '    pg_dump db\n    --verbose'],
+      ['sentence', 'Then [2]:'],
+      ['blockquote', 'line one\n  line two [2]'],
+      ['cell', 'Rate'],
+      ['cell', '"up to 10 GB"'],
+      ['cell', '100 [1]'],
+      ['cell', 'Burst'],
+      ['cell', '20'],
+      ['cell', '"a b"'],
+      ['sentence', 'After "x y" [3] and "z w" [4] end [1].'],
+    ]);
+    for (const u of units) {
+      if (u.kind !== 'blockquote') expect(text.slice(u.start, u.end)).toBe(u.text);
+      for (const q of u.quotes) expect(text.slice(q.start, q.end)).toBe(`"${q.text}"`);
+    }
+    expect(units.map((u) => u.block && text.slice(u.block.start, u.block.end))).toEqual([
+      undefined,
+      undefined,
+      '    pg_dump db\n    --verbose',
+      undefined,
+      '> line one\n>   line two [2]',
+      ...Array(7).fill(undefined),
+    ]);
+    const quote = units.find((u) => u.kind === 'blockquote');
+    expect([quote?.start, quote?.end]).toEqual([quote?.block?.start, quote?.block?.end]);
+    expect(units.filter((u) => u.kind !== 'cell' && u.kind !== 'sentence').map((u) => u.quotes)).toEqual([[], [], []]);
+  });
+
+  it('a heading, a code block or a block quote carries no quotes of its own', () => {
+    const units = claimUnits('## The "setup" step\n```\necho "hi"\n```\n> He said "go" [1]');
+    expect(units.map((u) => [u.kind, u.quotes])).toEqual([
+      ['heading', []],
+      ['code', []],
+      ['blockquote', []],
+    ]);
+  });
+});
+
+describe('claimUnits, which markers cite what', () => {
+  it('a quote keeps its own marker; without one it takes its unit markers', () => {
+    const units = claimUnits('The guide says "run it now" [2] and the limit is 100 [1].');
+    expect(units.map((u) => u.cites)).toEqual([[2, 1]]);
+    expect(units[0]?.quotes.map((q) => [q.text, q.cites])).toEqual([['run it now', [2]]]);
+    // A cell is cited by its row's markers too; a quote with a marker of its own keeps only that one.
+    const cells = claimUnits('| "alpha beta" [3] | "gamma" | x [1] |\n| --- | --- | --- |\n| "delta" | y | z | [4]');
+    expect(cells.flatMap((u) => u.quotes.map((q) => [q.text, q.cites]))).toEqual([
+      ['alpha beta', [3]],
+      ['gamma', [3, 1]],
+      ['delta', [4]],
+    ]);
+  });
+
+  it('markers inside several quotes are quoted text, however long the quotes', () => {
+    expect(shape('Both "a long first quote [7] here" and "b [8] c" apply [1].')).toEqual([
+      ['sentence', 'Both "a long first quote [7] here" and "b [8] c" apply [1].', [1]],
+    ]);
+  });
+
+  it('a leading marker goes to the sentence right before it', () => {
+    expect(shape('One claim. Two claim. Three claim. [4] Four claim.').map((u) => u[2])).toEqual([[], [], [4], []]);
+    expect(shape('> Quoted words\n[2] Next claim.')).toEqual([
+      ['blockquote', 'Quoted words', [2]],
+      ['sentence', 'Next claim.', []],
+    ]);
+  });
+
+  it('items inherit the intro only when none of their sentences has a marker', () => {
+    expect(shape('Limits [1]:\n- First part. Second part [2].\n- Third part.')).toEqual([
+      ['sentence', 'Limits [1]:', [1]],
+      ['item', 'First part.', []],
+      ['item', 'Second part [2].', [2]],
+      ['item', 'Third part.', [1]],
+    ]);
+  });
+
+  it('nothing inherits from a heading or a code block', () => {
+    expect(shape('## Limits: [1]\n- a b')).toEqual([
+      ['heading', '## Limits: [1]', [1]],
+      ['item', 'a b', []],
+    ]);
+    expect(shape('Run [1]:\n```\nls\n```\n> quoted text')).toEqual([
+      ['sentence', 'Run [1]:', [1]],
+      ['code', 'ls', [1]],
+      ['blockquote', 'quoted text', []],
+    ]);
+  });
+
+  it('code and block quotes take the markers of the line before, colon or not; tables and lists need the colon', () => {
+    expect(shape('Run this [1].\n```\nls\n```')).toEqual([
+      ['sentence', 'Run this [1].', [1]],
+      ['code', 'ls', [1]],
+    ]);
+    expect(shape('As written [2].\n> line')).toEqual([
+      ['sentence', 'As written [2].', [2]],
+      ['blockquote', 'line', [2]],
+    ]);
+    expect(shape('Values [2].\n| a | b |\n| --- | --- |')).toEqual([
+      ['sentence', 'Values [2].', [2]],
+      ['cell', 'a', []],
+      ['cell', 'b', []],
+    ]);
+  });
+});
+
+describe('claimUnits, block boundaries', () => {
+  it('indented code may open the answer and close it', () => {
+    expect(shape('    pg_dump db')).toEqual([['code', '    pg_dump db', []]]);
+    expect(shape('Dump [1]:\n\n    pg_dump db\n    --verbose')).toEqual([
+      ['sentence', 'Dump [1]:', [1]],
+      ['code', '    pg_dump db\n    --verbose', [1]],
+    ]);
+    const trailing = 'Dump [1]:\n\n    pg_dump db\n\n\nAfter [2].';
+    const units = claimUnits(trailing);
+    expect(units.map((u) => [u.kind, u.text])).toEqual([
+      ['sentence', 'Dump [1]:'],
+      ['code', '    pg_dump db'],
+      ['sentence', 'After [2].'],
+    ]);
+    expect(trailing.slice(units[1]?.block?.start, units[1]?.block?.end)).toBe('    pg_dump db');
+  });
+
+  it('a line of spaces is a blank line', () => {
+    expect(shape('Dump [1]:\n   \n    pg_dump db')).toEqual([
+      ['sentence', 'Dump [1]:', [1]],
+      ['code', '    pg_dump db', [1]],
+    ]);
+  });
+
+  it('a table ends at the first line without a pipe; a rule under a line without pipes is no table', () => {
+    expect(shape('| a | b |\n| --- | --- |\n| 1 | 2 |\nAfter the table [1].').at(-1)).toEqual([
+      'sentence',
+      'After the table [1].',
+      [1],
+    ]);
+    expect(shape('Some claim here\n---\nMore text.')).toEqual([['sentence', 'Some claim here\n---\nMore text.', []]]);
+  });
+
+  it('an initial or an abbreviation opening the answer does not end a sentence', () => {
+    expect(shape('J. Smith wrote the guide [1].')).toEqual([['sentence', 'J. Smith wrote the guide [1].', [1]]]);
+    expect(shape('E.g. the tool works [1].')).toEqual([['sentence', 'E.g. the tool works [1].', [1]]]);
+  });
+});
