@@ -566,3 +566,26 @@ describe('fit signals recorded with the answer (lib/agent/answer-fit.ts)', () =>
     expect(fit?.valueRebound).toBe(false);
   });
 });
+
+describe('declines on a fit signal (lib/agent/fit-decline.ts)', () => {
+  it('declines a question about a denial that the passage only states plainly', () => {
+    const c = chunkOf(
+      'immunity.md',
+      'In simple terms, physical barriers prevent pathogens such as bacteria and viruses from entering the organism.',
+    );
+    const state = stateWith({ question: 'What is not prevented from entering an organism?', opened: [c] });
+    extractiveAnswer(state, 'concise');
+    expect(answerSignals(state)?.declined).toBe(true);
+  });
+
+  it('answers the same question when the passage states the denial', () => {
+    const c = chunkOf(
+      'immunity.md',
+      'Physical barriers prevent bacteria from entering the organism. Some viruses are not prevented from entering it.',
+    );
+    const state = stateWith({ question: 'What is not prevented from entering an organism?', opened: [c] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(answerSignals(state)?.declined).toBe(false);
+    expect(ex.answer).toContain('not prevented');
+  });
+});

@@ -19,6 +19,7 @@ import {
   withoutInterrogatives,
 } from './answer-type';
 import type { AnswerSignals } from './confidence';
+import { fitDeclines } from './fit-decline';
 import type { OpenedChunk } from './state';
 import {
   answersFromTable,
@@ -362,7 +363,13 @@ export function selectEvidence(args: {
     headingOnly ||
     (typeIsStrict(answerType) && !typed) ||
     numbersMissing.length > 0 ||
-    !saidByOneDocument;
+    !saidByOneDocument ||
+    // A denial asked about that no quoted sentence states (fit-decline.ts).
+    (!useTable &&
+      fitDeclines(
+        question,
+        picked.map((p) => p.sentence.text),
+      ));
   const signals: AnswerSignals = {
     answerType,
     typeMatch: typed,

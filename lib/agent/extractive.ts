@@ -1,5 +1,5 @@
 import { analyze } from '@/lib/retrieval/analyzer';
-import { subQuestions } from './answer-type';
+import { questionFrameTerms, subQuestions, withoutInterrogatives } from './answer-type';
 import { recordAnswerSignals } from './confidence';
 import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
 import { documentAnswer } from './document-answer';
@@ -319,11 +319,16 @@ function referencedLines(state: AgentState, pool: Candidate[], terms: string[], 
   return out;
 }
 
-/** The question's own words for analysed terms (so the answer names them as the user wrote them). */
-function uncoveredWords(question: string, terms: string[]): string[] {
-  const want = new Set(terms);
+/**
+ * The question's own words for analysed terms (so the answer names them as the user wrote them). Words of the
+ * question's frame ("how much", "where does … come from", "what is the meaning of") name no topic: a passage need not
+ * say them, so the note does not list them as unmentioned.
+ */
+export function uncoveredWords(question: string, terms: string[]): string[] {
+  const frame = questionFrameTerms(question);
+  const want = new Set(terms.filter((t) => !frame.has(t)));
   const out: string[] = [];
-  for (const word of question.match(/[\p{L}\p{N}_'-]+/gu) ?? []) {
+  for (const word of withoutInterrogatives(question).match(/[\p{L}\p{N}_'-]+/gu) ?? []) {
     const analysed = analyze(word);
     if (analysed.length === 1 && want.has(analysed[0] ?? '') && !out.includes(word)) out.push(word);
     if (out.length >= 4) break;
