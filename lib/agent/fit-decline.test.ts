@@ -86,3 +86,37 @@ describe('asksUnstatedDenial', () => {
     );
   });
 });
+
+describe('asksUnstatedDenial: a denial said by a negating prefix', () => {
+  it('does not fire when a quoted sentence negates an asked word by its prefix', () => {
+    expect(
+      asksUnstatedDenial('Which tenants have not paid the rent?', ['The rent of units 3 and 5 is unpaid since March.']),
+    ).toBe(false);
+    expect(
+      asksUnstatedDenial('Which members are not resident in the country?', [
+        'Two board members are non-resident for tax purposes.',
+      ]),
+    ).toBe(false);
+  });
+
+  it('still fires when a prefixed word is not one the question asks about', () => {
+    expect(
+      asksUnstatedDenial('Which tenants have not paid the rent?', [
+        'The tenants of units 3 and 5 paid the rent in an unusual way.',
+      ]),
+    ).toBe(true);
+  });
+});
+
+describe('asksUnstatedDenial: only the denied words count for the prefix', () => {
+  it('fires when the prefixed word is a topic word the question does not deny', () => {
+    expect(
+      asksUnstatedDenial(
+        "What does not depend on the immune system's ability to distinguish between the self and others?",
+        [
+          'Both innate and adaptive immunity depend on the ability of the immune system to distinguish between self and non-self molecules.',
+        ],
+      ),
+    ).toBe(true);
+  });
+});

@@ -1,6 +1,22 @@
+import { analyze } from '@/lib/retrieval/analyzer';
 import { deniesTerms, polarityMismatch } from './answer-fit';
 import { withoutInterrogatives } from './answer-type';
 import { keyTerms } from './text';
+
+/** A negating prefix on a word ("unpaid", "non-resident", "disallowed"). */
+const NEGATING_PREFIX = /^(?:un|non|dis|in|im|il|ir)-?(\p{L}{3,})$/iu;
+
+/**
+ * A quoted sentence says a word the question denies with a negating prefix ("unpaid" for "have not paid",
+ * "non-resident" for "are not resident"): it states the denial in one word, which the negation words do not see.
+ */
+function deniesByPrefix(sentence: string, terms: ReadonlySet<string>): boolean {
+  for (const word of sentence.match(/[\p{L}-]+/gu) ?? []) {
+    const rest = NEGATING_PREFIX.exec(word)?.[1];
+    if (rest && analyze(rest).some((t) => terms.has(t))) return true;
+  }
+  return false;
+}
 
 /**
  * The fit signals (answer-fit.ts) strong enough to decline an answer, not only to lower its confidence. Of the five
@@ -16,7 +32,10 @@ export function asksUnstatedDenial(question: string, sentences: readonly string[
   if (terms.size === 0 || sentences.length === 0) return false;
   // The question's own negation must reach one of its topic words ("do not occur", "not be varied", "no good day");
   // a question with no denial of its own is never declined here.
-  return deniesTerms(question, terms, true) && polarityMismatch(question, sentences);
+  if (!deniesTerms(question, terms, true) || !polarityMismatch(question, sentences)) return false;
+  // The words the question's negation reaches ("not paid the rent": paid, rent) may be denied by a prefix instead.
+  const denied = new Set([...terms].filter((t) => deniesTerms(question, new Set([t]), true)));
+  return !sentences.some((s) => deniesByPrefix(s, denied));
 }
 
 /** Whether a fit signal strong enough to decline fires on the quoted sentences. */
