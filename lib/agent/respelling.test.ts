@@ -40,6 +40,20 @@ describe('spelledAcronyms', () => {
     expect(spelledAcronyms('Scottish and Welsh parliaments', ['sp'])).toEqual([]);
     expect(spelledAcronyms('anything at all', [])).toEqual([]);
   });
+
+  it('reports only wanted acronyms, and none from lower-case text (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.stringMatching(/^[A-Za-z]{1,8}$/), { maxLength: 12 }),
+        fc.array(fc.stringMatching(/^[a-z]{2,4}$/), { maxLength: 4 }),
+        (words, wanted) => {
+          const text = words.join(' ');
+          for (const a of spelledAcronyms(text, wanted)) expect(wanted).toContain(a);
+          expect(spelledAcronyms(text.toLowerCase(), wanted)).toEqual([]);
+        },
+      ),
+    );
+  });
 });
 
 describe('oneTypoApart', () => {
