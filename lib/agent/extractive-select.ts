@@ -183,8 +183,8 @@ const TYPO_WORD = /^\p{Ll}{5,}$/u;
 
 /**
  * Two words of the same length and first letter that differ in one letter ("kelven", "kalven") or in two neighbouring
- * letters swapped ("zeria", "zeira"). A dropped or added letter is left out: the stemmer already joins the word forms
- * that differ so ("plane", "planet" are two words).
+ * letters swapped ("zeria", "zeira"). A dropped or added letter is left out: it joins distinct words ("plane",
+ * "planet"), and word forms that differ so are joined by the stemmer already.
  */
 export function oneTypoApart(a: string, b: string): boolean {
   if (a.length !== b.length || a === b || a.charAt(0) !== b.charAt(0)) return false;
