@@ -30,7 +30,7 @@ import {
   type TableQuery,
   tableRows,
 } from './table-answer';
-import { keyTerms, normalizeForQuote, type Sentence } from './text';
+import { askedAcronyms, keyTerms, normalizeForQuote, type Sentence, spelledAcronyms } from './text';
 
 /**
  * Evidence selection for extractive mode: ranks the opened sentences by how much of the question they cover
@@ -151,6 +151,66 @@ function contextTerms(opened: OpenedChunk, cache: Map<OpenedChunk, Set<string>>)
   return have;
 }
 
+/**
+ * Question words the passages spell otherwise: an acronym a passage spells out ("EU" and "the European Union", "SP's"
+ * and "the Scottish Parliament's"; `askedAcronyms`, `spelledAcronyms`), and a word no opened passage holds that
+ * differs by one letter, or two neighbours swapped, from a word of a passage ("Zeria" and "Zeira", "affext" and
+ * "affect"; `oneTypoApart`). Read on the question's topic terms only.
+ */
+export interface Respelling {
+  acronyms: string[];
+  /** A passage's term -> the question's misspelt term it stands for. */
+  typos: Map<string, string>;
+}
+
+export function respelling(
+  question: string,
+  terms: readonly string[],
+  opened: Iterable<ReadonlySet<string>>,
+): Respelling {
+  const topic = new Set(terms);
+  const acronyms = askedAcronyms(question).filter((a) => topic.has(a));
+  const have = unionOf([...opened]);
+  const typos = new Map<string, string>();
+  for (const t of terms) {
+    if (have.has(t) || !TYPO_WORD.test(t)) continue;
+    for (const h of have) if (TYPO_WORD.test(h) && oneTypoApart(t, h)) typos.set(h, t);
+  }
+  return { acronyms, typos };
+}
+
+/** A word long enough that one wrong letter leaves it recognisable (and letters only: no numbers or codes). */
+const TYPO_WORD = /^\p{Ll}{5,}$/u;
+
+/**
+ * Two words of the same length and first letter that differ in one letter ("kelven", "kalven") or in two neighbouring
+ * letters swapped ("zeria", "zeira"). A dropped or added letter is left out: it joins distinct words ("plane",
+ * "planet"), and word forms that differ so are joined by the stemmer already.
+ */
+export function oneTypoApart(a: string, b: string): boolean {
+  if (a.length !== b.length || a === b || a.charAt(0) !== b.charAt(0)) return false;
+  const diff: number[] = [];
+  for (let i = 0; i < a.length; i++) if (a.charAt(i) !== b.charAt(i)) diff.push(i);
+  if (diff.length === 1) return true;
+  const [i, j] = diff;
+  return (
+    diff.length === 2 && i !== undefined && j === i + 1 && a.charAt(i) === b.charAt(j) && a.charAt(j) === b.charAt(i)
+  );
+}
+
+/** The question's terms a text (with its analysed terms `have`) says in another spelling. */
+function respelled(text: string, have: ReadonlySet<string>, r: Respelling): string[] {
+  const out = spelledAcronyms(text, r.acronyms);
+  for (const [h, t] of r.typos) if (have.has(h)) out.push(t);
+  return out.filter((t) => !have.has(t));
+}
+
+/** The candidate with the question terms its sentence says in another spelling added to its terms. */
+function withRespelled(c: Candidate, r: Respelling): Candidate {
+  const extra = respelled(c.sentence.text, c.terms, r);
+  return extra.length === 0 ? c : { ...c, terms: new Set([...c.terms, ...extra]) };
+}
+
 /** Numbers and codes the question names (years, identifiers): an answer must be about them. */
 function askedNumbers(question: string): string[] {
   return [...new Set(numbersIn(question))];
@@ -212,12 +272,26 @@ export function selectEvidence(args: {
   count: number;
   bonus: (opened: OpenedChunk) => number;
 }): Selection {
-  const { question, pool, opened, count, bonus } = args;
+  const { question, opened, count, bonus } = args;
   const answerType = detectAnswerType(question);
   // The topic terms (interrogatives dropped); specific ones (names, numbers, codes) weigh 3.
   const frame = questionFrameTerms(question);
   const topic = keyTerms(withoutInterrogatives(question)).filter((t) => !frame.has(t));
   const terms = topic.length > 0 ? topic : args.terms;
+  const contexts = new Map<OpenedChunk, Set<string>>();
+  const chunks = [...new Set([...args.pool.map((c) => c.opened), ...opened])];
+  const r = respelling(
+    question,
+    terms,
+    chunks.map((o) => contextTerms(o, contexts)),
+  );
+  const respells = r.acronyms.length > 0 || r.typos.size > 0;
+  if (respells)
+    for (const o of chunks) {
+      const have = contextTerms(o, contexts);
+      for (const t of respelled(o.chunk.text, have, r)) have.add(t);
+    }
+  const pool = respells ? args.pool.map((c) => withRespelled(c, r)) : args.pool;
   const specific = new Set(specificWords(question).flatMap((w) => analyze(w)));
   const need = (t: string) => (specific.has(t) ? 3 : 1);
   const rarity = termWeights(terms, pool);
@@ -225,7 +299,6 @@ export function selectEvidence(args: {
   const specificTerms = terms.filter((t) => specific.has(t));
   const askedAttributes = terms.filter((t) => !specific.has(t));
   const termSet = new Set(terms);
-  const contexts = new Map<OpenedChunk, Set<string>>();
   const defines = definitionSlot(question, pool);
   const scored = pool
     .map((c) => {

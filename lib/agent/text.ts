@@ -136,3 +136,50 @@ export function citationMarkers(text: string): { n: number; start: number; end: 
   }
   return out;
 }
+
+/**
+ * The acronyms a question writes ("EU", "SP's", "U.S."), lower case as the analyzer keeps them: two to six capitals,
+ * a possessive or dotted form read as the bare letters.
+ */
+export function askedAcronyms(question: string): string[] {
+  const out = new Set<string>();
+  for (const m of question.matchAll(/(?<![\p{L}\p{N}.])((?:\p{Lu}\.){2,6}|\p{Lu}{2,6})(?:['’]s)?(?![\p{L}\p{N}])/gu)) {
+    out.add((m[1] ?? '').replace(/\./g, '').toLowerCase());
+  }
+  return [...out];
+}
+
+/** Words that may stand inside a name without giving it a letter ("Bank of England", "Food and Drug Administration"). */
+const NAME_GLUE = /^(?:of|and|for|the|de|du|des|la|le|von|van|der|&)$/;
+
+/**
+ * Which of `acronyms` (lower case) the text spells out as the initials of a run of capitalised words ("European
+ * Union" spells "eu", "Scottish Parliament's" "sp", "Bank of England" "be"); glue words inside the run give no letter.
+ * The run must be the acronym's words, but for a capitalised word starting it ("The European Union", "In Scottish
+ * Parliament"): "European Union Council" spells "euc", not "eu".
+ */
+export function spelledAcronyms(text: string, acronyms: readonly string[]): string[] {
+  if (acronyms.length === 0) return [];
+  const want = new Set(acronyms);
+  const found = new Set<string>();
+  const words = text.match(/[\p{L}&][\p{L}'’-]*/gu) ?? [];
+  let run: string[] = [];
+  const flush = () => {
+    while (run.length > 0 && NAME_GLUE.test(run[run.length - 1] ?? '')) run.pop();
+    const initials = run
+      .filter((w) => !NAME_GLUE.test(w))
+      .map((w) => w.charAt(0).toLowerCase())
+      .join('');
+    // The run's first word may be a capitalised sentence start ("The European Union", "In Scottish Parliament").
+    for (const spelled of [initials, initials.slice(1)])
+      if (spelled.length >= 2 && want.has(spelled)) found.add(spelled);
+    run = [];
+  };
+  for (const w of words) {
+    if (/^\p{Lu}\p{Ll}/u.test(w)) run.push(w);
+    else if (run.length > 0 && NAME_GLUE.test(w)) run.push(w);
+    else flush();
+  }
+  flush();
+  return [...found];
+}
