@@ -54,9 +54,12 @@ const VERB_NEGATION =
 const NOUN_NEGATION =
   /^(?:no|none|nothing|nobody|neither|without|aucun|aucune|sans|kein|keine|keinen|keiner|keinem|ohne)$/i;
 
-/** An absence or exception said in other words ("other than 2 and 5", "lacking seeds", "unable to"). */
+/**
+ * An absence, exception or contrast said in other words ("other than 2 and 5", "lacking seeds", "unable to",
+ * "point particles rather than three-dimensional objects", "instead of", "au lieu de", "statt").
+ */
 const ABSENCE =
-  /\b(?:except|other\s+than|apart\s+from|unlike|lack(?:s|ed|ing)?|unable|fail(?:s|ed)?\s+to|absence\s+of|sauf|au(?:ß|ss)er)\b/i;
+  /\b(?:except|excluding|other\s+than|apart\s+from|unlike|lack(?:s|ed|ing)?|unable|fail(?:s|ed)?\s+to|absence\s+of|rather\s+than|instead\s+of|as\s+opposed\s+to|sauf|au(?:ß|ss)er|plut[oô]t\s+que|au\s+lieu\s+d|(?:an)?statt)\b/i;
 
 /** "not only", "not just", "not until": no denial of what follows. */
 const NOT_A_DENIAL = /^(?:only|just|merely|simply|until|till|least|necessarily)$/i;

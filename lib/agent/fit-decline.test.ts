@@ -33,6 +33,15 @@ describe('asksUnstatedDenial', () => {
     expect(
       asksUnstatedDenial('Which planets have no moons?', ['All planets except Mercury and Venus have moons.']),
     ).toBe(false);
+    // a contrast states what is not so: "rather than", "instead of"
+    expect(
+      asksUnstatedDenial("What didn't Newton's mechanics describe?", [
+        'Newtonian mechanics describes idealized point particles rather than three-dimensional objects.',
+      ]),
+    ).toBe(false);
+    expect(
+      asksUnstatedDenial('Which fuel did the plant not burn?', ['The plant burned gas instead of coal after 1990.']),
+    ).toBe(false);
     expect(asksUnstatedDenial('Which plants do not produce seeds?', ['Ferns lack seeds and spread by spores.'])).toBe(
       false,
     );
