@@ -117,7 +117,8 @@ test('a PDF titled "10811.exe" in its metadata is shown under its file name; its
   await row.getByTestId('document-name').click();
   await expect(page.getByTestId('document-view-title')).toHaveText('quarterly-report.pdf');
   await expect(page.getByTestId('document-metadata')).toContainText('Not used as the name');
-  await expect(page.getByTestId('pdf-page-number')).toHaveText('Page 1 of 2');
+  // the page count appears once pdf.js (and its worker) has loaded the file: slow on a busy machine
+  await expect(page.getByTestId('pdf-page-number')).toHaveText('Page 1 of 2', { timeout: 45_000 });
   await page.getByRole('button', { name: 'Next page' }).click();
   await expect(page.getByTestId('pdf-page-number')).toHaveText('Page 2 of 2');
   await expect(page).toHaveURL(/page=2/);
