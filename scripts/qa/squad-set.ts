@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { IndexedChunk } from '@/lib/retrieval/types';
-import { chunkFor, chunkText, documentFor } from '@/test/support/agent/corpus';
-import type { MemoryDocument } from '@/test/support/agent/memory-catalog';
+import { chunkText, type EvalCorpus, passageCorpus } from '@/test/support/agent/corpus';
 
 /**
  * The SQuAD 2.0 dev sample (`../shared/data/squad2-dev-sample500`): 500 questions over 411 Wikipedia paragraphs,
@@ -39,29 +37,13 @@ export function loadSquad(dir: string): SquadRow[] {
 }
 
 /** One document per distinct paragraph (split into chunks as the ClapNQ loader splits long text). */
-export function squadCorpus(
-  rows: SquadRow[],
-  ownerId: string,
-): { docs: MemoryDocument[]; chunks: IndexedChunk[]; goldDoc: Map<string, string> } {
-  const docs: MemoryDocument[] = [];
-  const chunks: IndexedChunk[] = [];
-  const byText = new Map<string, string>();
-  const goldDoc = new Map<string, string>();
-  for (const row of rows) {
-    let docId = byText.get(row.context);
-    if (!docId) {
-      const pieces = chunkText(row.context);
-      const doc = documentFor(ownerId, row.context, `squad-paragraph-${byText.size + 1}.txt`, null, pieces.length);
-      docs.push(doc);
-      pieces.forEach((p, i) => {
-        chunks.push(chunkFor(doc, i, p.text, p.start));
-      });
-      byText.set(row.context, doc.documentId);
-      docId = doc.documentId;
-    }
-    goldDoc.set(row.id, docId);
-  }
-  return { docs, chunks, goldDoc };
+export function squadCorpus(rows: SquadRow[], ownerId: string): EvalCorpus {
+  return passageCorpus(rows, ownerId, {
+    text: (row) => row.context,
+    fileName: (_row, ordinal) => `squad-paragraph-${ordinal}.txt`,
+    title: () => null,
+    split: (text) => chunkText(text),
+  });
 }
 
 /** SQuAD's official answer normalisation: lower case, no punctuation, no articles, single spaces. */

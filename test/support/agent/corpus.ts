@@ -78,33 +78,57 @@ export function chunkText(text: string, maxChars = 1800): { text: string; start:
   return out;
 }
 
-/** The ClapNQ passages as one document and chunk each (deduplicated by text), and each row's gold document. */
-export function clapnqCorpus(
-  rows: ClapRow[],
+/** A set's documents and chunks, and each question's gold document. */
+export interface EvalCorpus {
+  docs: MemoryDocument[];
+  chunks: IndexedChunk[];
+  goldDoc: Map<string, string>;
+}
+
+/**
+ * One document per distinct passage text (rows that share a passage share its document), split into chunks by
+ * `split`, and each row's gold document.
+ */
+export function passageCorpus<R extends { id: string }>(
+  rows: readonly R[],
   ownerId: string,
-): { docs: MemoryDocument[]; chunks: IndexedChunk[]; goldDoc: Map<string, string> } {
+  passage: {
+    text: (row: R) => string;
+    fileName: (row: R, ordinal: number) => string;
+    title: (row: R) => string | null;
+    split: (text: string) => { text: string; start: number }[];
+  },
+): EvalCorpus {
   const docs: MemoryDocument[] = [];
   const chunks: IndexedChunk[] = [];
   const byText = new Map<string, string>();
   const goldDoc = new Map<string, string>();
   for (const row of rows) {
-    let docId = byText.get(row.passage_text);
+    const text = passage.text(row);
+    let docId = byText.get(text);
     if (!docId) {
-      const doc = documentFor(
-        ownerId,
-        row.passage_text,
-        `${row.passage_title.replace(/[^\w.-]+/g, '_').slice(0, 80)}.txt`,
-        row.passage_title,
-        1,
-      );
+      const pieces = passage.split(text);
+      const doc = documentFor(ownerId, text, passage.fileName(row, byText.size + 1), passage.title(row), pieces.length);
       docs.push(doc);
-      chunks.push(chunkFor(doc, 0, row.passage_text));
-      byText.set(row.passage_text, doc.documentId);
+      pieces.forEach((p, i) => {
+        chunks.push(chunkFor(doc, i, p.text, p.start));
+      });
+      byText.set(text, doc.documentId);
       docId = doc.documentId;
     }
     goldDoc.set(row.id, docId);
   }
   return { docs, chunks, goldDoc };
+}
+
+/** The ClapNQ passages as one document and chunk each (deduplicated by text), and each row's gold document. */
+export function clapnqCorpus(rows: ClapRow[], ownerId: string): EvalCorpus {
+  return passageCorpus(rows, ownerId, {
+    text: (row) => row.passage_text,
+    fileName: (row) => `${row.passage_title.replace(/[^\w.-]+/g, '_').slice(0, 80)}.txt`,
+    title: (row) => row.passage_title,
+    split: (text) => [{ text, start: 0 }],
+  });
 }
 
 /** The embedded index when '@/lib/retrieval/embedded-chunk-index' loads, else the in-memory test index. */
