@@ -20,6 +20,7 @@ import {
 } from './answer-type';
 import type { AnswerSignals } from './confidence';
 import { fitDeclines } from './fit-decline';
+import { saysMeasure } from './measure';
 import type { OpenedChunk } from './state';
 import {
   answersFromTable,
@@ -308,7 +309,7 @@ export function selectEvidence(args: {
         askedAttributes.length === 0 ? sentence : weighted(askedAttributes, (t) => holds(c.terms, t), rarity);
       const ctx = contextTerms(c.opened, contexts);
       const chunk = weighted(terms, (t) => ctx.has(t), weight);
-      const typed = holdsAnswerType(c.sentence.text, answerType, question);
+      const typed = holdsAnswerType(c.sentence.text, answerType, question) && saysMeasure(c.sentence.text, question);
       // A quantity question wants the number said next to what it counts.
       const near = answerType !== 'quantity' || !typed || numberNearTerms(c.sentence.text, termSet, question, analyze);
       // A table row is read with its column headers (the table reader), never quoted as a sentence that answers.
@@ -360,7 +361,11 @@ export function selectEvidence(args: {
   const chosenText = chosen.map((o) => o.chunk.text).join('\n');
   // (A table row's numbers may stand in its table's caption, the sheet or file name: the table reader checked them.)
   const numbersMissing = useTable ? [] : askedNumbers(question).filter((n) => !numbersIn(chosenText).includes(n));
-  const typed = useTable ? true : picked.some((p) => holdsAnswerType(p.sentence.text, answerType, question));
+  const typed = useTable
+    ? true
+    : picked.some(
+        (p) => holdsAnswerType(p.sentence.text, answerType, question) && saysMeasure(p.sentence.text, question),
+      );
   // The asked slot filled next to the question's terms (a table cell is read where the asked row meets the column).
   const slotNear =
     useTable ||
