@@ -1,5 +1,5 @@
 import { analyze } from '@/lib/retrieval/analyzer';
-import { numbersIn, specificWords, withoutInterrogatives } from './answer-type';
+import { numbersIn, questionFrameTerms, specificWords, withoutInterrogatives } from './answer-type';
 import { keyTerms } from './text';
 
 /**
@@ -41,6 +41,11 @@ export interface AnswerFit {
   termsMissing: number;
   /** A degree the question asks for ("the oldest", "the least important") that no quoted sentence states. */
   degreeMissing: boolean;
+  /**
+   * Share (0-1) of the question's topic terms (frame words dropped) that ONE quoted sentence holds, read under its
+   * heading: the best sentence's. Low when the question's words are gathered from several sentences.
+   */
+  oneSentenceShare: number;
 }
 
 /**
@@ -352,6 +357,26 @@ export function degreeMissing(question: string, sentences: readonly string[]): b
   return false;
 }
 
+/**
+ * The share of the question's topic terms (interrogatives and frame words dropped: "what is the name of", "what
+ * happened") that the best single quoted sentence holds, its own words by family (`holdsTerm`) and its heading's words
+ * exactly. 1 when the question has no topic term; 0 when nothing is quoted. An answer whose words come from one
+ * sentence states them together; one gathered from two sentences ("… rename its SkyDrive …" and "… will soon become
+ * OneDrive") may state none of what is asked (confidence.ts, `MEDIUM_RULE`).
+ */
+export function oneSentenceShare(question: string, sentences: readonly FitSentence[]): number {
+  const frame = questionFrameTerms(question);
+  const terms = [...topicTerms(question)].filter((t) => !frame.has(t));
+  if (terms.length === 0) return 1;
+  let best = 0;
+  for (const s of sentences) {
+    const have = new Set(analyze(s.text));
+    const heading = new Set(analyze(s.heading ?? ''));
+    best = Math.max(best, terms.filter((t) => holdsTerm(have, t) || heading.has(t)).length / terms.length);
+  }
+  return best;
+}
+
 /** Every signal for one answer. */
 export function answerFit(question: string, sentences: readonly FitSentence[]): AnswerFit {
   const texts = sentences.map((s) => s.text);
@@ -368,6 +393,7 @@ export function answerFit(question: string, sentences: readonly FitSentence[]): 
       sentences.flatMap((s) => [s.text, s.heading ?? '']),
     ),
     degreeMissing: degreeMissing(question, texts),
+    oneSentenceShare: oneSentenceShare(question, sentences),
   };
 }
 
@@ -409,6 +435,7 @@ export function combinedFit(fits: readonly (AnswerFit | undefined)[]): AnswerFit
     spread: all.some((f) => f.spread),
     termsMissing: Math.max(...all.map((f) => f.termsMissing)),
     degreeMissing: all.some((f) => f.degreeMissing),
+    oneSentenceShare: Math.min(...all.map((f) => f.oneSentenceShare)),
   };
 }
 
