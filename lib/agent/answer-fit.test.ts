@@ -310,6 +310,13 @@ describe('oneSentenceShare', () => {
     ).toBe(1);
     const headed = [{ ...chunk('a', 'It opened in 1990 with 40 beds.')[0]!, heading: 'Royal Infirmary' }];
     expect(oneSentenceShare('When did the Royal Infirmary open?', headed)).toBe(1);
+    // an acronym the sentence spells out is said by it
+    expect(
+      oneSentenceShare(
+        "What type of committee is set down under the SP's standing orders?",
+        chunk('a', "Mandatory Committees are set down under the Scottish Parliament's standing orders."),
+      ),
+    ).toBe(1);
     // frame words ("what is the name of") are no topic words
     expect(oneSentenceShare('What is the name of the prison?', chunk('a', 'Pawiak was the prison.'))).toBe(1);
   });

@@ -1,6 +1,6 @@
 import { analyze } from '@/lib/retrieval/analyzer';
 import { numbersIn, questionFrameTerms, specificWords, withoutInterrogatives } from './answer-type';
-import { keyTerms } from './text';
+import { askedAcronyms, keyTerms, spelledAcronyms } from './text';
 
 /**
  * Whether quoted evidence answers the question it is quoted for, read from the grammar of both (no model): signals that
@@ -360,7 +360,8 @@ export function degreeMissing(question: string, sentences: readonly string[]): b
 /**
  * The share of the question's topic terms (interrogatives and frame words dropped: "what is the name of", "what
  * happened") that the best single quoted sentence holds, its own words by family (`holdsTerm`) and its heading's words
- * exactly. 1 when the question has no topic term; 0 when nothing is quoted. An answer whose words come from one
+ * exactly, an acronym of the question also when the sentence spells it out (`spelledAcronyms`). 1 when the question has
+ * no topic term; 0 when nothing is quoted. An answer whose words come from one
  * sentence states them together; one gathered from two sentences ("… rename its SkyDrive …" and "… will soon become
  * OneDrive") may state none of what is asked (confidence.ts, `MEDIUM_RULE`).
  */
@@ -368,9 +369,11 @@ export function oneSentenceShare(question: string, sentences: readonly FitSenten
   const frame = questionFrameTerms(question);
   const terms = [...topicTerms(question)].filter((t) => !frame.has(t));
   if (terms.length === 0) return 1;
+  const acronyms = askedAcronyms(question);
   let best = 0;
   for (const s of sentences) {
-    const have = new Set(analyze(s.text));
+    // An acronym of the question the sentence spells out ("the SP's" and "the Scottish Parliament's") is said by it.
+    const have = new Set([...analyze(s.text), ...spelledAcronyms(s.text, acronyms)]);
     const heading = new Set(analyze(s.heading ?? ''));
     best = Math.max(best, terms.filter((t) => holdsTerm(have, t) || heading.has(t)).length / terms.length);
   }
