@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { detectAnswerType } from '@/lib/agent/answer-type';
-import { CONFIDENCE_THRESHOLDS, HIGH_RULE } from '@/lib/agent/confidence';
+import { CONFIDENCE_THRESHOLDS, HIGH_RULE, MEDIUM_RULE } from '@/lib/agent/confidence';
 import { copiesPlantedText } from '@/lib/agent/injection';
 import type { AgentModels, QueryEmbedder } from '@/lib/agent/ports';
 import { runAgent } from '@/lib/agent/run-agent';
@@ -341,11 +341,14 @@ function reliabilityRows(
 /** The High rule in words (lib/agent/confidence.ts, `certifiedHigh`). */
 const HIGH_RULE_TEXT = `a Medium answer is labelled High when the High rule holds (\`certifiedHigh\`: sentence coverage >= ${HIGH_RULE.sentenceCoverage}, rival margin >= ${HIGH_RULE.rivalMargin}, not a definition or procedure, no doubt from the fit signals, gate passed, nothing hedged or declined)`;
 
+/** The Medium rule in words (lib/agent/confidence.ts, `singledOut`). */
+const MEDIUM_RULE_TEXT = `a Medium answer the High rule does not certify stays Medium only when its evidence singles out one statement (\`singledOut\`: rival margin >= ${MEDIUM_RULE.rivalMargin}, one quoted sentence holds >= ${MEDIUM_RULE.oneSentenceShare} of the question's topic terms or a table cell; otherwise Low)`;
+
 const cut = (t: { high: number; medium: number }) => `${t.high.toFixed(2)} / ${t.medium.toFixed(2)}`;
 
 function calibrationLines(runs: [string, QaRun][]): string[] {
   return [
-    `Confidence calibration: the thresholds on the confidence score (lib/agent/confidence.ts, now high >= ${CONFIDENCE_THRESHOLDS.high}, medium >= ${CONFIDENCE_THRESHOLDS.medium}) are fitted on the even positions of the question file so that High is correct >= 90% and Medium >= 70% there; ${HIGH_RULE_TEXT}; the reliability table is the held-out odd half.`,
+    `Confidence calibration: the thresholds on the confidence score (lib/agent/confidence.ts, now high >= ${CONFIDENCE_THRESHOLDS.high}, medium >= ${CONFIDENCE_THRESHOLDS.medium}) are fitted on the even positions of the question file so that High is correct >= 90% and Medium >= 70% there; ${HIGH_RULE_TEXT}; ${MEDIUM_RULE_TEXT}; the reliability table is the held-out odd half.`,
     '',
     '| mode | thresholds fitted on the even half (high / medium) | label (held-out half) | answers | share correct |',
     '| --- | --- | --- | --- | --- |',
@@ -362,7 +365,7 @@ function calibrationLines(runs: [string, QaRun][]): string[] {
  */
 function clapnqCalibrationLines(runs: [string, ClapnqRun][], own: ReadonlyMap<string, QaRun>): string[] {
   return [
-    `Confidence on ClapNQ (labels cut with the product's thresholds, high >= ${CONFIDENCE_THRESHOLDS.high}, medium >= ${CONFIDENCE_THRESHOLDS.medium}, and ${HIGH_RULE_TEXT}; correct = cites the gold passage, or discloses insufficiency when unanswerable); thresholds fitted on ClapNQ's even rows, and on the even halves of ClapNQ and the own set together; the table is the held-out odd rows:`,
+    `Confidence on ClapNQ (labels cut with the product's thresholds, high >= ${CONFIDENCE_THRESHOLDS.high}, medium >= ${CONFIDENCE_THRESHOLDS.medium}, and ${HIGH_RULE_TEXT}; ${MEDIUM_RULE_TEXT}; correct = cites the gold passage, or discloses insufficiency when unanswerable); thresholds fitted on ClapNQ's even rows, and on the even halves of ClapNQ and the own set together; the table is the held-out odd rows:`,
     '',
     '| mode | thresholds fitted on the even halves (high / medium) | label (held-out half) | answers | share correct |',
     '| --- | --- | --- | --- | --- |',
@@ -397,6 +400,47 @@ function pooledCalibrationLines(runs: [string, ClapnqRun][], own: ReadonlyMap<st
     'Confidence on both sets together (own set + ClapNQ per mode, each split by its own positions; targets: High >= 90%, Medium >= 70% correct on the held-out halves):',
     '',
     '| mode | label | fitting halves: answers | fitting: share correct | held-out halves: answers | held-out: share correct |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ];
+}
+
+/**
+ * High and Medium per set and on all three sets together (own set, ClapNQ, SQuAD; each split by its own positions),
+ * fitting and held-out halves side by side: the targets (High >= 90%, Medium >= 70%) hold when every held-out cell
+ * reaches them. Printed only when all three sets ran.
+ */
+function threeSetLines(
+  squad: readonly [string, SquadRun][],
+  own: ReadonlyMap<string, QaRun>,
+  clapnq: ReadonlyMap<string, readonly Judged[]>,
+): string[] {
+  const rows: string[] = [];
+  for (const [mode, run] of squad) {
+    const ownRun = own.get(mode);
+    const clapnqRun = clapnq.get(mode);
+    if (!ownRun || !clapnqRun) continue;
+    const sets: [string, (readonly Judged[])[]][] = [
+      ['own set', [ownRun.outcomes]],
+      ['ClapNQ', [clapnqRun]],
+      ['SQuAD', [run.outcomes]],
+      ['all three', [ownRun.outcomes, clapnqRun, run.outcomes]],
+    ];
+    for (const [name, outcomes] of sets) {
+      const fit = pooledReliability(outcomes, 'fit');
+      const held = pooledReliability(outcomes);
+      const cell = (r: typeof held, label: 'high' | 'medium') =>
+        `${r[label].length}, ${r[label].length === 0 ? 'n/a' : `${r.share(r[label]).toFixed(1)}%`}`;
+      rows.push(
+        `| ${mode} | ${name} | ${cell(fit, 'high')} | ${cell(fit, 'medium')} | ${cell(held, 'high')} | ${cell(held, 'medium')} |`,
+      );
+    }
+  }
+  if (rows.length === 0) return [];
+  return [
+    `Confidence on all three sets (labels as the product cuts them: ${HIGH_RULE_TEXT}; ${MEDIUM_RULE_TEXT}; each set split by its own positions; answers, share correct; targets: High >= 90%, Medium >= 70% on the held-out halves):`,
+    '',
+    '| mode | set | High, fitting (even) | Medium, fitting (even) | High, held-out (odd) | Medium, held-out (odd) |',
     '| --- | --- | --- | --- | --- | --- |',
     ...rows,
   ];
@@ -925,6 +969,8 @@ async function main() {
 
     /** The own set's runs per mode, for thresholds fitted on both sets. */
     const ownRuns = new Map<string, QaRun>();
+    /** ClapNQ's outcomes per mode, for the table of all three sets. */
+    const clapnqRuns = new Map<string, readonly Judged[]>();
     if (only.has('qa')) {
       const t0 = performance.now();
       const runs: [string, QaRun][] = [];
@@ -981,6 +1027,8 @@ async function main() {
       const t0 = performance.now();
       const agent = await evalClapnq(index, 'agent', ctx);
       const quick = await evalClapnq(index, 'quick', ctx);
+      clapnqRuns.set('agent', agent.outcomes);
+      clapnqRuns.set('quick', quick.outcomes);
       const lines: string[] = [header, ''];
       lines.push(
         `#### ClapNQ dev (${agent.a.n + agent.u.n} of ${agent.rows} questions asked, ${agent.docs} passages ingested as one chunk each)`,
@@ -1086,6 +1134,8 @@ async function main() {
       const runs: [string, SquadRun][] = [];
       for (const m of modes) runs.push([m, await evalSquad(index, m, ctx)]);
       const lines = [header, '', ...squadLines(runs)];
+      const three = threeSetLines(runs, ownRuns, clapnqRuns);
+      if (three.length > 0) lines.push('', ...three);
       lines.push('', `Section time ${((performance.now() - t0) / 1000).toFixed(1)} s.`);
       write('eval-squad', lines.join('\n'));
       const agent = runs[0]?.[1];

@@ -7,6 +7,7 @@ import {
   deniesTerms,
   type FitSentence,
   namesNotInSentences,
+  oneSentenceShare,
   placeMissing,
   polarityMismatch,
   spreadAcross,
@@ -294,6 +295,58 @@ describe('answerFit and combinedFit', () => {
         const q = `Who ${negate ? 'did not ' : ''}${v === 'built' ? 'build' : v.replace(/ed$/, '')} the ${noun}?`;
         const s = [`The ${noun} was ${negate ? 'not ' : ''}${v} by the Hansa merchants.`];
         return !polarityMismatch(q, s) && !degreeMissing(q, s);
+      }),
+    );
+  });
+});
+
+describe('oneSentenceShare', () => {
+  it('is 1 when one sentence holds every topic word, read under its heading', () => {
+    expect(
+      oneSentenceShare(
+        'Who challenged the plague theory first?',
+        chunk('a', 'The plague theory was first challenged by Shrewsbury.'),
+      ),
+    ).toBe(1);
+    const headed = [{ ...chunk('a', 'It opened in 1990 with 40 beds.')[0]!, heading: 'Royal Infirmary' }];
+    expect(oneSentenceShare('When did the Royal Infirmary open?', headed)).toBe(1);
+    // an acronym the sentence spells out is said by it
+    expect(
+      oneSentenceShare(
+        "What type of committee is set down under the SP's standing orders?",
+        chunk('a', "Mandatory Committees are set down under the Scottish Parliament's standing orders."),
+      ),
+    ).toBe(1);
+    // frame words ("what is the name of") are no topic words
+    expect(oneSentenceShare('What is the name of the prison?', chunk('a', 'Pawiak was the prison.'))).toBe(1);
+  });
+
+  it('is below 1 when the question’s words are gathered from two sentences (adversarial: the union holds them all)', () => {
+    const q = 'What did Warner Sinback offer?';
+    const sentences = chunk(
+      'a',
+      'At the instigation of Warner Sinback, a data network was designed.',
+      'The centers were service bureaus, offering batch processing.',
+    );
+    expect(oneSentenceShare(q, sentences)).toBeLessThan(1);
+    expect(answerFit(q, sentences).termsMissing).toBe(0);
+  });
+
+  it('is 1 for a question without topic words and 0 when nothing is quoted', () => {
+    expect(oneSentenceShare('What is it?', [])).toBe(1);
+    expect(oneSentenceShare('When did the Brotherhood renounce violence?', [])).toBe(0);
+  });
+
+  it('never falls when a sentence is added, and a compound answer keeps its weakest part (property)', () => {
+    const word = fc.constantFrom('river', 'treaty', 'engine', 'museum', 'council', 'harbour', 'bridge', 'charter');
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 4 }), fc.array(word, { maxLength: 4 }), (a, b) => {
+        const q = 'When was the river treaty for the museum bridge signed?';
+        const one = chunk('a', `The ${a.join(' and ')} was there.`);
+        const two = chunk('a', `The ${a.join(' and ')} was there.`, `The ${b.join(' and ')} stood.`);
+        expect(oneSentenceShare(q, two)).toBeGreaterThanOrEqual(oneSentenceShare(q, one));
+        const fits = [answerFit(q, one), answerFit(q, two)];
+        expect(combinedFit(fits)?.oneSentenceShare).toBe(Math.min(...fits.map((f) => f.oneSentenceShare)));
       }),
     );
   });

@@ -1,6 +1,6 @@
 import { analyze } from '@/lib/retrieval/analyzer';
-import { numbersIn, specificWords, withoutInterrogatives } from './answer-type';
-import { keyTerms } from './text';
+import { numbersIn, questionFrameTerms, specificWords, withoutInterrogatives } from './answer-type';
+import { askedAcronyms, keyTerms, spelledAcronyms } from './text';
 
 /**
  * Whether quoted evidence answers the question it is quoted for, read from the grammar of both (no model): signals that
@@ -41,6 +41,11 @@ export interface AnswerFit {
   termsMissing: number;
   /** A degree the question asks for ("the oldest", "the least important") that no quoted sentence states. */
   degreeMissing: boolean;
+  /**
+   * Share (0-1) of the question's topic terms (frame words dropped) that ONE quoted sentence holds, read under its
+   * heading: the best sentence's. Low when the question's words are gathered from several sentences.
+   */
+  oneSentenceShare: number;
 }
 
 /**
@@ -352,6 +357,29 @@ export function degreeMissing(question: string, sentences: readonly string[]): b
   return false;
 }
 
+/**
+ * The share of the question's topic terms (interrogatives and frame words dropped: "what is the name of", "what
+ * happened") that the best single quoted sentence holds, its own words by family (`holdsTerm`) and its heading's words
+ * exactly, an acronym of the question also when the sentence spells it out (`spelledAcronyms`). 1 when the question has
+ * no topic term; 0 when nothing is quoted. An answer whose words come from one
+ * sentence states them together; one gathered from two sentences ("… rename its SkyDrive …" and "… will soon become
+ * OneDrive") may state none of what is asked (confidence.ts, `MEDIUM_RULE`).
+ */
+export function oneSentenceShare(question: string, sentences: readonly FitSentence[]): number {
+  const frame = questionFrameTerms(question);
+  const terms = [...topicTerms(question)].filter((t) => !frame.has(t));
+  if (terms.length === 0) return 1;
+  const acronyms = askedAcronyms(question);
+  let best = 0;
+  for (const s of sentences) {
+    // An acronym of the question the sentence spells out ("the SP's" and "the Scottish Parliament's") is said by it.
+    const have = new Set([...analyze(s.text), ...spelledAcronyms(s.text, acronyms)]);
+    const heading = new Set(analyze(s.heading ?? ''));
+    best = Math.max(best, terms.filter((t) => holdsTerm(have, t) || heading.has(t)).length / terms.length);
+  }
+  return best;
+}
+
 /** Every signal for one answer. */
 export function answerFit(question: string, sentences: readonly FitSentence[]): AnswerFit {
   const texts = sentences.map((s) => s.text);
@@ -368,6 +396,7 @@ export function answerFit(question: string, sentences: readonly FitSentence[]): 
       sentences.flatMap((s) => [s.text, s.heading ?? '']),
     ),
     degreeMissing: degreeMissing(question, texts),
+    oneSentenceShare: oneSentenceShare(question, sentences),
   };
 }
 
@@ -409,6 +438,7 @@ export function combinedFit(fits: readonly (AnswerFit | undefined)[]): AnswerFit
     spread: all.some((f) => f.spread),
     termsMissing: Math.max(...all.map((f) => f.termsMissing)),
     degreeMissing: all.some((f) => f.degreeMissing),
+    oneSentenceShare: Math.min(...all.map((f) => f.oneSentenceShare)),
   };
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stateWith } from '../../test/support/agent/state';
-import type { AnswerFit } from './answer-fit';
+import { type AnswerFit, answerFit } from './answer-fit';
 import {
   type AnswerSignals,
   answerSignals,
@@ -14,7 +14,9 @@ import {
   FIT_DOUBT_PENALTY,
   fitThresholds,
   HIGH_RULE,
+  MEDIUM_RULE,
   recordAnswerSignals,
+  singledOut,
 } from './confidence';
 import { computeConfidence } from './grounding';
 
@@ -40,6 +42,7 @@ const quiet: AnswerFit = {
   placeMissing: false,
   spread: false,
   termsMissing: 0,
+  oneSentenceShare: 1,
   degreeMissing: false,
 };
 const base = {
@@ -207,7 +210,9 @@ describe('the High rule (certifiedHigh, extractiveConfidence)', () => {
 
   it('must not be High: a rival from another document within a twentieth, or a sentence that misses the question', () => {
     expect(high({ ...prose, rivalMargin: 0.94 })).toBe('medium');
-    expect(high({ ...strong, rivalMargin: 0.5 })).toBe('medium');
+    expect(high({ ...strong, rivalMargin: 0.8 })).toBe('medium');
+    // below the Medium rule's margin as well: Low
+    expect(high({ ...strong, rivalMargin: 0.5 })).toBe('low');
     expect(high({ ...strong, sentenceCoverage: 0.79 })).not.toBe('high');
   });
 
@@ -272,7 +277,11 @@ describe('the High rule (certifiedHigh, extractiveConfidence)', () => {
             expect(x.r).toBeGreaterThanOrEqual(HIGH_RULE.rivalMargin);
             expect(['definition', 'procedure']).not.toContain(x.type);
             expect(x.hedged).toBe(false);
-          } else expect(label).toBe(byScore);
+          } else if (label !== byScore) {
+            // the Medium rule lowers a Medium score whose evidence does not single out one statement
+            expect([byScore, label]).toEqual(['medium', 'low']);
+            expect(singledOut(input.signals)).toBe(false);
+          }
         },
       ),
     );
@@ -336,7 +345,8 @@ describe('the High rule (certifiedHigh, extractiveConfidence)', () => {
       injectionInContext: false,
     };
     expect(computeConfidence({ ...args, signals: strong })).toBe('high');
-    expect(computeConfidence({ ...args, signals: { ...strong, rivalMargin: 0.5 } })).toBe('medium');
+    expect(computeConfidence({ ...args, signals: { ...strong, rivalMargin: 0.8 } })).toBe('medium');
+    expect(computeConfidence({ ...args, signals: { ...strong, rivalMargin: 0.5 } })).toBe('low');
     // a partly declined compound answer admits a gap in its text
     expect(
       computeConfidence({
@@ -345,5 +355,89 @@ describe('the High rule (certifiedHigh, extractiveConfidence)', () => {
         signals: strong,
       }),
     ).not.toBe('high');
+  });
+});
+
+describe('the Medium rule (singledOut, MEDIUM_RULE)', () => {
+  // A prose answer below the High rule's margin: the score calls it Medium, the High rule does not certify it.
+  const prose: AnswerSignals = { ...strong, answerType: 'other', table: false, rivalMargin: 0.8, fit: quiet };
+  const label = (signals: AnswerSignals) => extractiveConfidence({ ...base, signals });
+  const rank = { low: 0, medium: 1, high: 2 } as const;
+
+  it('must be Medium: one sentence holds the question and no other document’s sentence comes within 30%', () => {
+    expect(label(prose)).toBe('medium');
+    // exactly at the cuts
+    const atCuts = { rivalMargin: MEDIUM_RULE.rivalMargin, fit: { ...quiet, oneSentenceShare: 0.9 } };
+    expect(label({ ...prose, ...atCuts })).toBe('medium');
+    // a table cell has no sentence to judge; an answer without fit signals is judged by its sentence coverage
+    expect(label({ ...prose, table: true, fit: undefined, sentenceCoverage: 0.85 })).toBe('medium');
+    expect(label({ ...prose, fit: undefined, sentenceCoverage: 0.95 })).toBe('medium');
+  });
+
+  it('must be Low: a rival within 30%, or the question’s words gathered from several sentences', () => {
+    expect(label({ ...prose, rivalMargin: 0.69 })).toBe('low');
+    expect(label({ ...prose, table: true, rivalMargin: 0.69 })).toBe('low');
+    expect(label({ ...prose, fit: { ...quiet, oneSentenceShare: 0.89 } })).toBe('low');
+    expect(label({ ...prose, fit: undefined, sentenceCoverage: 0.85 })).toBe('low');
+    // the score still calls them Medium: the rule, not the score, lowers them
+    expect(confidenceLabel(confidenceScore({ ...base, signals: { ...prose, rivalMargin: 0.69 } }))).toBe('medium');
+  });
+
+  it('must be Low: an answer whose question words come from two sentences (the fit signal read from real text)', () => {
+    const fit = answerFit('What did Microsoft announce that it would rename OneDrive to?', [
+      {
+        text: 'On 31 July 2013, Microsoft announced that it will rename its SkyDrive cloud storage service.',
+        context: '',
+        source: 'p',
+        start: 0,
+      },
+      { text: 'On 27 January 2014, SkyDrive became OneDrive.', context: '', source: 'p', start: 95 },
+    ]);
+    expect(fit.oneSentenceShare).toBeLessThan(MEDIUM_RULE.oneSentenceShare);
+    expect(label({ ...prose, fit })).toBe('low');
+  });
+
+  it('does not touch High or Low: a certified answer stays High, a Low score stays Low', () => {
+    expect(label({ ...strong, fit: { ...quiet, oneSentenceShare: 0.5 } })).toBe('high');
+    expect(label({ ...prose, attributeCoverage: 0, sentenceCoverage: 0.2 })).toBe('low');
+    expect(singledOut({ ...prose, rivalMargin: 1 })).toBe(true);
+  });
+
+  it('more support never lowers the label: a larger rival margin or one-sentence share (property)', () => {
+    const share = fc.double({ min: 0, max: 1, noNaN: true });
+    fc.assert(
+      fc.property(
+        fc.record({
+          s: share,
+          a: share,
+          r: share,
+          o: share,
+          dr: share,
+          do: share,
+          table: fc.boolean(),
+          fit: fc.boolean(),
+          hedged: fc.boolean(),
+          type: fc.constantFrom('quantity' as const, 'entity' as const, 'definition' as const, 'other' as const),
+        }),
+        (x) => {
+          const at = (r: number, o: number) =>
+            extractiveConfidence({
+              ...base,
+              hedged: x.hedged,
+              signals: {
+                ...strong,
+                answerType: x.type,
+                sentenceCoverage: x.s,
+                attributeCoverage: x.a,
+                rivalMargin: r,
+                table: x.table,
+                fit: x.fit ? { ...quiet, oneSentenceShare: o } : undefined,
+              },
+            });
+          const more = at(Math.min(1, x.r + x.dr), Math.min(1, x.o + x.do));
+          expect(rank[more]).toBeGreaterThanOrEqual(rank[at(x.r, x.o)]);
+        },
+      ),
+    );
   });
 });
