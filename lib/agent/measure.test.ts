@@ -37,6 +37,7 @@ describe('saysMeasure', () => {
     ['How old was the patient?', 'The patient, aged 54, was admitted.'],
     ['How old was the patient?', 'He was admitted at the age of fifty-four.'],
     ['How old is the tree?', 'The oak is about 300 years old.'],
+    ['How old was the patient?', 'The patient was 54 years of age on admission.'],
     ['How old is the mayor?', 'Jane Roe (born 13 April 1953) is the mayor of the town.'],
     ['Wie alt ist der Bürgermeister?', 'Der Bürgermeister, geboren 1961 in Ulm, ist seit 2014 im Amt.'],
     ['How far is the depot from the port?', 'The depot is 3.5 km from the port.'],
@@ -67,6 +68,8 @@ describe('saysMeasure', () => {
     ['How much did the council pay for the land?', 'The land, lot 12.5 of the survey, was bought by the council.'],
     // the question's own number is no answer
     ['How old was the child in 2015?', 'In 2015 the child moved house.'],
+    ['How old was the child?', 'Services to the child in the previous five years: none.'],
+    ['How old was the child?', 'The child lived with an aunt for 3 years.'],
     ['How old is the mayor?', 'The mayor was born in Leeds and elected in ward 12.'],
   ])('%s is not answered by "%s"', (question, text) => {
     expect(saysMeasure(text, question)).toBe(false);

@@ -120,6 +120,15 @@ function isUnit(word: string, dimension: Dimension): boolean {
 
 const OF = words('of de von');
 
+/**
+ * After a time unit, what makes the span an age: "3 years old", "a 3-year-old child" (the hyphens split), "54 years
+ * of age", "drei Jahre alt". A bare span is not: "in the previous five years", "for 3 years".
+ */
+function saysOld(tokens: readonly Token[], unit: number): boolean {
+  const next = tokens[unit + 1]?.word;
+  return next === 'old' || next === 'alt' || (next === 'of' && tokens[unit + 2]?.word === 'age');
+}
+
 const BIRTH = words('born né née geboren geb');
 
 /** Whether the words after "born" give a year (four digits, the question's own numbers included). */
@@ -145,13 +154,21 @@ export function saysMeasure(text: string, question: string): boolean {
     return true;
   return tokens.some((t, i) => {
     if (t.number === null || asked.has(t.number)) return false;
-    if (t.glued.length > 0 && (isUnit(t.glued, dimension) || (dimension === 'money' && t.symbol))) return true;
+    if (
+      t.glued.length > 0 &&
+      dimension !== 'age' &&
+      (isUnit(t.glued, dimension) || (dimension === 'money' && t.symbol))
+    )
+      return true;
     // an amount written to the cent is money, in a ledger line that names no currency: "37,499.96", "15,50"
     if (dimension === 'money' && /^\d{1,3}(?:[.,\s]\d{3})*[.,]\d{2}$/.test(t.number)) return true;
     // a unit after it, past scale words only: "12 km", "4.5 million dollars", "two and a half hours"
     for (let j = i + 1; j < tokens.length && j <= i + GAP; j++) {
       const next = tokens[j] as Token;
-      if (isUnit(next.word, dimension)) return true;
+      if (isUnit(next.word, dimension)) {
+        if (dimension !== 'age' || saysOld(tokens, j)) return true;
+        break;
+      }
       if (!BETWEEN.has(next.word)) break;
     }
     // a unit or label before it: "$ 5", "USD 40", "aged 3", "Age: 3"
