@@ -21,6 +21,7 @@ import {
 import type { AnswerSignals } from './confidence';
 import { fitDeclines } from './fit-decline';
 import { saysMeasure } from './measure';
+import { asks } from './question-sentence';
 import type { OpenedChunk } from './state';
 import {
   answersFromTable,
@@ -313,7 +314,9 @@ export function selectEvidence(args: {
       // A quantity question wants the number said next to what it counts.
       const near = answerType !== 'quantity' || !typed || numberNearTerms(c.sentence.text, termSet, question, analyze);
       // A table row is read with its column headers (the table reader), never quoted as a sentence that answers.
-      const heading = looksLikeHeading(c.sentence.text, c.opened) || tableRows(c.sentence.text).length > 0;
+      // A question in the document (a form's prompt, an FAQ's heading, a rhetorical question) asks; it answers nothing.
+      const heading =
+        looksLikeHeading(c.sentence.text, c.opened) || tableRows(c.sentence.text).length > 0 || asks(c.sentence.text);
       const named =
         specificTerms.length === 0 ? 1 : specificTerms.filter((t) => ctx.has(t)).length / specificTerms.length;
       const s =
