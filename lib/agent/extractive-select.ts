@@ -20,6 +20,7 @@ import {
 } from './answer-type';
 import type { AnswerSignals } from './confidence';
 import { fitDeclines } from './fit-decline';
+import { procedureSpan } from './procedure-span';
 import type { OpenedChunk } from './state';
 import {
   answersFromTable,
@@ -460,7 +461,11 @@ export function selectEvidence(args: {
   };
   return {
     answerType,
-    picked: useTable ? [] : picked,
+    picked: useTable
+      ? []
+      : answerType === 'procedure' && !unanswerable
+        ? procedureSpan(picked, pool, looksLikeHeading)
+        : picked,
     table: useTable ? table : null,
     decline: unanswerable
       ? {
