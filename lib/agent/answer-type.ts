@@ -164,6 +164,8 @@ const QUESTION_FRAMES = [
   /\bhow\s+(?:does|do|did|would|could)\s+(?!(?:i|we|you|one)\b).+?\b(define)\s+\S/i,
   /\bwhat\s+is\s+the\s+(definition)\s+of\b/i,
   /\bwhat\s+(?:(?:will|would|did|does|could|might)\s+)?(happen(?:s|ed)?)\b/i,
+  // "When did the incident occur?": the verb only says that the event's date or time is asked.
+  /\b(?:when|(?:what|which)\s+(?:date|day|year|time))\b.+?\b(occur(?:s|red)?|happen(?:s|ed)?)\b/i,
 ];
 
 /** The analysed terms of the question's frame verbs (`QUESTION_FRAMES`): no topic words. */

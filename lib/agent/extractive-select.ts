@@ -20,7 +20,9 @@ import {
 } from './answer-type';
 import type { AnswerSignals } from './confidence';
 import { fitDeclines } from './fit-decline';
+import { labelsOfHeldIdentifiers } from './identifier-label';
 import { saysMeasure } from './measure';
+import { procedureSpan } from './procedure-span';
 import { asks } from './question-sentence';
 import type { OpenedChunk } from './state';
 import {
@@ -400,13 +402,17 @@ export function selectEvidence(args: {
     titleRun = false,
   ) => {
     const says = nameAboveSentence({ picked: group, pickedTerms: have, specific, attributes, contexts });
+    const labels = labelsOfHeldIdentifiers(question, chunkTexts(group));
     return questionParts(question).some((part) => {
       const partTerms = terms.filter((t) => part.has(t));
       const partAttributes = partTerms.filter((t) => !specific.has(t) && !typeNouns.has(t));
       // A table answer is the cell where the asked row meets the asked column: the question's other words are the
       // relation between them ("how many cups have the Leafs won"), which a table never spells out.
       const attr =
-        partAttributes.length === 0 || (useTable && table) || labelledValue(group, partAttributes, have, modifiers)
+        partAttributes.length === 0 ||
+        (useTable && table) ||
+        labelledValue(group, partAttributes, have, modifiers) ||
+        saysAllBut(partAttributes, labels, have)
           ? 1
           : partAttributes.filter((t) => holds(have, t)).length / partAttributes.length;
       const topical = partTerms.filter((t) => !typeNouns.has(t));
@@ -468,7 +474,11 @@ export function selectEvidence(args: {
   };
   return {
     answerType,
-    picked: useTable ? [] : picked,
+    picked: useTable
+      ? []
+      : answerType === 'procedure' && !unanswerable
+        ? procedureSpan(picked, pool, looksLikeHeading)
+        : picked,
     table: useTable ? table : null,
     decline: unanswerable
       ? {
@@ -570,6 +580,26 @@ function unionOf(sets: readonly ReadonlySet<string>[]): Set<string> {
   const out = new Set<string>();
   for (const set of sets) for (const t of set) out.add(t);
   return out;
+}
+
+/**
+ * Every asked attribute word is said but the labels of identifiers the evidence holds ("case" of "case
+ * 150109-DSP-Milw-505", `labelsOfHeldIdentifiers`), and at least one other word is said: the label only says what kind
+ * of thing the identifier is. As for an identifier's type label (`labelledValue`), the rest must be said in full.
+ */
+export function saysAllBut(
+  attributes: readonly string[],
+  labels: ReadonlySet<string>,
+  have: ReadonlySet<string>,
+): boolean {
+  const rest = attributes.filter((t) => !labels.has(t));
+  return rest.length > 0 && rest.length < attributes.length && rest.every((t) => holds(have, t));
+}
+
+/** The chunks of a group of sentences with their titles and file names (where an identifier may stand). */
+function chunkTexts(group: readonly Candidate[]): string {
+  const chunks = new Set(group.map((c) => c.opened.chunk));
+  return [...chunks].map((c) => `${c.filename} ${c.title ?? ''} ${c.headingPath ?? ''} ${c.text}`).join('\n');
 }
 
 /** Sentences within this share of the best one's score are quoted beside it. */
