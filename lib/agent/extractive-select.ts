@@ -18,6 +18,7 @@ import {
   typeNounTerms,
   withoutInterrogatives,
 } from './answer-type';
+import { missingValues } from './asked-values';
 import type { AnswerSignals } from './confidence';
 import { fitDeclines } from './fit-decline';
 import type { OpenedChunk } from './state';
@@ -211,6 +212,12 @@ function withRespelled(c: Candidate, r: Respelling): Candidate {
   return extra.length === 0 ? c : { ...c, terms: new Set([...c.terms, ...extra]) };
 }
 
+/** A chunk's text under its title and heading path ("Climate of Ecuador", "Season 9"). */
+function headedText(opened: OpenedChunk): string {
+  const c = opened.chunk;
+  return `${c.title ?? ''}\n${c.headingPath ?? ''}\n${c.text}`;
+}
+
 /** Numbers and codes the question names (years, identifiers): an answer must be about them. */
 function askedNumbers(question: string): string[] {
   return [...new Set(numbersIn(question))];
@@ -360,6 +367,8 @@ export function selectEvidence(args: {
   const chosenText = chosen.map((o) => o.chunk.text).join('\n');
   // (A table row's numbers may stand in its table's caption, the sheet or file name: the table reader checked them.)
   const numbersMissing = useTable ? [] : askedNumbers(question).filter((n) => !numbersIn(chosenText).includes(n));
+  // Months, days of the week and digit ordinals the question states are conditions like its numbers (asked-values.ts).
+  const valuesMissing = useTable ? [] : missingValues(question, chosen.map(headedText).join('\n'));
   const typed = useTable ? true : picked.some((p) => holdsAnswerType(p.sentence.text, answerType, question));
   // The asked slot filled next to the question's terms (a table cell is read where the asked row meets the column).
   const slotNear =
@@ -436,6 +445,7 @@ export function selectEvidence(args: {
     headingOnly ||
     (typeIsStrict(answerType) && !typed) ||
     numbersMissing.length > 0 ||
+    valuesMissing.length > 0 ||
     !saidByOneDocument ||
     // A denial asked about that no quoted sentence states (fit-decline.ts).
     (!useTable &&
@@ -467,6 +477,7 @@ export function selectEvidence(args: {
           missing: [
             ...new Set([
               ...numbersMissing,
+              ...valuesMissing,
               ...specificMissing,
               ...attributes.filter((t) => !holds(pickedTerms, t)),
               ...missing,
