@@ -631,3 +631,23 @@ describe('months, days and ordinals the question states (lib/agent/asked-values.
     expect(answerSignals(same)?.declined).toBe(false);
   });
 });
+
+describe('numbers the question states, read with the chunk title', () => {
+  const text =
+    'Filming took place in Northern Ireland , Croatia and Iceland . The production moved its southern scenes to Dubrovnik .';
+
+  it('answers when the title carries the number the text does not repeat', () => {
+    const c = chunkOf('series-season-2.txt', text, 'The Long Winter (season 2)');
+    const state = stateWith({ question: 'where did they film the long winter season 2', opened: [c] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(answerSignals(state)?.declined).toBe(false);
+    expect(ex.answer).toContain('Northern Ireland');
+  });
+
+  it('declines when neither the title nor the text carries it', () => {
+    const c = chunkOf('series-season-3.txt', text, 'The Long Winter (season 3)');
+    const state = stateWith({ question: 'where did they film the long winter season 2', opened: [c] });
+    extractiveAnswer(state, 'concise');
+    expect(answerSignals(state)?.declined).toBe(true);
+  });
+});

@@ -364,11 +364,12 @@ export function selectEvidence(args: {
   const missing = terms.filter((t) => !chosenTerms.has(t));
   const specificMissing = terms.filter((t) => specific.has(t) && !chosenTerms.has(t));
   // The asked attribute: the topic terms that are not names (an on-topic passage lacking it does not answer).
-  const chosenText = chosen.map((o) => o.chunk.text).join('\n');
-  // (A table row's numbers may stand in its table's caption, the sheet or file name: the table reader checked them.)
-  const numbersMissing = useTable ? [] : askedNumbers(question).filter((n) => !numbersIn(chosenText).includes(n));
+  // The asked numbers may stand in the chunk's title or heading ("Game of Thrones (season 2)"). (A table row's numbers
+  // may stand in its table's caption, the sheet or file name: the table reader checked them.)
+  const headed = chosen.map(headedText).join('\n');
+  const numbersMissing = useTable ? [] : askedNumbers(question).filter((n) => !numbersIn(headed).includes(n));
   // Months, days of the week and digit ordinals the question states are conditions like its numbers (asked-values.ts).
-  const valuesMissing = useTable ? [] : missingValues(question, chosen.map(headedText).join('\n'));
+  const valuesMissing = useTable ? [] : missingValues(question, headed);
   const typed = useTable ? true : picked.some((p) => holdsAnswerType(p.sentence.text, answerType, question));
   // The asked slot filled next to the question's terms (a table cell is read where the asked row meets the column).
   const slotNear =
