@@ -589,3 +589,65 @@ describe('declines on a fit signal (lib/agent/fit-decline.ts)', () => {
     expect(ex.answer).toContain('not prevented');
   });
 });
+
+describe('months, days and ordinals the question states (lib/agent/asked-values.ts)', () => {
+  const climate = chunkOf(
+    'climate.md',
+    'The average temperature in Lisbon in August is 24 °C. The average temperature annually is 17 °C.',
+    'Climate of Lisbon',
+  );
+
+  it('declines a month the passage does not state, naming it', () => {
+    const state = stateWith({ question: 'what is the average temperature in lisbon in january', opened: [climate] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(answerSignals(state)?.declined).toBe(true);
+    expect(ex.answer).not.toMatch(/\[\d+\]/);
+    expect(ex.answer).toContain('january');
+  });
+
+  it('answers the month the passage states', () => {
+    const state = stateWith({ question: 'what is the average temperature in lisbon in august', opened: [climate] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(answerSignals(state)?.declined).toBe(false);
+    expect(ex.answer).toContain('24 °C');
+  });
+
+  it('declines another ordinal than the one the passage states, and answers the one it states', () => {
+    const c = chunkOf(
+      'rankings.md',
+      'In 2015 the annual survey of cities ranked Porto as the 32nd most liveable city in Europe.',
+    );
+    const other = stateWith({
+      question: 'In which year was Porto ranked the 22nd most liveable city in Europe?',
+      opened: [c],
+    });
+    extractiveAnswer(other, 'concise');
+    expect(answerSignals(other)?.declined).toBe(true);
+    const same = stateWith({
+      question: 'In which year was Porto ranked the 32nd most liveable city in Europe?',
+      opened: [c],
+    });
+    extractiveAnswer(same, 'concise');
+    expect(answerSignals(same)?.declined).toBe(false);
+  });
+});
+
+describe('numbers the question states, read with the chunk title', () => {
+  const text =
+    'Filming took place in Northern Ireland , Croatia and Iceland . The production moved its southern scenes to Dubrovnik .';
+
+  it('answers when the title carries the number the text does not repeat', () => {
+    const c = chunkOf('series-season-2.txt', text, 'The Long Winter (season 2)');
+    const state = stateWith({ question: 'where did they film the long winter season 2', opened: [c] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(answerSignals(state)?.declined).toBe(false);
+    expect(ex.answer).toContain('Northern Ireland');
+  });
+
+  it('declines when neither the title nor the text carries it', () => {
+    const c = chunkOf('series-season-3.txt', text, 'The Long Winter (season 3)');
+    const state = stateWith({ question: 'where did they film the long winter season 2', opened: [c] });
+    extractiveAnswer(state, 'concise');
+    expect(answerSignals(state)?.declined).toBe(true);
+  });
+});

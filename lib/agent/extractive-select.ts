@@ -18,6 +18,7 @@ import {
   typeNounTerms,
   withoutInterrogatives,
 } from './answer-type';
+import { missingValues } from './asked-values';
 import type { AnswerSignals } from './confidence';
 import { fitDeclines } from './fit-decline';
 import { labelsOfHeldIdentifiers } from './identifier-label';
@@ -215,6 +216,12 @@ function withRespelled(c: Candidate, r: Respelling): Candidate {
   return extra.length === 0 ? c : { ...c, terms: new Set([...c.terms, ...extra]) };
 }
 
+/** A chunk's text under its title and heading path ("Climate of Ecuador", "Season 9"). */
+function headedText(opened: OpenedChunk): string {
+  const c = opened.chunk;
+  return `${c.title ?? ''}\n${c.headingPath ?? ''}\n${c.text}`;
+}
+
 /** Numbers and codes the question names (years, identifiers): an answer must be about them. */
 function askedNumbers(question: string): string[] {
   return [...new Set(numbersIn(question))];
@@ -363,9 +370,12 @@ export function selectEvidence(args: {
   const missing = terms.filter((t) => !chosenTerms.has(t));
   const specificMissing = terms.filter((t) => specific.has(t) && !chosenTerms.has(t));
   // The asked attribute: the topic terms that are not names (an on-topic passage lacking it does not answer).
-  const chosenText = chosen.map((o) => o.chunk.text).join('\n');
-  // (A table row's numbers may stand in its table's caption, the sheet or file name: the table reader checked them.)
-  const numbersMissing = useTable ? [] : askedNumbers(question).filter((n) => !numbersIn(chosenText).includes(n));
+  // The asked numbers may stand in the chunk's title or heading ("Game of Thrones (season 2)"). (A table row's numbers
+  // may stand in its table's caption, the sheet or file name: the table reader checked them.)
+  const headed = chosen.map(headedText).join('\n');
+  const numbersMissing = useTable ? [] : askedNumbers(question).filter((n) => !numbersIn(headed).includes(n));
+  // Months, days of the week and digit ordinals the question states are conditions like its numbers (asked-values.ts).
+  const valuesMissing = useTable ? [] : missingValues(question, headed);
   const typed = useTable
     ? true
     : picked.some(
@@ -450,6 +460,7 @@ export function selectEvidence(args: {
     headingOnly ||
     (typeIsStrict(answerType) && !typed) ||
     numbersMissing.length > 0 ||
+    valuesMissing.length > 0 ||
     !saidByOneDocument ||
     // A denial asked about that no quoted sentence states (fit-decline.ts).
     (!useTable &&
@@ -485,6 +496,7 @@ export function selectEvidence(args: {
           missing: [
             ...new Set([
               ...numbersMissing,
+              ...valuesMissing,
               ...specificMissing,
               ...attributes.filter((t) => !holds(pickedTerms, t)),
               ...missing,
