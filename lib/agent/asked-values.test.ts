@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { askedValues, missingValues, ordinalWordValue, valuesIn } from './asked-values';
+import { askedValues, missingValues, ordinalSuffix, ordinalWordValue, valuesIn } from './asked-values';
 
 describe('askedValues', () => {
   it('reads months, days of the week and digit ordinals as the question writes them', () => {
@@ -35,6 +35,32 @@ describe('valuesIn', () => {
     const have = valuesIn('Opened on Feb. 3 by his third son; closed every Tue and on the twenty-second day.');
     expect([...have].sort()).toEqual(['day:2', 'month:2', 'ordinal:22', 'ordinal:3'].sort());
     expect(valuesIn('The twenty - first edition').has('ordinal:21')).toBe(true);
+  });
+
+  it('reads a number whose superscript suffix a PDF set apart as that ordinal, and no other', () => {
+    const pdf =
+      'RIL invites all shareholders to its 45 Annual th General Meeting (AGM), to be held on 29 August, 2022.';
+    expect(valuesIn(pdf).has('ordinal:45')).toBe(true);
+    expect(valuesIn(pdf).has('ordinal:29')).toBe(false);
+    expect(valuesIn('Page 22 of the report th').has('ordinal:22')).toBe(false);
+    expect(missingValues('When is the 45th Annual General Meeting held?', pdf)).toEqual([]);
+  });
+
+  it('gives English ordinal suffixes', () => {
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 45, 101, 111].map(ordinalSuffix)).toEqual([
+      'st',
+      'nd',
+      'rd',
+      'th',
+      'th',
+      'th',
+      'th',
+      'st',
+      'nd',
+      'th',
+      'st',
+      'th',
+    ]);
   });
 
   it('does not read the modal "may" or a capitalised word opening a sentence as a month or day', () => {

@@ -218,6 +218,16 @@ export function askedValues(question: string): AskedValue[] {
   return out;
 }
 
+/** How many words after a number its detached superscript suffix may stand (a PDF puts it where the line ends). */
+const SUFFIX_REACH = 3;
+
+/** The ordinal suffix of a number in English (1 "st", 12 "th", 22 "nd", 45 "th"). */
+export function ordinalSuffix(n: number): string {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return 'th';
+  return ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+}
+
 /** The calendar and ordinal keys a passage states (months, days, ordinals in digits or words). */
 export function valuesIn(text: string): Set<string> {
   const ts = tokens(text);
@@ -225,6 +235,13 @@ export function valuesIn(text: string): Set<string> {
   for (let i = 0; i < ts.length; i++) {
     const key = keyOf(ts, i, false);
     if (key) out.add(key);
+  }
+  // A PDF's superscript ordinal suffix set apart from its number ("its 45 Annual th General Meeting" for "45th").
+  for (let i = 0; i < ts.length; i++) {
+    const w = ts[i]?.word ?? '';
+    if (!/^\d+$/.test(w)) continue;
+    const n = Number.parseInt(w, 10);
+    if (ts.slice(i + 1, i + 1 + SUFFIX_REACH).some((t) => t.word === ordinalSuffix(n))) out.add(`ordinal:${n}`);
   }
   // A number word before an ordinal word ("twenty - second", split by spaced hyphens in some sources).
   for (let i = 0; i + 1 < ts.length; i++) {
