@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PostingCursor, SegmentReader, transcodeSegment } from '@/lib/retrieval/embedded/keyword-segment';
+import { compareBytes, PostingCursor, SegmentReader, transcodeSegment } from '@/lib/retrieval/embedded/keyword-segment';
 import { oneTermSegments } from '@/test/support/retrieval/one-term-segment';
 
 const segments = oneTermSegments('keyword-segment-');
@@ -135,5 +135,42 @@ describe('keyword segment postings', () => {
       ),
       { numRuns: 25 },
     );
+  });
+});
+
+describe('compareBytes (the term dictionary order of findTerm)', () => {
+  it('orders a term against a slice of the blob as Buffer.compare does (unsigned bytes, a prefix first)', () => {
+    // Small alphabets (with bytes above 0x7f) make equal bytes, common prefixes and proper prefixes frequent.
+    const bytes = fc
+      .uint8Array({ maxLength: 8 })
+      .map((array) => array.map((b) => [0, 1, 0x61, 0x7f, 0x80, 0xff][b % 6] as number));
+    fc.assert(
+      fc.property(bytes, bytes, bytes, bytes, (term, before, slice, after) => {
+        const blob = Buffer.concat([before, slice, after]);
+        const got = compareBytes(term, blob, before.length, before.length + slice.length);
+        const want = Buffer.from(term).compare(blob, before.length, before.length + slice.length);
+        expect(Math.sign(got)).toBe(want);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('returns 0 only for the same bytes, and ranks a proper prefix first', () => {
+    const blob = Buffer.from('termsterm');
+    expect(compareBytes(Buffer.from('term'), blob, 0, 4)).toBe(0);
+    expect(compareBytes(Buffer.from('term'), blob, 0, 5)).toBeLessThan(0);
+    expect(compareBytes(Buffer.from('terms'), blob, 0, 4)).toBeGreaterThan(0);
+    expect(compareBytes(Buffer.from(''), blob, 0, 0)).toBe(0);
+    expect(compareBytes(Buffer.from([0xc3, 0xa9]), Buffer.from([0x7a]), 0, 1)).toBeGreaterThan(0);
+  });
+});
+
+describe('findTerm', () => {
+  it("finds the segment's term and no other", () => {
+    const reader = segments.write([{ doc: 0, body: 1, context: 0 }], 1);
+    expect(reader.findTerm(Buffer.from('term'))).toBe(0);
+    for (const other of ['', 'ter', 'terms', 'tern', 'Term', 'térm', 'a', 'zz']) {
+      expect(reader.findTerm(Buffer.from(other))).toBe(-1);
+    }
   });
 });

@@ -44,6 +44,32 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 
 const words = (value: string) => value.split(' ').filter(Boolean);
 
+describe('KeywordStore.languages', () => {
+  const inLanguage = (chunkId: string, language: string, text: string) =>
+    segmentDoc({ ...record(chunkId, text), language });
+
+  it('names the languages of the live chunks of the current state, after every add and delete', async () => {
+    const store = await KeywordStore.create(freshDir());
+    expect(store.languages()).toEqual([]);
+    await store.apply([inLanguage('1-a', 'en', 'the cat sat on the mat')], []);
+    expect(store.languages()).toEqual(['en']);
+    // Asked twice on one state: the same answer (memoised per committed state).
+    expect(store.languages()).toEqual(['en']);
+    await store.apply([inLanguage('2-a', 'fr', 'le chat est sur le tapis')], []);
+    expect(store.languages()).toEqual(['en', 'fr']);
+    await store.apply([], ['1-a']);
+    expect(store.languages()).toEqual(['fr']);
+    // An overwrite that changes a chunk's language.
+    await store.apply([inLanguage('2-a', 'de', 'die Katze sitzt auf der Matte')], []);
+    expect(store.languages()).toEqual(['de']);
+    while (await store.maybeMerge()) {
+      // merge down
+    }
+    expect(store.languages()).toEqual(['de']);
+    store.close();
+  });
+});
+
 describe('KeywordStore', () => {
   it('scores exactly like the in-memory BM25F reference through adds, overwrites, deletes, merges and reopen', async () => {
     await fc.assert(

@@ -29,7 +29,12 @@ import {
 } from '@/lib/retrieval/embedded/keyword-segment';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import type { ScoredSlot } from '@/lib/retrieval/embedded/top-k';
-import { type AnalysisLanguage, analysisLanguageOf, detectLanguage } from '@/lib/retrieval/language';
+import {
+  ANALYSIS_LANGUAGES,
+  type AnalysisLanguage,
+  analysisLanguageOf,
+  detectLanguage,
+} from '@/lib/retrieval/language';
 import type { SearchFilters } from '@/lib/retrieval/types';
 
 /**
@@ -179,6 +184,8 @@ class KeywordView implements KeywordState {
   retired = false;
   /** Scoring inputs per BM25 parameters (per-slot norms in shared memory); normally one entry. */
   private readonly generations = new Map<string, ScoringGeneration>();
+  /** The analysis languages of the live chunks, once asked (the view never changes). */
+  private languageList: readonly AnalysisLanguage[] | undefined;
 
   constructor(
     readonly segments: readonly LiveSegment[],
@@ -213,6 +220,15 @@ class KeywordView implements KeywordState {
   record(slot: number): StoredChunk {
     const { segment, local } = this.locate(slot);
     return segment.reader.readRecord(local);
+  }
+
+  /**
+   * The analysis languages of the live chunks (those whose marker term has live chunks), computed once per view:
+   * every keyword query asks, and looking the markers up in every segment per query cost as much as a term.
+   */
+  languages(): readonly AnalysisLanguage[] {
+    this.languageList ??= ANALYSIS_LANGUAGES.filter((language) => this.documentFrequency(languageMarker(language)) > 0);
+    return this.languageList;
   }
 
   /** Live chunks containing the term (exact: deleted chunks excluded). */
@@ -464,6 +480,11 @@ export class KeywordStore {
   }
 
   /** Live chunks containing the term (exact: deleted chunks excluded). */
+  /** The analysis languages of the live chunks of the current state (what a query is analysed in). */
+  languages(): readonly AnalysisLanguage[] {
+    return this.view.languages();
+  }
+
   documentFrequency(term: string): number {
     return this.view.documentFrequency(term);
   }

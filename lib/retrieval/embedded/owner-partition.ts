@@ -16,7 +16,6 @@ import {
   hasManifest,
   type KeywordScoringPool,
   KeywordStore,
-  languageMarker,
   readIntent,
   StaleIndexError,
   segmentDoc,
@@ -27,7 +26,7 @@ import {
 import { chunkToRow, rowToStoredChunk, type StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import { metaCells } from '@/lib/retrieval/embedded/meta-columns';
 import { SerialQueue } from '@/lib/retrieval/embedded/serial-queue';
-import { ANALYSIS_LANGUAGES, type AnalysisLanguage } from '@/lib/retrieval/language';
+import type { AnalysisLanguage } from '@/lib/retrieval/language';
 import type { ChunkDocumentAttributes, ChunkVectorUpdate, IndexedChunk, SearchFilters } from '@/lib/retrieval/types';
 
 /** Chunks analysed per segment when an index is rebuilt from the table. */
@@ -462,8 +461,8 @@ export class OwnerPartition {
   }
 
   /** The analysis languages of the owner's live chunks (what a query is analysed in). */
-  languages(): AnalysisLanguage[] {
-    return ANALYSIS_LANGUAGES.filter((language) => this.store.documentFrequency(languageMarker(language)) > 0);
+  languages(): readonly AnalysisLanguage[] {
+    return this.store.languages();
   }
 
   /**
