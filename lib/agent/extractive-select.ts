@@ -18,6 +18,7 @@ import {
   typeNounTerms,
   withoutInterrogatives,
 } from './answer-type';
+import { codesMissing } from './asked-codes';
 import type { AnswerSignals } from './confidence';
 import { fitDeclines } from './fit-decline';
 import { labelsOfHeldIdentifiers } from './identifier-label';
@@ -366,6 +367,16 @@ export function selectEvidence(args: {
   const chosenText = chosen.map((o) => o.chunk.text).join('\n');
   // (A table row's numbers may stand in its table's caption, the sheet or file name: the table reader checked them.)
   const numbersMissing = useTable ? [] : askedNumbers(question).filter((n) => !numbersIn(chosenText).includes(n));
+  // An identifier the question names (a case, precinct or part code) the evidence lacks: about another record.
+  const codesAbsent = codesMissing(
+    question,
+    chosen
+      .map(
+        (o) =>
+          `${o.chunk.filename} ${o.chunk.title ?? ''} ${o.chunk.sheet ?? ''} ${o.chunk.headingPath ?? ''} ${o.chunk.text}`,
+      )
+      .join('\n'),
+  );
   const typed = useTable
     ? true
     : picked.some(
@@ -450,6 +461,7 @@ export function selectEvidence(args: {
     headingOnly ||
     (typeIsStrict(answerType) && !typed) ||
     numbersMissing.length > 0 ||
+    codesAbsent.length > 0 ||
     !saidByOneDocument ||
     // A denial asked about that no quoted sentence states (fit-decline.ts).
     (!useTable &&
@@ -485,6 +497,7 @@ export function selectEvidence(args: {
           missing: [
             ...new Set([
               ...numbersMissing,
+              ...codesAbsent,
               ...specificMissing,
               ...attributes.filter((t) => !holds(pickedTerms, t)),
               ...missing,
