@@ -39,6 +39,8 @@ describe('what an identifier is', () => {
     expect(askedCodes('How many votes in precinct 0050003A for the A5 flyer?')).toEqual(['0050003A']);
     expect(askedCodes('What is the tensile strength of JIS G 4303 grade SUS304?')).toEqual(['SUS304']);
     expect(askedCodes('When did COVID-19 reach the US?')).toEqual([]);
+    expect(askedCodes('东北电气发展股份有限公司2018年第一季度营业收入是多少?')).toEqual([]);
+    expect(askedCodes('型号SNB22-3的重量是多少?')).toEqual(['SNB22-3']);
   });
 });
 
@@ -48,6 +50,7 @@ describe('finding an identifier in evidence', () => {
     expect(holdsCode('case_150109_dsp_milw_505.docx', '150109-DSP-Milw-505')).toBe(true);
     expect(holdsCode('Precinct 50003A totals', '0050003A')).toBe(true);
     expect(holdsCode('Grade : | SNB 22-3', 'SNB22-3')).toBe(true);
+    expect(holdsCode('型号SNB22-3重量', 'SNB22-3')).toBe(true);
   });
 
   it('must decline: another code, or the code inside a longer one', () => {

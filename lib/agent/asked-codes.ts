@@ -8,10 +8,16 @@
  * ("pre-2000", "100-year-old") are not codes.
  */
 
-/** A word of the question, with its inner hyphens, slashes, dots and underscores. */
-const TOKEN = /[\p{L}\p{N}]+(?:[-/._][\p{L}\p{N}]+)*/gu;
+/**
+ * A word of the question, with its inner hyphens, slashes, dots and underscores. Letters of a code are cased ones
+ * (Latin, Greek, Cyrillic…): a script without case runs its words together ("…公司2018年第一季度…"), and a number
+ * inside such a run is a number, not a code.
+ */
+const TOKEN = /[\p{Lu}\p{Ll}\p{Lt}\p{N}]+(?:[-/._][\p{Lu}\p{Ll}\p{Lt}\p{N}]+)*/gu;
 /** Separators a code may be written with or without ("150109-DSP-Milw-505", "150109DSP_Milw 505"). */
 const SEPARATOR = '[\\s\\-‐‑–/._,:#]*';
+/** A cased letter or a digit: a code does not stand inside a longer run of them. */
+const CASED = '[\\p{Lu}\\p{Ll}\\p{Lt}\\p{N}]';
 /** A number with an ordinal or plural ending ("21st", "1990s"): no code. */
 const ORDINAL = /^\d+(?:st|nd|rd|th|s)$/i;
 /** A number then letters ("100km", "32GB", "0050003A"): a code only with a leading zero or five digits and more. */
@@ -51,7 +57,7 @@ function codePattern(code: string): RegExp {
   // Letters and digits only: nothing to escape.
   const chars = [...code.replace(/[^\p{L}\p{N}]/gu, '').replace(/^0+(?=\d)/, '')];
   const lead = /^\d/.test(chars[0] ?? '') ? '0*' : '';
-  return new RegExp(`(?<![\\p{L}\\p{N}])${lead}${chars.join(SEPARATOR)}(?![\\p{L}\\p{N}])`, 'iu');
+  return new RegExp(`(?<!${CASED})${lead}${chars.join(SEPARATOR)}(?!${CASED})`, 'iu');
 }
 
 /** Whether text (a chunk with its title, heading and file name) holds the code. */
