@@ -633,6 +633,19 @@ async function evalSquad(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = E
         ...judged(result),
       });
     }
+    if (process.env.EVAL_DEBUG)
+      console.log(
+        JSON.stringify({
+          squad: mode,
+          id: row.id,
+          half: (outcomes.length - 1) % 2 === 0 ? 'fit' : 'held',
+          answerable: row.answerable,
+          ok: outcomes.at(-1)?.ok,
+          q: row.question,
+          a: result.answer.slice(0, 200),
+          cites,
+        }),
+      );
   }
   ms.sort((x, y) => x - y);
   return {

@@ -18,6 +18,7 @@ import {
   typeNounTerms,
   withoutInterrogatives,
 } from './answer-type';
+import { codesMissing } from './asked-codes';
 import { missingValues } from './asked-values';
 import type { AnswerSignals } from './confidence';
 import { fitDeclines } from './fit-decline';
@@ -376,6 +377,16 @@ export function selectEvidence(args: {
   const numbersMissing = useTable ? [] : askedNumbers(question).filter((n) => !numbersIn(headed).includes(n));
   // Months, days of the week and digit ordinals the question states are conditions like its numbers (asked-values.ts).
   const valuesMissing = useTable ? [] : missingValues(question, headed);
+  // An identifier the question names (a case, precinct or part code) the evidence lacks: about another record.
+  const codesAbsent = codesMissing(
+    question,
+    chosen
+      .map(
+        (o) =>
+          `${o.chunk.filename} ${o.chunk.title ?? ''} ${o.chunk.sheet ?? ''} ${o.chunk.headingPath ?? ''} ${o.chunk.text}`,
+      )
+      .join('\n'),
+  );
   const typed = useTable
     ? true
     : picked.some(
@@ -461,6 +472,7 @@ export function selectEvidence(args: {
     (typeIsStrict(answerType) && !typed) ||
     numbersMissing.length > 0 ||
     valuesMissing.length > 0 ||
+    codesAbsent.length > 0 ||
     !saidByOneDocument ||
     // A denial asked about that no quoted sentence states (fit-decline.ts).
     (!useTable &&
@@ -497,6 +509,7 @@ export function selectEvidence(args: {
             ...new Set([
               ...numbersMissing,
               ...valuesMissing,
+              ...codesAbsent,
               ...specificMissing,
               ...attributes.filter((t) => !holds(pickedTerms, t)),
               ...missing,
