@@ -16,7 +16,8 @@ export interface AskedValue {
   keys: string[];
 }
 
-const MONTHS = [
+/** The English month names, January first (shared with meta-plan.ts). */
+export const MONTHS = [
   'january',
   'february',
   'march',

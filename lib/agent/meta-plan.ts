@@ -1,4 +1,5 @@
 import type { BucketMetaSchema, MetaField, MetaFilter } from '@/lib/domain/typed-meta';
+import { MONTHS } from './asked-values';
 
 /**
  * Typed filters from the wording of a question, for the fields a bucket's schema declares: comparatives on
@@ -14,20 +15,6 @@ const COMPARATIVES: ReadonlyArray<{ op: MetaFilter['op']; words: string }> = [
   { op: '<=', words: String.raw`at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to|maximum\s+of|<=` },
   { op: '>', words: String.raw`over|above|more\s+than|greater\s+than|higher\s+than|exceeding|larger\s+than|>` },
   { op: '<', words: String.raw`under|below|less\s+than|lower\s+than|smaller\s+than|<` },
-];
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
 ];
 const YEAR = String.raw`((?:19|20)\d{2})`;
 const DAY = String.raw`(\d{4}-\d{2}-\d{2})`;
@@ -116,7 +103,7 @@ function dateFilters(question: string, fields: readonly MetaField[], taken: Set<
   ))
     add(m.index, 'between', [`${m[1]}-01-01`, `${m[2]}-12-31`]);
   for (const m of question.matchAll(new RegExp(String.raw`\b(?:in|during)\s+(${monthNames})\s+${YEAR}\b`, 'giu'))) {
-    const month = MONTHS.indexOf((m[1] ?? '').toLowerCase());
+    const month = (MONTHS as readonly string[]).indexOf((m[1] ?? '').toLowerCase());
     add(m.index, 'between', monthRange(m[2] ?? '', month));
   }
   for (const m of question.matchAll(new RegExp(String.raw`\b(?:in|during)\s+(?:the\s+year\s+)?${YEAR}\b`, 'giu')))
