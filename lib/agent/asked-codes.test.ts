@@ -103,7 +103,30 @@ const RECORD = makeChunk(
 describe('an answer about another record declines', () => {
   it('must decline: the question names another precinct', () => {
     const state = stateWith({ question: 'What was the turnout in precinct 0050004A?', opened: [RECORD] });
-    expect(extractiveAnswer(state, 'concise').answer).not.toMatch(/\[\d+\]/);
+    const answer = extractiveAnswer(state, 'concise').answer;
+    expect(answer).not.toMatch(/\[\d+\]/);
+    // the decline names the code as the question wrote it
+    expect(answer).toMatch(/do not mention .*"0050004A"/);
+  });
+
+  it('must decline: the question names another case; the decline names that case as the question wrote it', () => {
+    const doc = makeDocument({ filename: 'summary-report.pdf' });
+    const report = makeChunk(
+      doc,
+      0,
+      'Case Tracking Number: 151201-DSP-FOND-581 Agency: County Department of Social Services\nDate of Incident: 12/01/2015\nThe agency received a report regarding the incident on December 1, 2015.',
+    );
+    const other = extractiveAnswer(
+      stateWith({ question: 'On what date did the incident in case 150109-DSP-Milw-505 occur?', opened: [report] }),
+      'concise',
+    ).answer;
+    expect(other).not.toMatch(/\[\d+\]/);
+    expect(other).toMatch(/do not mention .*"150109-DSP-Milw-505"/);
+    const own = extractiveAnswer(
+      stateWith({ question: 'On what date did the incident in case 151201-dsp-fond-581 occur?', opened: [report] }),
+      'concise',
+    ).answer;
+    expect(own).toMatch(/12\/01\/2015|December 1, 2015/);
   });
 
   it('must answer: the asked precinct, whatever its letter case', () => {

@@ -15,12 +15,9 @@ export function questionWords(question: string, terms: readonly string[], max = 
   const out: string[] = [];
   for (const word of question.match(/[\p{L}\p{N}_'-]+/gu) ?? []) {
     const analysed = analyze(word);
-    if (
-      analysed.length === 1 &&
-      want.has(analysed[0] ?? '') &&
-      !out.some((w) => w.toLowerCase() === word.toLowerCase())
-    )
-      out.push(word);
+    // A term is analysed; an identifier ("150109-DSP-Milw-505", asked-codes.ts) is missed as the question wrote it.
+    const named = want.has(word) || (analysed.length === 1 && want.has(analysed[0] ?? ''));
+    if (named && !out.some((w) => w.toLowerCase() === word.toLowerCase())) out.push(word);
     if (out.length >= max) break;
   }
   return out;
