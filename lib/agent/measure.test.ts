@@ -52,6 +52,8 @@ describe('saysMeasure', () => {
     ['How much was paid to the district director?', 'DOE, JANE DISTRICT DIRECTOR 01/01/2020 03/31/2020 37,499.96'],
     ['How much did the house sell for?', 'The house sold for £450,000 in March.'],
     ['How long did the strike last?', 'The strike lasted three and a half weeks.'],
+    ['How long does express shipping take?', 'Express shipping takes 1 to 2 business days and costs 12 euros.'],
+    ['How long does a refund take?', 'Refunds are paid within 5 working days.'],
     ['How many staff were hired?', 'Any text at all, with or without 12 numbers.'],
   ])('%s is answered by "%s"', (question, text) => {
     expect(saysMeasure(text, question)).toBe(true);

@@ -73,7 +73,9 @@ const PREFIXES: Partial<Record<Dimension, ReadonlySet<string>>> = {
 const BETWEEN = words(
   'thousand million billion trillion k m bn mn mio mrd milliarden millionen and a half more or ' +
     // a currency's country: "45 US dollars", "3 Hong Kong dollars"
-    'us u.s american canadian australian singapore new zealand hong kong taiwan swiss',
+    'us u.s american canadian australian singapore new zealand hong kong taiwan swiss ' +
+    // a span's kind and a range's other end: "2 business days", "1 to 2 working days", "3 full years"
+    'to business working calendar full whole consecutive clear school banking additional extra more',
 );
 
 const NUMBER_WORD = new RegExp(`^(?:${NUMBER_WORD_ALTERNATION})$`, 'iu');
