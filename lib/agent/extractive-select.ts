@@ -23,7 +23,7 @@ import { missingValues } from './asked-values';
 import type { AnswerSignals } from './confidence';
 import { fitDeclines } from './fit-decline';
 import { labelsOfHeldIdentifiers } from './identifier-label';
-import { saysMeasure } from './measure';
+import { measureReader } from './measure';
 import { procedureSpan } from './procedure-span';
 import { asks } from './question-sentence';
 import type { OpenedChunk } from './state';
@@ -223,6 +223,12 @@ function headedText(opened: OpenedChunk): string {
   return `${c.title ?? ''}\n${c.headingPath ?? ''}\n${c.text}`;
 }
 
+/** A chunk as the record it belongs to: file name, title, sheet and heading path above its text. */
+function recordText(opened: OpenedChunk): string {
+  const c = opened.chunk;
+  return `${c.filename}\n${c.title ?? ''}\n${c.sheet ?? ''}\n${c.headingPath ?? ''}\n${c.text}`;
+}
+
 /** Numbers and codes the question names (years, identifiers): an answer must be about them. */
 function askedNumbers(question: string): string[] {
   return [...new Set(numbersIn(question))];
@@ -312,6 +318,8 @@ export function selectEvidence(args: {
   const askedAttributes = terms.filter((t) => !specific.has(t));
   const termSet = new Set(terms);
   const defines = definitionSlot(question, pool);
+  // A measurement question (how old, how far, how much did it cost) wants a number in that dimension's unit.
+  const saysAskedMeasure = measureReader(question);
   const scored = pool
     .map((c) => {
       const sentence = weighted(terms, (t) => holds(c.terms, t), weight);
@@ -320,7 +328,7 @@ export function selectEvidence(args: {
         askedAttributes.length === 0 ? sentence : weighted(askedAttributes, (t) => holds(c.terms, t), rarity);
       const ctx = contextTerms(c.opened, contexts);
       const chunk = weighted(terms, (t) => ctx.has(t), weight);
-      const typed = holdsAnswerType(c.sentence.text, answerType, question) && saysMeasure(c.sentence.text, question);
+      const typed = holdsAnswerType(c.sentence.text, answerType, question) && saysAskedMeasure(c.sentence.text);
       // A quantity question wants the number said next to what it counts.
       const near = answerType !== 'quantity' || !typed || numberNearTerms(c.sentence.text, termSet, question, analyze);
       // A table row is read with its column headers (the table reader), never quoted as a sentence that answers.
@@ -378,20 +386,10 @@ export function selectEvidence(args: {
   // Months, days of the week and digit ordinals the question states are conditions like its numbers (asked-values.ts).
   const valuesMissing = useTable ? [] : missingValues(question, headed);
   // An identifier the question names (a case, precinct or part code) the evidence lacks: about another record.
-  const codesAbsent = codesMissing(
-    question,
-    chosen
-      .map(
-        (o) =>
-          `${o.chunk.filename} ${o.chunk.title ?? ''} ${o.chunk.sheet ?? ''} ${o.chunk.headingPath ?? ''} ${o.chunk.text}`,
-      )
-      .join('\n'),
-  );
+  const codesAbsent = codesMissing(question, chosen.map(recordText).join('\n'));
   const typed = useTable
     ? true
-    : picked.some(
-        (p) => holdsAnswerType(p.sentence.text, answerType, question) && saysMeasure(p.sentence.text, question),
-      );
+    : picked.some((p) => holdsAnswerType(p.sentence.text, answerType, question) && saysAskedMeasure(p.sentence.text));
   // The asked slot filled next to the question's terms (a table cell is read where the asked row meets the column).
   const slotNear =
     useTable ||
@@ -621,10 +619,9 @@ export function saysAllBut(
   return rest.length > 0 && rest.length < attributes.length && rest.every((t) => holds(have, t));
 }
 
-/** The chunks of a group of sentences with their titles and file names (where an identifier may stand). */
+/** The chunks of a group of sentences read as records (`recordText`: where an identifier may stand). */
 function chunkTexts(group: readonly Candidate[]): string {
-  const chunks = new Set(group.map((c) => c.opened.chunk));
-  return [...chunks].map((c) => `${c.filename} ${c.title ?? ''} ${c.headingPath ?? ''} ${c.text}`).join('\n');
+  return [...new Set(group.map((c) => c.opened))].map(recordText).join('\n');
 }
 
 /** Sentences within this share of the best one's score are quoted beside it. */

@@ -1,4 +1,5 @@
 import { analyze } from '@/lib/retrieval/analyzer';
+import { holdsCode } from './asked-codes';
 
 /**
  * The common noun a question puts before an identifier to say what kind of thing it is: "case" in "the incident in
@@ -27,17 +28,13 @@ export function identifierLabels(question: string): { identifier: string; label:
   return out;
 }
 
-/** Normalised for finding an identifier in text: letters and digits only, lower case ("150109DSP-Milw-505"). */
-const squeeze = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-
 /**
  * The label terms of the question's identifiers that `text` (the evidence's chunks, read with their titles and file
  * names) holds: those labels need not be said by the answer.
  */
 export function labelsOfHeldIdentifiers(question: string, text: string): Set<string> {
-  const have = squeeze(text);
   const out = new Set<string>();
   for (const { identifier, label } of identifierLabels(question))
-    if (have.includes(squeeze(identifier))) for (const t of label) out.add(t);
+    if (holdsCode(text, identifier)) for (const t of label) out.add(t);
   return out;
 }

@@ -114,7 +114,7 @@ function tokenize(text: string): Token[] {
   return out;
 }
 
-/** Whether a word is a unit of the dimension ("km", "years", "€", "year-old" after the hyphen was split). */
+/** Whether a word is a unit of the dimension ("km", "years", "€"; "3-year-old" is split at its hyphens). */
 function isUnit(word: string, dimension: Dimension): boolean {
   if (dimension === 'money' && CURRENCY_SYMBOL.test(word)) return true;
   return UNITS[dimension].has(word.replace(/[.]+$/u, ''));
@@ -146,10 +146,21 @@ const GAP = 4;
  * unit of that dimension next to it). True when the question asks for no such dimension.
  */
 export function saysMeasure(text: string, question: string): boolean {
+  return measureReader(question)(text);
+}
+
+/**
+ * `saysMeasure` for one question over many sentences: the question is read once (the answerer checks every opened
+ * sentence), and a question that asks no dimension reads no sentence.
+ */
+export function measureReader(question: string): (text: string) => boolean {
   const dimension = askedDimension(question);
-  if (dimension === null) return true;
+  if (dimension === null) return () => true;
   const asked = new Set(question.match(/\d+(?:[.,]\d+)*/g) ?? []);
-  const tokens = tokenize(text);
+  return (text) => saysDimension(tokenize(text), dimension, asked);
+}
+
+function saysDimension(tokens: readonly Token[], dimension: Dimension, asked: ReadonlySet<string>): boolean {
   const prefixes = PREFIXES[dimension];
   // An age is also said by a birth date: "born 13 April 1953", "née le 2 mai 1960", "geboren 1948".
   if (dimension === 'age' && tokens.some((t, i) => BIRTH.has(t.word) && bornYear(tokens.slice(i + 1, i + 5))))
