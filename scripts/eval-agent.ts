@@ -339,10 +339,10 @@ function reliabilityRows(
 }
 
 /** The High rule in words (lib/agent/confidence.ts, `certifiedHigh`). */
-const HIGH_RULE_TEXT = `a Medium answer is labelled High when the High rule holds (\`certifiedHigh\`: sentence coverage >= ${HIGH_RULE.sentenceCoverage}, rival margin >= ${HIGH_RULE.rivalMargin}, not a definition or procedure, no doubt from the fit signals, gate passed, nothing hedged or declined)`;
+const HIGH_RULE_TEXT = `a Medium answer is labelled High when the High rule holds (\`certifiedHigh\`: sentence coverage >= ${HIGH_RULE.sentenceCoverage}, rival margin >= ${HIGH_RULE.rivalMargin}, not a definition or procedure, no doubt from the fit signals, a number, date or name asked for stands next to the question's words in a quoted sentence, gate passed, nothing hedged or declined)`;
 
 /** The Medium rule in words (lib/agent/confidence.ts, `singledOut`). */
-const MEDIUM_RULE_TEXT = `a Medium answer the High rule does not certify stays Medium only when its evidence singles out one statement (\`singledOut\`: rival margin >= ${MEDIUM_RULE.rivalMargin}, one quoted sentence holds >= ${MEDIUM_RULE.oneSentenceShare} of the question's topic terms or a table cell; otherwise Low)`;
+const MEDIUM_RULE_TEXT = `a Medium answer the High rule does not certify stays Medium only when its evidence singles out one statement (\`singledOut\`: rival margin >= ${MEDIUM_RULE.rivalMargin}, a number, date or name asked for stands next to the question's words, one quoted sentence holds >= ${MEDIUM_RULE.oneSentenceShare} of the question's topic terms or a table cell; otherwise Low)`;
 
 const cut = (t: { high: number; medium: number }) => `${t.high.toFixed(2)} / ${t.medium.toFixed(2)}`;
 

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { makeChunk, makeDocument } from '../../test/support/agent/fixtures';
 import { stateWith } from '../../test/support/agent/state';
+import type { IndexedChunk } from '../retrieval/types';
 import { type AnswerFit, answerFit } from './answer-fit';
 import {
   type AnswerSignals,
@@ -18,6 +20,7 @@ import {
   recordAnswerSignals,
   singledOut,
 } from './confidence';
+import { extractiveAnswer } from './extractive';
 import { computeConfidence } from './grounding';
 
 const strong: AnswerSignals = {
@@ -191,6 +194,43 @@ describe('computeConfidence', () => {
   });
 });
 
+describe('a value question over a book whose title heads every chunk', () => {
+  const book = makeDocument({ filename: 'alpine-rambles.epub', title: 'Alpine Rambles' });
+  const chapter = makeChunk(
+    book,
+    3,
+    'It is the finest proof of his wit that all he ever wrote meant something. ' +
+      'On such rambles we learnt that when the weather turns warm and wet in the valley, the Föhn is blowing.',
+    { headingPath: 'ALPINE RAMBLES > CHAPTER I THE WALKER', contextPrefix: 'Alpine Rambles — CHAPTER I THE WALKER' },
+  );
+  const titlePage = makeChunk(book, 0, 'Title: Alpine Rambles\n\nAuthor: Edith Marlowe\n\nRelease date: May 3, 2019', {
+    headingPath: 'ALPINE RAMBLES',
+  });
+  const label = (question: string, opened: IndexedChunk[]) => {
+    const state = stateWith({ question, opened });
+    const answer = extractiveAnswer(state, 'concise');
+    const cited = (answer.answer.match(/\[\d+\]/g) ?? []).length;
+    return computeConfidence({
+      validated: true,
+      citations: cited,
+      support: 1,
+      insufficiencies: answer.insufficiencies.length,
+      answer: answer.answer,
+      injectionInContext: false,
+      signals: answerSignals(state),
+    });
+  };
+
+  it('must be Low: "Who wrote …?" answered by a sentence that says "wrote" but names nobody next to it', () => {
+    // both sentences are quoted (the title stands in the heading, "rambles" in the second); the name is not by "wrote"
+    expect(label('Who wrote Alpine Rambles?', [chapter])).toBe('low');
+  });
+
+  it('must not be lowered: the value stands next to the asked words', () => {
+    expect(label('When was Alpine Rambles released?', [titlePage])).not.toBe('low');
+  });
+});
+
 describe('the High rule (certifiedHigh, extractiveConfidence)', () => {
   // A prose answer (no table bonus) whose sentence says the whole question and that no other document contests.
   const prose: AnswerSignals = { ...strong, answerType: 'other', table: false };
@@ -214,6 +254,19 @@ describe('the High rule (certifiedHigh, extractiveConfidence)', () => {
     // below the Medium rule's margin as well: Low
     expect(high({ ...strong, rivalMargin: 0.5 })).toBe('low');
     expect(high({ ...strong, sentenceCoverage: 0.79 })).not.toBe('high');
+  });
+
+  it('must not be High or Medium: a value question whose quoted sentences hold no value next to its words', () => {
+    // "Who wrote …?" answered by one sentence saying "wrote" and another holding a name far from the question's words
+    for (const answerType of ['entity', 'date', 'quantity'] as const) {
+      const apart = { ...prose, answerType, slotNear: false, fit: quiet };
+      expect(high(apart), answerType).toBe('low');
+      expect(singledOut(apart), answerType).toBe(false);
+      expect(high({ ...apart, slotNear: true }), answerType).toBe('high');
+    }
+    // a table cell is read where its row meets its column; an open question has no slot to fill
+    expect(high({ ...strong, slotNear: false })).toBe('high');
+    expect(high({ ...prose, slotNear: false })).toBe('high');
   });
 
   it('must not be High: a definition or a procedure, whose completeness the words cannot show', () => {

@@ -1,5 +1,5 @@
 import { type AnswerFit, fitDoubts } from './answer-fit';
-import type { AnswerType } from './answer-type';
+import { type AnswerType, typeIsStrict } from './answer-type';
 import type { AgentState } from './state';
 import type { Confidence } from './types';
 
@@ -151,6 +151,7 @@ export function confidenceLabel(score: number, thresholds = CONFIDENCE_THRESHOLD
  *   (agent 25/26, bound 0.88, quick 16/16, bound 0.91; 0.9 gave 29/32 and 18/20). Agent mode's bound stays under the
  *   0.9 the grid asked for before SQuAD was added: no cell reaches it there.
  * - no doubt from the fit signals (`fitDoubts`: the quoted sentence denies what the question asks, and the like).
+ * - a question asking for a number, date or name has one next to its words in a quoted sentence (`slotFilled`).
  * - not a definition or a procedure: a span whose completeness the words cannot show (a sentence that mentions the
  *   defined term, or one step of several, covers the question as well as the answer does).
  * - a complete, clean answer: the gate passed, nothing hedged or declined in a part, no planted text in the context.
@@ -159,12 +160,22 @@ export const HIGH_RULE = { sentenceCoverage: 0.8, rivalMargin: 0.95 } as const;
 
 const OPEN_SPAN_TYPES: ReadonlySet<AnswerType> = new Set(['definition', 'procedure']);
 
+/**
+ * A question asking for a value (a number, a date, a name: `typeIsStrict`) is answered with certainty only when a
+ * quoted sentence holds such a value next to the question's words (`slotNear`): a sentence that says the asked verb
+ * ("wrote") and another that holds a name somewhere else do not single out who wrote it, even when both sit under a
+ * heading that names the asked work. A table cell is read where its row meets its column and counts as filled.
+ */
+function slotFilled(s: AnswerSignals): boolean {
+  return s.table || !typeIsStrict(s.answerType) || s.slotNear;
+}
+
 /** Whether an extractive answer meets the High rule (`HIGH_RULE`); its score must reach Medium as well. */
 export function certifiedHigh(x: ConfidenceInput): boolean {
   const s = x.signals;
   if (!s || s.declined || s.openSpan || OPEN_SPAN_TYPES.has(s.answerType)) return false;
   if (!x.validated || x.hedged || x.insufficiencies > 0 || x.injectionInContext || x.citations === 0) return false;
-  if (fitDoubts(s.fit).length > 0) return false;
+  if (fitDoubts(s.fit).length > 0 || !slotFilled(s)) return false;
   return s.sentenceCoverage >= HIGH_RULE.sentenceCoverage && s.rivalMargin >= HIGH_RULE.rivalMargin;
 }
 
@@ -183,12 +194,15 @@ export function certifiedHigh(x: ConfidenceInput): boolean {
  *   terms; an answer whose words are gathered from several sentences is not Medium. A table cell is read where its row
  *   meets its column (no sentence to judge) and passes; an answer without fit signals is judged by its sentence
  *   coverage.
+ * - a question asking for a number, date or name has one next to its words in a quoted sentence (`slotFilled`; added
+ *   2026-11-28 after a newcomer's "Who wrote …?" over a book was labelled High with a sentence saying "wrote" and
+ *   another holding a name: on the eval sets it removed two wrong held-out and two right fitting-half Medium answers).
  */
 export const MEDIUM_RULE = { rivalMargin: 0.7, oneSentenceShare: 0.9 } as const;
 
 /** Whether an extractive answer's evidence singles out one statement (`MEDIUM_RULE`). */
 export function singledOut(s: AnswerSignals): boolean {
-  if (s.rivalMargin < MEDIUM_RULE.rivalMargin) return false;
+  if (s.rivalMargin < MEDIUM_RULE.rivalMargin || !slotFilled(s)) return false;
   if (s.table) return true;
   return (s.fit?.oneSentenceShare ?? s.sentenceCoverage) >= MEDIUM_RULE.oneSentenceShare;
 }

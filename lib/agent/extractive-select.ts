@@ -21,6 +21,7 @@ import {
 import { codesMissing } from './asked-codes';
 import { missingValues } from './asked-values';
 import type { AnswerSignals } from './confidence';
+import { kindTerms } from './document-kind';
 import { fitDeclines } from './fit-decline';
 import { labelsOfHeldIdentifiers } from './identifier-label';
 import { measureReader } from './measure';
@@ -146,12 +147,13 @@ export function isFormField(line: string): boolean {
   return /[\p{L})]\s*:\s+[^:]*\d[^:]*$/u.test(line);
 }
 
-/** The chunk-level text a sentence is read in: its chunk, title, sheet and heading path. */
+/** The chunk-level text a sentence is read in: its chunk, title, sheet and heading path, and its format's name. */
 function contextTerms(opened: OpenedChunk, cache: Map<OpenedChunk, Set<string>>): Set<string> {
   let have = cache.get(opened);
   if (!have) {
     const c = opened.chunk;
     have = new Set(analyze(`${c.text} ${c.title ?? ''} ${c.sheet ?? ''} ${c.headingPath ?? ''}`));
+    for (const t of kindTerms(c.mime)) have.add(t);
     cache.set(opened, have);
   }
   return have;
@@ -627,7 +629,10 @@ function chunkTexts(group: readonly Candidate[]): string {
 /** Sentences within this share of the best one's score are quoted beside it. */
 const QUOTE_SHARE = 0.6;
 
-/** The terms the sentences are read with: their own and their chunk's title, sheet, heading path and file name. */
+/**
+ * The terms the sentences are read with: their own and their chunk's title, sheet, heading path, file name and
+ * format's name (`kindTerms`: "the email").
+ */
 function readTerms(sentences: readonly Candidate[]): Set<string> {
   const out = new Set<string>();
   for (const p of sentences) {
@@ -637,6 +642,7 @@ function readTerms(sentences: readonly Candidate[]): Set<string> {
       `${c.title ?? ''} ${c.sheet ?? ''} ${c.headingPath ?? ''} ${c.filename.replace(/[-_.]/g, ' ')}`,
     ))
       out.add(t);
+    for (const t of kindTerms(c.mime)) out.add(t);
   }
   return out;
 }
