@@ -1,8 +1,9 @@
 import { analyze } from '@/lib/retrieval/analyzer';
-import { questionFrameTerms, subQuestions, withoutInterrogatives } from './answer-type';
+import { detectAnswerType, questionFrameTerms, subQuestions, withoutInterrogatives } from './answer-type';
 import { recordAnswerSignals } from './confidence';
 import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
 import { documentAnswer } from './document-answer';
+import { mailHeaderAnswer } from './email-header';
 import { declineAnswer, questionWords, tableAnswerLine } from './extractive-answer';
 import { type Candidate, combinedSignals, looksLikeHeading, selectEvidence } from './extractive-select';
 import { searchableQuestion } from './plan';
@@ -84,9 +85,13 @@ function best(state: AgentState, pool: Candidate[], terms: string[], count: numb
 }
 
 function quoteLine(c: Candidate, bullet: boolean): string {
-  const text = quotableText(c.sentence.text);
+  return `${bullet ? '- ' : ''}${quoted(quotableText(c.sentence.text), c.opened.n)}`;
+}
+
+/** A verbatim quote and its marker (curly quotes around text that holds straight ones). */
+function quoted(text: string, n: number): string {
   const [open, close] = text.includes('"') ? ['\u201C', '\u201D'] : ['"', '"'];
-  return `${bullet ? '- ' : ''}${open}${text}${close} [${c.opened.n}]`;
+  return `${open}${text}${close} [${n}]`;
 }
 
 export interface ExtractiveAnswer {
@@ -165,6 +170,16 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
     }
     if (lines.length > 0)
       return { answer: lines.join('\n'), insufficiencies: [], coverage: coverage(questionTerms, new Set(fieldTerms)) };
+  }
+
+  // An e-mail's sender, recipients, date or subject is read from its header lines by their labels (email-header.ts).
+  const mail =
+    c.requiredSections.length === 0
+      ? mailHeaderAnswer(state.question, detectAnswerType(state.question), state.opened)
+      : null;
+  if (mail) {
+    recordAnswerSignals(state, mail.signals);
+    return { answer: mail.lines.map((l) => quoted(l, mail.opened.n)).join(' '), insufficiencies: [], coverage: 1 };
   }
 
   let sqlDone = false;
