@@ -345,8 +345,9 @@ function ChatConversation({ conversationId, title: initialTitle, initialMessages
                     </Link>
                   }
                 >
-                  Answers come only from your own documents. Upload a PDF, Word, spreadsheet, HTML, Markdown or text
-                  file, wait until it shows <strong>Indexed</strong>, then come back to ask about it.
+                  Answers come only from your own documents. Upload a PDF, an Office or OpenDocument file, an e-mail, an
+                  e-book, an image or a text file, wait until it shows <strong>Indexed</strong>, then come back to ask
+                  about it.
                 </EmptyState>
               ) : (
                 <div className="pt-8 text-center sm:pt-16">

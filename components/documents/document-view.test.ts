@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DocumentSummary } from '@/lib/db/documents';
+import { MIME_BY_KIND } from '@/lib/ingest/sniff';
 import {
   chunkLocation,
   clampProgress,
@@ -161,6 +162,15 @@ describe('formatting', () => {
     expect(fileKind('text/markdown; charset=utf-8', 'x')).toBe('markdown');
     expect(fileKind('', 'Budget.XLSX')).toBe('xlsx');
     expect(fileKind('application/octet-stream', '<img src=x onerror=alert(1)>')).toBe('file');
+    // every format the upload reads has its own kind (lib/ingest/sniff.ts's MIME types)
+    expect(fileKind('application/vnd.openxmlformats-officedocument.presentationml.presentation', 'x')).toBe('pptx');
+    expect(fileKind('message/rfc822', 'x')).toBe('email');
+    expect(fileKind('application/vnd.ms-outlook', 'x')).toBe('email');
+    expect(fileKind('application/epub+zip', 'x')).toBe('epub');
+    expect(fileKind('image/jpeg', 'scan')).toBe('image');
+    expect(fileKind('', 'minutes.ODT')).toBe('odt');
+    expect(fileKind('application/msword', 'old.doc')).toBe('docx');
+    for (const [kind, mime] of Object.entries(MIME_BY_KIND)) expect(fileKind(mime, 'x'), kind).not.toBe('file');
   });
 
   it('shows ISO dates without shifting the day', () => {

@@ -218,13 +218,43 @@ export function formatBytes(bytes: number): string {
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
 
-export type FileKind = 'pdf' | 'docx' | 'xlsx' | 'csv' | 'html' | 'markdown' | 'text' | 'file';
+export type FileKind =
+  | 'pdf'
+  | 'docx'
+  | 'xlsx'
+  | 'pptx'
+  | 'odt'
+  | 'ods'
+  | 'odp'
+  | 'rtf'
+  | 'epub'
+  | 'email'
+  | 'zip'
+  | 'image'
+  | 'csv'
+  | 'html'
+  | 'markdown'
+  | 'text'
+  | 'file';
 
+/** Every format the upload reads (lib/ingest/sniff.ts), by the MIME type the server sniffed. */
 const KIND_BY_MIME: Record<string, FileKind> = {
   'application/pdf': 'pdf',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/msword': 'docx',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'application/vnd.ms-excel': 'xlsx',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
+  'application/vnd.oasis.opendocument.text': 'odt',
+  'application/vnd.oasis.opendocument.spreadsheet': 'ods',
+  'application/vnd.oasis.opendocument.presentation': 'odp',
+  'application/rtf': 'rtf',
+  'application/epub+zip': 'epub',
+  'message/rfc822': 'email',
+  'application/vnd.ms-outlook': 'email',
+  'application/zip': 'zip',
   'text/csv': 'csv',
+  'text/tab-separated-values': 'csv',
   'text/html': 'html',
   'text/markdown': 'markdown',
   'text/plain': 'text',
@@ -233,7 +263,26 @@ const KIND_BY_MIME: Record<string, FileKind> = {
 const KIND_BY_EXTENSION: Record<string, FileKind> = {
   pdf: 'pdf',
   docx: 'docx',
+  doc: 'docx',
   xlsx: 'xlsx',
+  xls: 'xlsx',
+  pptx: 'pptx',
+  odt: 'odt',
+  ods: 'ods',
+  odp: 'odp',
+  rtf: 'rtf',
+  epub: 'epub',
+  eml: 'email',
+  msg: 'email',
+  zip: 'zip',
+  png: 'image',
+  jpg: 'image',
+  jpeg: 'image',
+  tif: 'image',
+  tiff: 'image',
+  webp: 'image',
+  bmp: 'image',
+  gif: 'image',
   csv: 'csv',
   tsv: 'csv',
   html: 'html',
@@ -245,7 +294,8 @@ const KIND_BY_EXTENSION: Record<string, FileKind> = {
 
 /** The kind of file for its icon: the sniffed MIME type first, the extension as a fallback. */
 export function fileKind(mime: string, filename: string): FileKind {
-  const byMime = KIND_BY_MIME[mime.split(';')[0]?.trim().toLowerCase() ?? ''];
+  const type = mime.split(';')[0]?.trim().toLowerCase() ?? '';
+  const byMime = KIND_BY_MIME[type] ?? (type.startsWith('image/') ? 'image' : undefined);
   if (byMime) return byMime;
   const ext = /\.([a-z0-9]{1,10})$/i.exec(filename)?.[1]?.toLowerCase() ?? '';
   return KIND_BY_EXTENSION[ext] ?? 'file';
@@ -255,6 +305,15 @@ const KIND_LABELS: Record<FileKind, string> = {
   pdf: 'PDF',
   docx: 'Word',
   xlsx: 'Excel',
+  pptx: 'PowerPoint',
+  odt: 'OpenDocument text',
+  ods: 'OpenDocument spreadsheet',
+  odp: 'OpenDocument presentation',
+  rtf: 'Rich text',
+  epub: 'E-book',
+  email: 'E-mail',
+  zip: 'ZIP archive',
+  image: 'Image',
   csv: 'CSV',
   html: 'HTML',
   markdown: 'Markdown',

@@ -6,6 +6,9 @@ import { FolderIcon, UploadIcon } from '@/components/icons';
 import type { BucketSummary } from '@/lib/db/buckets';
 import { ACCEPTED_FILE_TYPES } from './document-view';
 
+/** The formats the upload reads, in the words people know them by (docs/formats.md has the full list). */
+const FORMAT_SUMMARY = 'PDF, Office and OpenDocument files, e-mails, e-books, images, ZIP, CSV, HTML, Markdown or text';
+
 const FORMATS = [
   'PDF (scans by OCR)',
   'Word (DOCX, DOC)',
@@ -199,7 +202,7 @@ export function UploadZone({
               into <bdi className="font-medium text-slate-800">{targetName}</bdi>
             </>
           ) : (
-            'PDF, Word, Excel, CSV, HTML, Markdown or text · up to 100 MB each'
+            `${FORMAT_SUMMARY} · up to 100 MB each`
           )}
         </p>
       </div>
@@ -274,9 +277,7 @@ export function UploadZone({
         </span>
         <div className="min-w-0 flex-1">
           <p className="text-sm font-medium text-slate-900">Drop files anywhere on this page</p>
-          <p className="text-xs text-slate-500">
-            PDF, Word, Excel, CSV, HTML, Markdown or text · up to 100 MB per file
-          </p>
+          <p className="text-xs text-slate-500">{FORMAT_SUMMARY} · up to 100 MB per file</p>
         </div>
         <div className="flex flex-wrap items-center gap-3">
           {targetSelect}
