@@ -6,6 +6,7 @@ import { documentAnswer } from './document-answer';
 import { mailHeaderAnswer } from './email-header';
 import { declineAnswer, questionWords, tableAnswerLine } from './extractive-answer';
 import { type Candidate, combinedSignals, looksLikeHeading, selectEvidence } from './extractive-select';
+import { labelledListAnswer } from './labelled-list';
 import { searchableQuestion } from './plan';
 import { quotableText, quoteUnits, tooShortToQuote } from './sentence-units';
 import type { AgentState, OpenedChunk } from './state';
