@@ -122,6 +122,7 @@ export async function executeCalls(rc: RunContext, calls: ToolCall[]): Promise<s
   }
 
   const results = new Map<string, { outcome: ToolOutcome; ms: number }>();
+  const finished = new Map<string, () => void>();
   const runJob = async (job: Job) => {
     const started = rc.now();
     let outcome: ToolOutcome;
@@ -133,10 +134,24 @@ export async function executeCalls(rc: RunContext, calls: ToolCall[]): Promise<s
         `${job.call.tool} failed: ${error instanceof Error ? error.message.slice(0, 160) : 'unknown error'}.`,
         'Try another tool or query.',
       );
+    } finally {
+      finished.get(job.id)?.();
     }
     results.set(job.id, { outcome, ms: rc.now() - started });
   };
-  await Promise.all(jobs.filter((j) => j.parallel).map(runJob));
+  // Searches run side by side; each records its results when every earlier call of the batch has finished
+  // (`ToolContext.turn`), so the run's state never depends on which search the machine finished first.
+  const parallel = jobs.filter((j) => j.parallel);
+  const done = parallel.map((j) => new Promise<void>((resolve) => finished.set(j.id, resolve)));
+  rc.toolCtx.turn = async (callId) => {
+    const at = parallel.findIndex((j) => j.id === callId);
+    if (at > 0) await Promise.all(done.slice(0, at));
+  };
+  try {
+    await Promise.all(parallel.map(runJob));
+  } finally {
+    rc.toolCtx.turn = undefined;
+  }
   for (const job of jobs.filter((j) => !j.parallel)) await runJob(job);
 
   for (const job of jobs) {

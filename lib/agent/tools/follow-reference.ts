@@ -61,7 +61,7 @@ export function createFollowReferenceTool(ctx: ToolContext): AgentTool {
       [...state.results.values()].some((e) =>
         detectReferences(e.hit.text ?? e.hit.snippet).some((r) => r.type !== 'external'),
       ),
-    async run(call) {
+    async run(call, callId) {
       const handle = normalizeHandle(call.handle, 'r');
       const entry = handle ? state.results.get(handle) : undefined;
       if (!entry)
@@ -153,6 +153,7 @@ export function createFollowReferenceTool(ctx: ToolContext): AgentTool {
 
       const lines: string[] = [];
       let converged = false;
+      await ctx.turn?.(callId);
       for (const hit of hits) {
         const count = (state.follow.docCounts.get(hit.documentId) ?? 0) + 1;
         state.follow.docCounts.set(hit.documentId, count);

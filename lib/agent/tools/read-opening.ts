@@ -69,6 +69,7 @@ export function createReadOpeningTool(ctx: ToolContext): AgentTool {
         documents.flatMap((doc) => doc.chunkIds),
       );
       const query = name || (handled ? `document ${call.handle}` : 'the documents in scope');
+      await ctx.turn?.(callId);
       state.searches.push({
         callId,
         tool: 'read_opening',

@@ -308,6 +308,7 @@ export async function runSearch(
     );
   }
 
+  await ctx.turn?.(callId);
   ctx.state.searches.push({
     callId,
     tool,

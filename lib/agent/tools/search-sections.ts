@@ -65,6 +65,7 @@ export function createSearchSectionsTool(ctx: ToolContext): AgentTool {
       }
       const allowed = await ctx.catalog.filterIndexed(ctx.ownerId, [...new Set(route.hits.map((h) => h.documentId))]);
       const hits = route.hits.filter((h) => allowed.has(h.documentId));
+      await ctx.turn?.(callId);
       ctx.state.searches.push({
         callId,
         tool: 'search_sections',

@@ -25,6 +25,13 @@ export interface ToolContext {
   summaries?: SummarySource | null;
   /** The vision model's port (visual_interpretation); absent when LLM_VISION_MODEL is not configured. */
   vision?: VisionPort | null;
+  /**
+   * Resolves once every search call of the same batch made before `callId` has finished (execute.ts). Searches run
+   * side by side; each awaits its turn before recording its results in the run's state, so handles (r1, r2 …) and
+   * the searched list follow the order of the calls, not the order they finished in: the same question opens the
+   * same passages however busy the machine is. Absent outside a batch.
+   */
+  turn?: (callId: string) => Promise<void>;
 }
 
 /** Filters a model may ask for: bucket names and document handles, resolved server-side. */
