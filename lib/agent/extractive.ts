@@ -183,6 +183,21 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
     return { answer: mail.lines.map((l) => quoted(l, mail.opened.n)).join(' '), insufficiencies: [], coverage: 1 };
   }
 
+  // A list under a label that says what the question asks ("Important points:" and its bullets; labelled-list.ts).
+  const list =
+    c.requiredSections.length === 0
+      ? labelledListAnswer(state.question, detectAnswerType(state.question), state.opened)
+      : null;
+  if (list) {
+    recordAnswerSignals(state, list.signals);
+    const n = list.opened.n;
+    return {
+      answer: [quoted(list.label, n), ...list.items.map((item) => `- ${quoted(item, n)}`)].join('\n'),
+      insufficiencies: [],
+      coverage: 1,
+    };
+  }
+
   let sqlDone = false;
   const exactBlock = (terms: string[]): string | null => {
     if (sqlDone || !c.exactQuotes.some((w) => /sql/i.test(w))) return null;
