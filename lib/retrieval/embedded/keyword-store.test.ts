@@ -2,11 +2,12 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Bm25Index, DEFAULT_BM25_PARAMS } from '@/lib/retrieval/embedded/bm25-index';
-import type { SegmentDoc } from '@/lib/retrieval/embedded/keyword-segment';
-import { KeywordStore, StaleIndexError, segmentDoc } from '@/lib/retrieval/embedded/keyword-store';
+import { type SegmentDoc, SegmentReader } from '@/lib/retrieval/embedded/keyword-segment';
+import { KeywordStore, StaleIndexError, segmentDoc, type TermLookup } from '@/lib/retrieval/embedded/keyword-store';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
+import type { ScoredSlot } from '@/lib/retrieval/embedded/top-k';
 import { rewriteSegmentsAs, segmentFileVersion } from '@/test/support/retrieval/segment-versions';
 import { storedChunk } from '@/test/support/retrieval/stored-chunk';
 
@@ -242,6 +243,105 @@ describe('KeywordStore', () => {
     writeFileSync(path.join(dir, idx), 'garbage');
     await expect(KeywordStore.open(dir)).rejects.toThrow(/magic|checksum/);
     await expect(KeywordStore.open(freshDir())).rejects.toBeInstanceOf(StaleIndexError);
+  });
+});
+
+describe('KeywordStore.termLookup (each term looked up once per search)', () => {
+  const hitsOf = (store: KeywordStore, query: Map<string, number>, limit: number, lookup?: TermLookup) =>
+    store.searchWith(query, limit, DEFAULT_BM25_PARAMS, undefined, (hits) => hits, lookup);
+
+  it('answers exactly as a search without it, whatever the lookup was asked before, through writes and merges', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(op, { minLength: 1, maxLength: 10 }),
+        fc.array(fc.tuple(text, fc.array(word, { maxLength: 6 })), { minLength: 1, maxLength: 4 }),
+        async (ops, queries) => {
+          const store = await KeywordStore.create(freshDir());
+          for (const step of ops) {
+            if (step.kind === 'add') {
+              const latest = new Map(step.docs.map((doc) => [`${doc.id}-c`, doc]));
+              await store.apply(
+                [...latest].map(([id, doc]) => segmentDoc(record(id, doc.text, doc.context))),
+                [],
+              );
+            } else
+              await store.apply(
+                [],
+                step.ids.map((id) => `${id}-c`),
+              );
+            while (await store.maybeMerge()) {
+              // merge until stable
+            }
+            for (const [query, askedFirst] of queries) {
+              const terms = new Map<string, number>();
+              for (const term of words(query)) terms.set(term, (terms.get(term) ?? 0) + 1);
+              const lookup = store.termLookup();
+              // The lookup answers document frequencies as the store does (terms of the query and others).
+              for (const term of [...askedFirst, ...terms.keys()])
+                expect(lookup.documentFrequency(term)).toBe(store.documentFrequency(term));
+              for (const limit of [1, 10])
+                expect(await hitsOf(store, terms, limit, lookup)).toEqual(await hitsOf(store, terms, limit));
+            }
+          }
+          store.close();
+        },
+      ),
+      { numRuns: 30 },
+    );
+  }, 90_000);
+
+  it('looks each term up once in every segment per search (asked which occur, then scored)', async () => {
+    const store = await KeywordStore.create(freshDir());
+    for (const batch of [0, 1, 2]) {
+      await store.apply(
+        [0, 1, 2].map((i) => segmentDoc(record(`${batch * 3 + i}-a`, `alpha w${batch} w${i} beta${batch}`))),
+        [],
+      );
+    }
+    const findTerm = vi.spyOn(SegmentReader.prototype, 'findTerm');
+    try {
+      store.termLookup().documentFrequency('alpha');
+      const segments = findTerm.mock.calls.length;
+      expect(segments).toBeGreaterThanOrEqual(2);
+      findTerm.mockClear();
+      const query = new Map([
+        ['alpha', 1],
+        ['w1', 2],
+        ['beta2', 1],
+        ['missing', 1],
+      ]);
+      const lookup = store.termLookup();
+      expect([...query.keys()].some((term) => lookup.documentFrequency(term) > 0)).toBe(true);
+      const hits = await hitsOf(store, query, 10, lookup);
+      expect(findTerm.mock.calls.length).toBe(query.size * segments);
+      expect(hits).toEqual(await hitsOf(store, query, 10));
+    } finally {
+      findTerm.mockRestore();
+    }
+    store.close();
+  });
+
+  it('is not used by a search on a state committed after it was taken: the terms are looked up again', async () => {
+    const store = await KeywordStore.create(freshDir());
+    await store.apply([segmentDoc(record('1-a', 'alpha beta')), segmentDoc(record('2-a', 'beta gamma'))], []);
+    const lookup = store.termLookup();
+    expect(lookup.documentFrequency('alpha')).toBe(1);
+    // A new segment with the term: a stale lookup would miss its postings and keep the old document frequency.
+    await store.apply([segmentDoc(record('3-a', 'alpha alpha alpha'))], []);
+    const query = new Map([['alpha', 1]]);
+    const ids = (hits: ScoredSlot[]) => hits.map((hit) => store.chunkIdOf(hit.slot));
+    const hits = await hitsOf(store, query, 10, lookup);
+    expect(ids(hits)).toEqual(['3-a', '1-a']);
+    expect(hits).toEqual(await hitsOf(store, query, 10));
+    // The same after the chunk's segment is merged away and the first chunk deleted.
+    const before = store.termLookup();
+    expect(before.documentFrequency('alpha')).toBe(2);
+    await store.apply([], ['1-a']);
+    while (await store.maybeMerge()) {
+      // merge until stable
+    }
+    expect(ids(await hitsOf(store, query, 10, before))).toEqual(['3-a']);
+    store.close();
   });
 });
 

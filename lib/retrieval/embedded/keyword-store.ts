@@ -174,6 +174,43 @@ export interface KeywordState {
 
 let nextGenerationId = 1;
 
+/** One term looked up in every segment of a view. */
+interface TermEntry {
+  /** Live chunks containing the term (deleted chunks excluded). */
+  df: number;
+  /** Postings stored for the term, deleted chunks' included (what scoring may walk). */
+  stored: number;
+  /** Segments holding the term (index in the view's segments), and the term's index in each one's dictionary. */
+  segments: number[];
+  terms: number[];
+}
+
+/**
+ * One search's term lookups in the committed state it was taken on: each term is looked up once in every segment
+ * (a binary search of each dictionary), however often the search asks for it: whether any content word occurs
+ * (`documentFrequency`), then the terms' weights and postings (`searchWith`). A search that pins another state
+ * (a write committed in between) looks its terms up again there.
+ */
+export class TermLookup {
+  private readonly entries = new Map<string, TermEntry>();
+
+  constructor(readonly view: KeywordView) {}
+
+  /** Live chunks containing the term in the lookup's state. */
+  documentFrequency(term: string): number {
+    return this.entry(term).df;
+  }
+
+  entry(term: string): TermEntry {
+    let entry = this.entries.get(term);
+    if (!entry) {
+      entry = this.view.lookUp(term);
+      this.entries.set(term, entry);
+    }
+    return entry;
+  }
+}
+
 /**
  * One committed state of a store, never changed once built: its segments (slot bases fixed), liveness and
  * counts. A search pins the view it started on, so it reads its hits from the state it scored even when a write
@@ -233,41 +270,45 @@ class KeywordView implements KeywordState {
 
   /** Live chunks containing the term (exact: deleted chunks excluded). */
   documentFrequency(term: string): number {
+    return this.lookUp(term).df;
+  }
+
+  /** The term looked up in every segment (one binary search of each segment's dictionary). */
+  lookUp(term: string): TermEntry {
     const bytes = Buffer.from(term);
-    let df = 0;
-    for (const segment of this.segments) {
+    const entry: TermEntry = { df: 0, stored: 0, segments: [], terms: [] };
+    for (let i = 0; i < this.segments.length; i++) {
+      const segment = this.segments[i] as LiveSegment;
       const index = segment.reader.findTerm(bytes);
-      if (index >= 0) df += (segment.reader.termDf[index] as number) - (segment.deadDf.get(term) ?? 0);
+      if (index < 0) continue;
+      const termDf = segment.reader.termDf[index] as number;
+      entry.stored += termDf;
+      entry.df += termDf - (segment.deadDf.get(term) ?? 0);
+      entry.segments.push(i);
+      entry.terms.push(index);
     }
-    return df;
+    return entry;
   }
 
   /**
-   * The query's terms looked up in every segment: weights (idf over live chunks x query weight x (k1 + 1)) and
-   * where each term's postings are; `postings` counts them (what scoring walks at most).
+   * The query's terms with their weights (idf over live chunks x query weight x (k1 + 1)) and where each term's
+   * postings are, from `lookup`'s entries (looked up in this view); `postings` counts them (what scoring walks
+   * at most).
    */
-  resolve(query: ReadonlyMap<string, number>, k1: number): { terms: ResolvedTerm[]; postings: number } {
+  resolve(
+    query: ReadonlyMap<string, number>,
+    k1: number,
+    lookup: TermLookup = new TermLookup(this),
+  ): { terms: ResolvedTerm[]; postings: number } {
     const terms: ResolvedTerm[] = [];
     let postings = 0;
     for (const [term, queryWeight] of query) {
       if (!(queryWeight > 0)) continue;
-      const bytes = Buffer.from(term);
-      const resolved: ResolvedTerm = { weight: 0, segments: [], terms: [] };
-      let df = 0;
-      let stored = 0;
-      this.segments.forEach((segment, i) => {
-        const index = segment.reader.findTerm(bytes);
-        if (index < 0) return;
-        const termDf = segment.reader.termDf[index] as number;
-        stored += termDf;
-        df += termDf - (segment.deadDf.get(term) ?? 0);
-        resolved.segments.push(i);
-        resolved.terms.push(index);
-      });
+      const { df, stored, segments, terms: indices } = lookup.entry(term);
       if (df <= 0) continue;
-      resolved.weight = Math.log(1 + (this.liveCount - df + 0.5) / (df + 0.5)) * queryWeight * (k1 + 1);
+      const weight = Math.log(1 + (this.liveCount - df + 0.5) / (df + 0.5)) * queryWeight * (k1 + 1);
       postings += stored;
-      terms.push(resolved);
+      terms.push({ weight, segments, terms: indices });
     }
     return { terms, postings };
   }
@@ -479,14 +520,22 @@ export class KeywordStore {
     return bytes;
   }
 
-  /** Live chunks containing the term (exact: deleted chunks excluded). */
   /** The analysis languages of the live chunks of the current state (what a query is analysed in). */
   languages(): readonly AnalysisLanguage[] {
     return this.view.languages();
   }
 
+  /** Live chunks containing the term (exact: deleted chunks excluded). */
   documentFrequency(term: string): number {
     return this.view.documentFrequency(term);
+  }
+
+  /**
+   * A memo of term lookups in the current state, for one search: pass it to `searchWith` after asking it which
+   * terms occur, and no term is looked up twice (a write committed in between makes `searchWith` look up anew).
+   */
+  termLookup(): TermLookup {
+    return new TermLookup(this.view);
   }
 
   /**
@@ -695,7 +744,9 @@ export class KeywordStore {
   /**
    * Searches the current state (in the pool's workers when it takes the query, else here) and calls `use` with
    * the hits and that state: the hits' slots are read through it, so they name the chunks that were scored even
-   * if a write committed while the workers scored. The state's files stay open until `use` returns.
+   * if a write committed while the workers scored. The state's files stay open until `use` returns. A `lookup`
+   * taken on the same state (`termLookup()`) answers the terms it already looked up; one taken on an older state is
+   * not used.
    */
   async searchWith<T>(
     query: ReadonlyMap<string, number>,
@@ -703,13 +754,14 @@ export class KeywordStore {
     params: Bm25Parameters,
     filters: SearchFilters | undefined,
     use: (hits: ScoredSlot[], state: KeywordState) => T,
+    lookup?: TermLookup,
   ): Promise<T> {
     const view = this.view;
     view.pins++;
     try {
       let hits: ScoredSlot[] = [];
       if (limit > 0 && view.liveCount > 0 && query.size > 0) {
-        const { terms, postings } = view.resolve(query, params.k1);
+        const { terms, postings } = view.resolve(query, params.k1, lookup?.view === view ? lookup : undefined);
         if (terms.length > 0) {
           const generation = view.generation(params);
           const pool = this.pool;

@@ -20,6 +20,7 @@ import {
   StaleIndexError,
   segmentDoc,
   segmentDocsSliced,
+  type TermLookup,
   type WriteIntent,
   writeIntent,
 } from '@/lib/retrieval/embedded/keyword-store';
@@ -455,9 +456,17 @@ export class OwnerPartition {
     });
   }
 
+  /**
+   * A memo of term lookups in the current keyword state, for one search: `hasAnyTerm` and `searchKeyword` given
+   * the same one look each term up once.
+   */
+  termLookup(): TermLookup {
+    return this.store.termLookup();
+  }
+
   /** True when at least one of the terms occurs in this owner's live chunks. */
-  hasAnyTerm(terms: readonly string[]): boolean {
-    return terms.some((term) => this.store.documentFrequency(term) > 0);
+  hasAnyTerm(terms: readonly string[], lookup: TermLookup = this.store.termLookup()): boolean {
+    return terms.some((term) => lookup.documentFrequency(term) > 0);
   }
 
   /** The analysis languages of the owner's live chunks (what a query is analysed in). */
@@ -468,24 +477,30 @@ export class OwnerPartition {
   /**
    * Best BM25F matches passing the filters, all from one committed state (scored in a search worker when the
    * index has a pool and the query is large, else in this thread); with `records`, each match carries its chunk
-   * read from that same state.
+   * read from that same state. `lookup` (from `termLookup()`) saves looking up again the terms it already did.
    */
   searchKeyword(
     terms: string[],
     limit: number,
     filters: SearchFilters | undefined,
-    options: { records?: boolean } = {},
+    options: { records?: boolean; lookup?: TermLookup } = {},
   ): Promise<KeywordMatch[]> {
     const query = new Map<string, number>();
     for (const term of terms) query.set(term, (query.get(term) ?? 0) + 1);
-    return this.store.searchWith(query, limit, this.params, filters, (hits, state) =>
-      hits.flatMap((hit) => {
-        const chunkId = state.chunkIdOf(hit.slot);
-        if (chunkId === undefined) return [];
-        const match: KeywordMatch = { chunkId, score: hit.score };
-        if (options.records) match.record = state.record(hit.slot);
-        return [match];
-      }),
+    return this.store.searchWith(
+      query,
+      limit,
+      this.params,
+      filters,
+      (hits, state) =>
+        hits.flatMap((hit) => {
+          const chunkId = state.chunkIdOf(hit.slot);
+          if (chunkId === undefined) return [];
+          const match: KeywordMatch = { chunkId, score: hit.score };
+          if (options.records) match.record = state.record(hit.slot);
+          return [match];
+        }),
+      options.lookup,
     );
   }
 

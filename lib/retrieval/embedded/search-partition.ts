@@ -1,5 +1,6 @@
 import { analyzeQueryTerms } from '@/lib/retrieval/analyzer';
 import { compileFilters } from '@/lib/retrieval/embedded/filter-predicate';
+import type { TermLookup } from '@/lib/retrieval/embedded/keyword-store';
 import type { StoredChunk } from '@/lib/retrieval/embedded/lance-rows';
 import type { OwnerPartition } from '@/lib/retrieval/embedded/owner-partition';
 import { makeSnippet } from '@/lib/retrieval/embedded/snippet';
@@ -44,9 +45,9 @@ function toHit(
  * it", a misspelt name next to "how"), every word the index keeps, so a query with any indexed word always
  * returns the chunks that contain it.
  */
-function queryTerms(partition: OwnerPartition, query: string): string[] {
+function queryTerms(partition: OwnerPartition, query: string, lookup: TermLookup): string[] {
   const { content, all } = analyzeQueryTerms(query, partition.languages());
-  if (partition.hasAnyTerm(content)) return content;
+  if (partition.hasAnyTerm(content, lookup)) return content;
   return all;
 }
 
@@ -60,7 +61,9 @@ function queryTerms(partition: OwnerPartition, query: string): string[] {
  * Only the returned hits are read from the doc store (text, location); ranking runs on in-memory data.
  */
 export async function searchPartition(partition: OwnerPartition, request: SearchRequest): Promise<SearchHit[]> {
-  const terms = queryTerms(partition, request.query);
+  // Each term is looked up once in every segment: for the choice of terms, then for their weights and postings.
+  const lookup = partition.termLookup();
+  const terms = queryTerms(partition, request.query, lookup);
   const termSet = new Set(terms);
   const includeText = request.includeText === true;
   const vector = request.queryVector ?? null;
@@ -68,7 +71,7 @@ export async function searchPartition(partition: OwnerPartition, request: Search
 
   if (request.mode === 'keyword' || (request.mode === 'hybrid' && !vector)) {
     // Records read from the state the search ranked (a write committed meanwhile does not change them).
-    const matches = await partition.searchKeyword(terms, request.topK, request.filters, { records: true });
+    const matches = await partition.searchKeyword(terms, request.topK, request.filters, { records: true, lookup });
     return matches.flatMap((match) =>
       match.record ? [toHit(match.record, match.score, { keyword: match.score }, termSet, includeText)] : [],
     );
@@ -86,7 +89,7 @@ export async function searchPartition(partition: OwnerPartition, request: Search
   // search worker) overlaps it.
   const [semantic, keyword] = await Promise.all([
     partition.searchSemantic(vector, perMode, request.filters),
-    partition.searchKeyword(terms, perMode, request.filters),
+    partition.searchKeyword(terms, perMode, request.filters, { lookup }),
   ]);
   const keywordScores = new Map(keyword.map((match) => [match.chunkId, match.score]));
   const semanticScores = new Map(semantic.map((match) => [match.chunkId, match.similarity]));
