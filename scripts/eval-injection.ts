@@ -543,3 +543,5 @@ async function main() {
 }
 
 await main();
+// parsers may leave handles open (workers, timers); the report is written, so end here
+process.exit(0);

@@ -207,6 +207,7 @@ describe('injection detector: signals added after the blind test (new examples, 
     'templates:\n  summarize:\n    system: "You are an editor. Rewrite the user\'s text in a formal tone."\n    max_tokens: 512',
     'Die Sitzung beginnt um 10 Uhr; bitte nennen Sie bei der Anmeldung Ihre Kundennummer 0800 123 456.',
     'Release v2.4.1 fixes the mp3 decoder and the h264 encoder; upgrade with npm i foo@2.4.1.',
+    '# lib [![Build](https://ci.example/lib.svg?branch=master)](https://ci.example/lib) [![npm](https://img.example/v/lib?color=a1b858&label=)](https://npm.example/lib)\n\nInstall it and import the default export.',
   ])('clean: %s', (text) => {
     expect(scanForInjection(text)).toEqual([]);
   });

@@ -241,7 +241,13 @@ const RULES_SOURCE: readonly Rule[] = [
     signal: 'exfiltration',
     weight: 2,
     pattern:
-      /\b(?:forward|send|e-?mail|copy|reenvía|reenvíe|envía|weiterleiten|leite|schicke|sende|transfère|transférez|envoie|inoltra|invia|encaminhe|envie|stuur|перешли|отправь)\b[^\n]{0,80}?\b(?:messages?|threads?|e-?mails|conversations?|history|inbox|hilo|mensajes|correos|Nachrichten|Verlauf|fil|conversa|mensagens|berichten|переписк\p{L}*|сообщени\p{L}*)\b[^\n]{0,60}?[\w.+-]+@[\w-]+\.[a-z]{2,}|\b(?:append|add|attach|insert)\b[^.\n]{0,40}\b(?:to|into)\s+(?:the\s+)?(?:URL|link)\s+https?:\/\/\S*=(?=[\s"')\]]|$)|!\[[^\]]*\]\(\s*https?:\/\/[^)\s]*[?&][\w-]+=(?:\)|[A-Z][A-Z_]{2,}|X{2,}|[^)\s]*[^\x00-\x7F])/iu,
+      /\b(?:forward|send|e-?mail|copy|reenvía|reenvíe|envía|weiterleiten|leite|schicke|sende|transfère|transférez|envoie|inoltra|invia|encaminhe|envie|stuur|перешли|отправь)\b[^\n]{0,80}?\b(?:messages?|threads?|e-?mails|conversations?|history|inbox|hilo|mensajes|correos|Nachrichten|Verlauf|fil|conversa|mensagens|berichten|переписк\p{L}*|сообщени\p{L}*)\b[^\n]{0,60}?[\w.+-]+@[\w-]+\.[a-z]{2,}|\b(?:append|add|attach|insert)\b[^.\n]{0,40}\b(?:to|into)\s+(?:the\s+)?(?:URL|link)\s+https?:\/\/\S*=(?=[\s"')\]]|$)/iu,
+  },
+  // a markdown image whose link carries a placeholder for data to fill in (case matters: "?branch=master" is a badge)
+  {
+    signal: 'exfiltration',
+    weight: 2.5,
+    pattern: /!\[[^\]]*\]\(\s*https?:\/\/[^)\s]*[?&][\w-]+=(?:[A-Z][A-Z_]{2,}(?=[)&])|X{2,}|[^)\s]*[^\x00-\x7F])/u,
   },
   // the reader asked to decode or reverse hidden text and act on it
   {
