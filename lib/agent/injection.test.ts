@@ -148,6 +148,10 @@ describe('question guard on ordinary technical questions', () => {
     'How do I ignore all previous commands in my bash history?',
     'Which eslint setting makes the linter skip the rules for generated files?',
     'What does the system prompt field in the chat settings do?',
+    'Come ignorare le regole di eslint nei file generati?',
+    'What does [SYSTEM] mean in the syslog lines?',
+    'Wat zijn de regels voor het negeren van bestanden in git?',
+    'Как отключить правило eslint для одной строки?',
   ])('%s', (q) => {
     expect(isInjectedQuestion(q)).toBe(false);
   });
