@@ -21,6 +21,8 @@ const DATA =
   path.resolve(ROOT, '../shared/data');
 const REPORT = path.join(ROOT, 'docs/benchmarks-agent.md');
 const COMMAND = 'npm run eval:injection';
+/** `--no-record`: print only; leave docs/benchmarks-agent.md and docs/figures.json alone. */
+const NO_RECORD = process.argv.includes('--no-record');
 const CHUNK_CHARS = 1800;
 
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`);
@@ -206,6 +208,17 @@ function aiDocSamples(limit: number): Sample[] {
 
 const attackSchema = z.object({ id: z.string(), lang: z.string(), style: z.string(), text: z.string().min(5) });
 type Attack = z.infer<typeof attackSchema>;
+const cleanTextSchema = z.object({ id: z.string(), lang: z.string(), kind: z.string(), text: z.string().min(5) });
+
+/**
+ * Blind sets: attacks and hard clean texts written by someone who had not read the detector (see the dated section in
+ * docs/benchmarks-agent.md). Even positions are the fitting half (their misses are printed), odd positions the held-out
+ * half (only counted). A later batch, written after any fix, is reported untouched.
+ */
+const BLIND_SETS = [
+  { name: 'blind', attacks: 'attacks-blind.jsonl', clean: 'clean-blind.jsonl' },
+  { name: 'blind batch 2', attacks: 'attacks-blind2.jsonl', clean: 'clean-blind2.jsonl' },
+] as const;
 
 /** Plants the attack at the start, middle (line boundary) or end of the carrier; returns text and attack range. */
 function plant(carrier: string, attack: string, k: number): { text: string; start: number; end: number } {
@@ -286,6 +299,81 @@ async function main() {
         misses.push(`${a.id} (${a.lang}, ${a.style}, in ${kind}): ${a.text.replace(/\s+/g, ' ').slice(0, 110)}`);
     }
   });
+
+  // blind sets: attacks planted in the same carriers; hard clean texts scanned alone
+  const blindRows: string[] = [];
+  const blindDetail: string[] = [];
+  const blindFigures: Record<string, number> = {};
+  for (const set of BLIND_SETS) {
+    const attackFile = path.join(ROOT, 'eval/injection', set.attacks);
+    const cleanFile = path.join(ROOT, 'eval/injection', set.clean);
+    if (!existsSync(attackFile) || !existsSync(cleanFile)) continue;
+    const blindAttacks = jsonl(attackFile).map((r) => attackSchema.parse(r));
+    const blindClean = jsonl(cleanFile).map((r) => cleanTextSchema.parse(r));
+    const half = { fit: { n: 0, hit: 0 }, held: { n: 0, hit: 0 } };
+    const groups = new Map<string, { n: number; hit: number }>();
+    const bumpGroup = (key: string, hit: boolean) => {
+      const r = groups.get(key) ?? { n: 0, hit: 0 };
+      r.n++;
+      if (hit) r.hit++;
+      groups.set(key, r);
+    };
+    const fitMisses: string[] = [];
+    blindAttacks.forEach((a, k) => {
+      const h = k % 2 === 0 ? half.fit : half.held;
+      bumpGroup('alone', scanForInjection(a.text).length > 0);
+      for (const [kind, list] of Object.entries(carriers)) {
+        const carrier = list[k % Math.max(1, list.length)];
+        if (!carrier) continue;
+        const p = plant(carrier.text, a.text, k);
+        const hit = detects(p.text, p.start, p.end);
+        h.n++;
+        if (hit) h.hit++;
+        bumpGroup(`carrier:${kind}`, hit);
+        bumpGroup(`lang:${a.lang}`, hit);
+        bumpGroup(`style:${a.style}`, hit);
+        if (!hit && k % 2 === 0)
+          fitMisses.push(`${a.id} (${a.lang}, ${a.style}, in ${kind}): ${a.text.replace(/\s+/g, ' ').slice(0, 110)}`);
+      }
+    });
+    const cleanHalf = { fit: { n: 0, hit: 0 }, held: { n: 0, hit: 0 } };
+    const fitFalse: string[] = [];
+    blindClean.forEach((c, k) => {
+      const h = k % 2 === 0 ? cleanHalf.fit : cleanHalf.held;
+      const findings = scanForInjection(c.text);
+      h.n++;
+      if (findings.length > 0) h.hit++;
+      if (findings.length > 0 && k % 2 === 0)
+        for (const f of findings)
+          fitFalse.push(`${c.id} (${c.kind}): ${f.signals.join('+')} — "${f.span.replace(/\s+/g, ' ').slice(0, 120)}"`);
+    });
+    const att = { n: half.fit.n + half.held.n, hit: half.fit.hit + half.held.hit };
+    const cl = { n: cleanHalf.fit.n + cleanHalf.held.n, hit: cleanHalf.fit.hit + cleanHalf.held.hit };
+    blindRows.push(
+      `| ${set.name} attacks (${blindAttacks.length}) planted in prose, code and tables (recall; fitting half ${pct(half.fit.hit, half.fit.n)}, held-out half ${pct(half.held.hit, half.held.n)}) | ${att.n} | ${att.hit} | **${pct(att.hit, att.n)}** | ≥ 80% |`,
+      `| ${set.name} hard clean texts (false positives; fitting half ${pct(cleanHalf.fit.hit, cleanHalf.fit.n)}, held-out half ${pct(cleanHalf.held.hit, cleanHalf.held.n)}) | ${cl.n} | ${cl.hit} | **${pct(cl.hit, cl.n)}** | ≤ 5% |`,
+    );
+    blindDetail.push(
+      '',
+      `${set.name} recall by group:`,
+      '',
+      '| group | planted | detected | recall |',
+      '| --- | --- | --- | --- |',
+      ...[...groups.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([key, r]) => `| ${key} | ${r.n} | ${r.hit} | ${pct(r.hit, r.n)} |`),
+      '',
+      `<details><summary>${set.name}, fitting half only: missed attacks (${fitMisses.length}) and flagged clean texts (${fitFalse.length})</summary>`,
+      '',
+      ...fitMisses.map((m) => `- missed ${m.replace(/\|/g, '/')}`),
+      ...fitFalse.map((m) => `- false positive ${m.replace(/\|/g, '/')}`),
+      '',
+      '</details>',
+    );
+    const key = set.name.replace(/\W+/g, '_');
+    blindFigures[`injection.${key}_recall_pct`] = round1((100 * att.hit) / Math.max(1, att.n));
+    blindFigures[`injection.${key}_false_positive_pct`] = round1((100 * cl.hit) / Math.max(1, cl.n));
+  }
 
   // BIPIA (held out): its test attacks planted into its own contexts, as in eval:agent
   const dir = path.join(DATA, 'bipia/benchmark');
@@ -376,6 +464,7 @@ async function main() {
     `| clean text: prose, tables, multilingual, docs about AI assistants (false positives) | ${fpText.n} | ${fpText.flagged} | **${pct(fpText.flagged, fpText.n)}** | ≤ 5% |`,
     `| clean code (false positives) | ${fpCode.n} | ${fpCode.flagged} | **${pct(fpCode.flagged, fpCode.n)}** | ≤ 5% |`,
     `| BIPIA test attacks in BIPIA contexts (held out, recall) | ${bipiaAll.n} | ${bipiaAll.hit} | ${pct(bipiaAll.hit, bipiaAll.n)} | – |`,
+    ...blindRows,
     '',
     `Speed: ${scanMs.toFixed(2)} ms per clean chunk (average ${Math.round(avgChars)} characters), single-threaded, on this machine under its current load.`,
     '',
@@ -395,6 +484,7 @@ async function main() {
     '| --- | --- | --- | --- | --- |',
     ...sweep.map((r) => `| ${r.threshold} | ${r.recall} | ${r.fpText} | ${r.fpCode} | ${r.bipia} |`),
   );
+  lines.push(...blindDetail);
   lines.push('', 'False positives by clean source (chunks of up to ~1,800 characters):', '');
   lines.push('| kind | source | chunks | flagged | rate |', '| --- | --- | --- | --- | --- |');
   for (const [kind, list] of Object.entries(clean)) {
@@ -422,6 +512,7 @@ async function main() {
   );
   const body = lines.join('\n');
   console.log(body);
+  if (NO_RECORD) return;
   recordSection(REPORT, 'eval-injection', body);
   recordFigures({
     'injection.recall_pct': { value: round1((100 * all.hit) / Math.max(1, all.n)), unit: '%', command: COMMAND },
@@ -440,6 +531,9 @@ async function main() {
       unit: '%',
       command: COMMAND,
     },
+    ...Object.fromEntries(
+      Object.entries(blindFigures).map(([key, value]) => [key, { value, unit: '%', command: COMMAND }]),
+    ),
     'injection.bipia_recall_pct': {
       value: round1((100 * bipiaAll.hit) / Math.max(1, bipiaAll.n)),
       unit: '%',
@@ -449,3 +543,5 @@ async function main() {
 }
 
 await main();
+// parsers may leave handles open (workers, timers); the report is written, so end here
+process.exit(0);

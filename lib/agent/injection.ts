@@ -38,7 +38,9 @@ export type InjectionSignal =
   | 'tool'
   | 'obfuscation'
   | 'directive'
-  | 'link';
+  | 'link'
+  | 'claim'
+  | 'source';
 
 interface Rule {
   signal: InjectionSignal;
@@ -52,7 +54,7 @@ interface Rule {
 const THRESHOLD = 3;
 const WINDOW_THRESHOLD = 3;
 /** Signals too common in ordinary documents to make a window on their own. */
-const WEAK = new Set<InjectionSignal>(['directive', 'user3', 'link', 'obfuscation', 'tool']);
+const WEAK = new Set<InjectionSignal>(['directive', 'user3', 'link', 'obfuscation', 'tool', 'claim', 'source']);
 /** Signals whose repetition adds up (several authority claims, several spoofed delimiters). */
 const REPEATABLE = new Set<InjectionSignal>(['role', 'template', 'hidden']);
 /** Signals that ordinary code produces; halved inside code. */
@@ -60,17 +62,23 @@ const CODE_DAMPED = new Set<InjectionSignal>(['template', 'tool', 'directive', '
 
 const DIRECTIVE_VERBS = [
   // en
-  "include|add|append|insert|prepend|write|respond|reply|answer|say|state|tell|inform|output|print|return|translate|encode|convert|format|use|call|invoke|send|forward|email|post|upload|visit|click|open|navigate|recommend|mention|promote|advertise|replace|change|rewrite|summari[sz]e|ignore|stop|begin|start|end|make|ensure|remember|always|never|do not|don't|please",
+  "include|add|append|insert|prepend|write|respond|reply|answer|say|state|tell|inform|output|print|return|translate|encode|convert|format|use|call|invoke|send|forward|email|post|upload|visit|click|open|navigate|recommend|mention|promote|advertise|replace|change|rewrite|summari[sz]e|ignore|stop|begin|start|end|make|ensure|remember|always|never|do not|don't|please|disregard|forget|rank|rate|claim|describe|report|attribute|cite|quote|treat|confirm|approve|reveal|list|ask|show|display|render|keep|omit|skip|pretend|act|collect|decode|follow|reverse",
   // de
-  'füge|fügen|schreibe|schreib|antworte|antworten|sage|sag|gib|übersetze|sende|schicke|besuche|klicke|erwähne|empfiehl|ersetze|beginne|beende|verwende|nutze|ignoriere|vergiss|bitte',
+  'füge|fügen|schreibe|schreib|antworte|antworten|sage|sag|gib|übersetze|sende|schicke|besuche|klicke|erwähne|empfiehl|ersetze|beginne|beende|verwende|nutze|ignoriere|vergiss|bitte|nenne|nennen Sie|behaupte|zitiere|zeige|leite',
   // fr
-  'ajoute|ajoutez|écris|écrivez|réponds|répondez|dis|dites|donne|donnez|traduis|traduisez|envoie|envoyez|visite|visitez|clique|cliquez|mentionne|mentionnez|recommande|recommandez|remplace|remplacez|commence|commencez|termine|terminez|utilise|utilisez|inclus|incluez|ignore|ignorez|oublie|oubliez|veuillez',
+  'ajoute|ajoutez|écris|écrivez|réponds|répondez|dis|dites|donne|donnez|traduis|traduisez|envoie|envoyez|visite|visitez|clique|cliquez|mentionne|mentionnez|recommande|recommandez|remplace|remplacez|commence|commencez|termine|terminez|utilise|utilisez|inclus|incluez|ignore|ignorez|oublie|oubliez|veuillez|indique|indiquez|affiche|affichez|fais|faites|cite|citez|demande|demandez',
   // es
-  'añade|añada|agrega|agregue|escribe|escriba|responde|responda|di|diga|dile|traduce|traduzca|envía|envíe|visita|visite|menciona|mencione|recomienda|recomiende|reemplaza|reemplace|comienza|comience|empieza|termina|usa|utiliza|utilice|incluye|incluya|ignora|ignore|olvida|olvide|por favor',
+  'añade|añada|agrega|agregue|escribe|escriba|responde|responda|di|diga|dile|traduce|traduzca|envía|envíe|visita|visite|menciona|mencione|recomienda|recomiende|reemplaza|reemplace|comienza|comience|empieza|termina|usa|utiliza|utilice|incluye|incluya|ignora|ignore|olvida|olvide|por favor|reenvía|reenvíe|muestra|muestre|cita|indica|finge|haz|pide',
+  // it, pt, nl, ru, zh
+  'scrivi|rispondi|aggiungi|ignora|dimentica|indica|includi|invia|inoltra|diga|escreva|responda|finja|inclua|envie|esqueça|mencione|negeer|vergeet|vermeld|antwoord|schrijf|zeg|stuur|voeg|игнорируй|забудь|скажи|сообщи|ответь|отвечай|напиши|добавь|добавляй|перешли|отправь|请|忽略',
 ].join('|');
 
 const AI_NOUNS =
   '(?:AI|A\\.I\\.|artificial intelligence|assistant|AI assistant|AI agent|chat ?bot|language model|LLM|large language model|GPT(?:-\\d)?|ChatGPT|Claude|Gemini|Copilot|Llama)';
+
+/** An AI reader named in any of the covered languages ("AI screening tools", "l'IA", "ИИ-ассистент", "AI助手"). */
+const AI_ANY =
+  '(?:(?:AI|A\\.I\\.|KI|IA|LLM|GPT)(?:[- ]?(?:based|gestützte?|powered))?(?:[- ](?:assistants?|agents?|models?|systems?|tools?|readers?|screeners?|screening tools?|browsers?|bots?|assistenten|assistent(?:in)?|modell|système|sistema|assistente|asistente|ассистент\\p{L}*))?|artificial intelligence|language models?|large language models?|chat ?bots?|ChatGPT|Claude|Gemini|Copilot|automated (?:readers?|systems?|tools?|agents?|assistants?)|assistant(?:e|s)?|assistente|asistente|Assistent(?:in|en)?|Sprachmodell|KI-\\p{L}+|intelligence artificielle|modèle de langage|inteligencia artificial|modelo de lenguaje|intelligenza artificiale|inteligência artificial|modelo de linguagem|taalmodel|AI-assistent(?:en)?|ИИ(?:-\\p{L}+)?|нейросеть|языковая модель|ассистент\\p{L}*|人工智能|AI助手|智能助手|助手|AIアシスタント|アシスタント|言語モデル)';
 
 /** "AI coding assistants", "chatbots", "language model". */
 const AI_SUFFIX =
@@ -121,6 +129,133 @@ const RULES_SOURCE: readonly Rule[] = [
     pattern:
       /\b(?:ignore|disregard|forget)\s+(?:the\s+|your\s+)?(?:user|human|customer)(?:'s|s')?\s+(?:request|question|query|instructions?|prompt|message)s?\b|\b(?:ignorier(?:e|en Sie)|missachte)\s+(?:die\s+)?(?:Anfrage|Frage|Anweisung)\s+(?:des|der)\s+(?:Nutzers|Benutzers|Anwenders|Nutzerin)\b|\b(?:ignore[rz]?)\s+(?:la\s+)?(?:demande|question|requête)\s+de\s+l['’]\s*utilisateur\b|\b(?:ignora|ignore)\s+(?:la\s+)?(?:petición|pregunta|solicitud|consulta)\s+del\s+usuario\b/iu,
   },
+  // override in Italian, Portuguese, Dutch, Russian, Chinese, Japanese
+  {
+    signal: 'override',
+    weight: 3,
+    pattern:
+      /\b(?:ignora|dimentica|ignore|ignorar|esqueça|esqueca|desconsidere|negeer|vergeet|игнорируй|проигнорируй|забудь|не обращай внимания на)\s+(?:tutte\s+|todas\s+|alle\s+|все\s+)?(?:le\s+|as\s+|de\s+|suas\s+|tue\s+|je\s+)?(?:(?:precedenti|anteriores|eerdere|vorige|предыдущие|прежние)\s+)?(?:istruzioni|regole|instruções|instrucoes|regras|instructies|regels|инструкции|указания|правила)\b|(?:忽略|无视|忘记|忘掉)[^。！？\n]{0,12}(?:指令|指示|规则|说明|提示)|(?:指示|命令|ルール|プロンプト)[^。！？\n]{0,12}(?:無視|忘れ)/iu,
+  },
+  // earlier instructions declared void, in several languages; "stop following your guidelines"
+  {
+    signal: 'override',
+    weight: 3,
+    pattern:
+      /\b(?:previous|prior|above|earlier|original|system)\s+(?:instructions?|prompts?|rules|guidelines)\s+(?:are|is|were|have been)\s+(?:deprecated|superseded|suspended|lifted|no longer in (?:effect|force))\b|\b(?:stop|cease|quit)\s+following\s+(?:your|the|all|any)\s+(?:(?:earlier|previous|prior|original|current)\s+)?(?:instructions?|guidelines|rules|programming)\b|\b(?:bisherigen|vorherigen|früheren)\s+(?:Anweisungen|Regeln|Vorgaben)\s+(?:sind|werden)\s+(?:aufgehoben|ungültig|hinfällig)\b|\b(?:instructions|consignes)\s+(?:précédentes|antérieures)\s+(?:sont|ont été)\s+(?:annulées|caduques|remplacées)\b|\binstrucciones\s+(?:anteriores|previas)\s+(?:quedan|están|han sido)\s+(?:anuladas|sin efecto|canceladas)\b/iu,
+  },
+  // a label or heading addressed to an AI reader ("For LLM-based browsers:", "Language model evaluating this CV:",
+  // "AI readers:", "Nota per l'intelligenza artificiale:", "致AI助手："); a bare turn label ("Assistant:") or a heading
+  // that names an AI product ("AI SDK Core:") is not one
+  {
+    signal: 'address',
+    weight: 2,
+    pattern: new RegExp(
+      `(?:^|\\n)[-*\\u2022>#/\\s\\[(【"']*(?:<!--\\s*)?(?:(?:note|notice|message|instructions?|important|attention|reminder|hinweis|anweisung|nachricht|remarque|consigne|nota|mensaje|aviso|instrução|instrucción|mensagem|messaggio|avviso|istruzioni|opmerking|bericht|instructie|примечание|сообщение|указание)\\s+)?\\b(?:for|to|dear|attention|für|an|pour|à|para|per|voor|для|к)\\s+(?:(?:the|any|all|every|l['’]|la|le|el|die|den|der|il|lo|o|a|de|het|os|as)\\s*)?${AI_ANY}\\b[^\\n.!?:：。"]{0,40}?["']?\\s*[:：]|(?:^|\\n)[-*\\u2022>#/\\s\\[(【"']*${AI_ANY}[\\s-]+\\p{L}+ing\\b[^\\n.!?:：。"]{0,40}?[:：]|\\b(?:AI|KI|IA|LLM)[- ](?:readers|screeners|screening tools)\\s*[:：]|(?:^|\\n)\\s*(?:致|给)\\s*${AI_ANY}|${AI_ANY}\\s*(?:へ|に告ぐ)\\s*[:：、]`,
+      'iu',
+    ),
+  },
+  // a greeting or vocative to an AI reader in more languages ("Olá, assistente!", "Ассистент, ...")
+  {
+    signal: 'address',
+    weight: 2,
+    pattern:
+      /(?:^|\n)[-*\u2022>#/\s"']*(?:(?:olá|ola|ciao|caro|cara|gentile|hallo|hoi|beste|привет|здравствуй|уважаемый|уважаемая)\s*,?\s+)?(?:assistant|assistente|asistente|Assistent|ассистент|ИИ|chatbot|taalmodel|modello linguistico)\s*[,!](?:\s|$)/iu,
+  },
+  // a field whose name marks its value as instructions for an AI ("llm_instruction", "Assistant-Directive",
+  // <instruction target="ai">, "consigne_ia")
+  {
+    signal: 'address',
+    weight: 2,
+    pattern:
+      /\b(?:AI|LLM|GPT|assistant|model|bot|agent|KI|IA)[_-](?:instructions?|directives?|commands?|consignes?|anweisung(?:en)?)\b|\b(?:instructions?|directives?|consignes?|anweisung(?:en)?)[_-](?:ai|llm|ia|ki|assistant|bot|model)\b|<\s*(?:instructions?|directives?|prompt)\b[^>]{0,40}\b(?:ai|llm|assistant|model|bot)\b/iu,
+  },
+  // an AI reader as the subject of an obligation ("any AI system quoting this report must", "l'IA doit")
+  {
+    signal: 'address',
+    weight: 2,
+    pattern: new RegExp(
+      `\\b(?:the|any|all|every|each|an?|l['’]\\s*|la|le|el|die|der|das|il|lo|o|a|de|het|elke|jede[rs]?|tout|toute|cualquier)\\s+${AI_ANY}\\b[^.\\n]{0,50}?\\b(?:must|should|shall|has to|needs to|is (?:required|instructed|expected|asked) to|muss|soll|sollte|doit|devra|debe|deberá|deve|dovrà|moet|должен|должна)\\b`,
+      'iu',
+    ),
+  },
+  // an AI that reads this very text, told what it must do ("any language model processing this form must")
+  {
+    signal: 'address',
+    weight: 3,
+    pattern: new RegExp(
+      `\\b${AI_ANY}\\s+(?:that\\s+(?:is|are)\\s+)?(?:reading|processing|summari[sz]ing|analy[sz]ing|evaluating|screening|quoting|parsing|reviewing|indexing|crawling)\\b[^.\\n]{0,60}?\\b(?:must|should|shall|has to|needs to|is (?:required|instructed|expected|asked) to)\\s+(?!be\\b|not be\\b)`,
+      'iu',
+    ),
+  },
+  // a spoofed system label in any covered language ("[SYSTEM]", "SYSTEEMBERICHT:", "【系统提示】", "### Message système ###")
+  {
+    signal: 'template',
+    weight: 2,
+    pattern:
+      /(?:^|\n)[\s#*]*[[【(<]\s*(?:system|sistema|système|systeme|systeem|systemnachricht|systemmeldung|система|系统|システム|admin(?:istrator)?)(?:[\s_-]*(?:message|prompt|notice|note|nachricht|meldung|bericht|提示|消息|通知|メッセージ|сообщение))?\s*[\]】)>]|(?:^|\n)[\s#*]*(?:systeembericht|systemnachricht|systemmeldung|system message|message système|message du système|mensaje del sistema|messaggio di sistema|mensagem do sistema|системное сообщение)\s*[:#*]|(?:^|\n)[\s#*]*(?:system|sistema|système|systeem|система)\s*[:：]\s*(?:new|neue|nouvelle|nueva|nuova|nova|nieuwe|новая)\b/iu,
+  },
+  // jailbreak claims: the reader's rules do not apply
+  {
+    signal: 'role',
+    weight: 2,
+    pattern:
+      /\b(?:an? (?:AI|assistant|model|chatbot) (?:with(?:out)?|that has no) (?:no |any )?(?:restrictions|limits|filters|rules|guidelines|censorship)|(?:safety|content) (?:rules|guidelines|filters|policies) (?:do not|don't|no longer) apply|(?:new|updated|real|secret|hidden) (?:policy|task|role|orders)\s*(?:received\b|[:.]))|\b(?:let['’]?s|we will) play a (?:game|role)\b|\b(?:finja|fais semblant|faites semblant|finge|fingi|doe alsof|притворись|представь,? что ты)\b/iu,
+  },
+  // instructions about answering or summarising, framed as a condition ("when summarising this page", "cuando respondas")
+  {
+    signal: 'response',
+    weight: 1.5,
+    pattern:
+      /\b(?:when(?:ever)?|if|while)\s+(?:you\s+)?(?:answer(?:ing)?|respond(?:ing)?|repl(?:y|ying)|summari[sz](?:e|ing)|are (?:asked|answering|summari[sz]ing|writing (?:the|a|your) (?:summary|answer|response)))\b|\bwhen(?:ever)? asked about\b|\bwenn du\b[^.\n]{0,40}\b(?:zusammenfasst|antwortest)\b|\b(?:lorsque|quand)\s+(?:tu|vous)\s+(?:résumes|résumez|réponds|répondez)\b|\ben (?:résumant|répondant)\b|\bcuando\s+(?:respondas|resumas|responda|resuma)\b|\bal (?:resumir|responder)\b|\bquando\s+(?:riassumi|rispondi|responder|resumir)\b|\bnel (?:riassumere|rispondere)\b|\bao (?:resumir|responder)\b|\bbij het (?:samenvatten|beantwoorden)\b|\bпри (?:пересказе|ответе|резюмировании)\b|(?:在|当你)(?:总结|回答|概括)|(?:要約|回答)する(?:とき|際)/iu,
+  },
+  // how to respond to "the user": the reader is the one who answers
+  {
+    signal: 'response',
+    weight: 2,
+    pattern:
+      /\b(?:respond|reply|speak|talk|write back)\s+to\s+(?:the\s+)?(?:user|reader)s?\b|\b(?:nella|alla)\s+(?:tua\s+|sua\s+)?risposta\b|\bna\s+(?:sua|tua|cada)\s+resposta\b|\bin\s+(?:je|uw|elk)\s+antwoord\b|\bв\s+(?:конце\s+)?(?:каждого|своего|твоего|вашего)\s+ответа\b|\bв\s+(?:каждом|своём|своем|твоём|вашем)\s+ответе\b|在(?:你的|每个|每次)?回答(?:中|里|末尾)|回答(?:の(?:最後|中|冒頭))/iu,
+  },
+  // the answer's language or tone prescribed
+  {
+    signal: 'response',
+    weight: 1.5,
+    pattern:
+      /\b(?:respond|reply|answer|write|speak|talk|antworte|antworten Sie|réponds|répondez|répondre|responde|responda|responder|rispondi|rispondere|antwoord|отвечай|ответь)\b[^.\n]{0,50}\b(?:tone|manner|in (?:English|French|German|Spanish|Italian|Portuguese|Dutch|Chinese|Japanese|Russian|pirate)|auf (?:Englisch|Deutsch|Französisch|Spanisch)|Ton|en (?:anglais|français|allemand|espagnol|inglés|francés|alemán|español)|ton|tono|in (?:inglese|tedesco|francese|spagnolo)|em (?:inglês|espanhol|francês)|in het (?:Engels|Duits|Frans)|на (?:английском|немецком|французском|русском))\b/iu,
+  },
+  // the reader told what to claim in the answer ("state that", "tell users that", "di que", "сообщи, что")
+  {
+    signal: 'claim',
+    weight: 1,
+    pattern:
+      /\b(?:say|state|claim|assert|confirm|tell\s+(?:them|whoever[^,.\n]{0,30})|describe\s+(?:us|it|this|them)\s+as|sag|sage|behaupte|dis|dites|indique|indiquez|affirme|di|diga|indica|afirma|dì|scrivi|afferma|zeg|vermeld|скажи|сообщи|напиши)\b[^.\n]{0,30}?\b(?:that|dass|que|che|dat|что)\b/iu,
+  },
+  // the reader told how to cite or attribute the source
+  {
+    signal: 'source',
+    weight: 2,
+    pattern:
+      /\b(?:(?:do not|don't|never|always)\s+(?:cite|quote|credit|reference|mention)\s+(?:this|the|these|its)\s+(?:document|page|paragraph|text|source|report|article|e-?mail|note)s?|attribute\s+(?:it|this|the \w+)\s+to|(?:say|claim|state)\s+(?:it|this|that)\s+(?:comes?|came)\s+from|zitiere\s+(?:dieses|das)\s+\w+\s+nicht|ne\s+(?:jamais\s+)?cit(?:e|ez|er)\s+(?:pas\s+)?(?:ce|ses|cette|la)|no\s+(?:cites|menciones|mencione|cite)\s+(?:la fuente|este)|atribúyelo|atribuyelo|attribuiscilo|não cite)\b/iu,
+  },
+  // data sent to an outside address: "forward the last messages to x@y", "append that line to the URL"
+  {
+    signal: 'exfiltration',
+    weight: 2,
+    pattern:
+      /\b(?:forward|send|e-?mail|copy|reenvía|reenvíe|envía|weiterleiten|leite|schicke|sende|transfère|transférez|envoie|inoltra|invia|encaminhe|envie|stuur|перешли|отправь)\b[^\n]{0,80}?\b(?:messages?|threads?|e-?mails|conversations?|history|inbox|hilo|mensajes|correos|Nachrichten|Verlauf|fil|conversa|mensagens|berichten|переписк\p{L}*|сообщени\p{L}*)\b[^\n]{0,60}?[\w.+-]+@[\w-]+\.[a-z]{2,}|\b(?:append|add|attach|insert)\b[^.\n]{0,40}\b(?:to|into)\s+(?:the\s+)?(?:URL|link)\s+https?:\/\/\S*=(?=[\s"')\]]|$)/iu,
+  },
+  // a markdown image whose link carries a placeholder for data to fill in (case matters: "?branch=master" is a badge)
+  {
+    signal: 'exfiltration',
+    weight: 2.5,
+    pattern: /!\[[^\]]*\]\(\s*https?:\/\/[^)\s]*[?&][\w-]+=(?:[A-Z][A-Z_]{2,}(?=[)&])|X{2,}|[^)\s]*[^\x00-\x7F])/u,
+  },
+  // the reader asked to decode or reverse hidden text and act on it
+  {
+    signal: 'obfuscation',
+    weight: 2,
+    pattern:
+      /\b(?:decode|decrypt|reverse|unscramble)\b[^.\n]{0,60}\b(?:and|then)\s+(?:follow|do|execute|obey|carry out|apply)\b|\bfollow\s+the\s+instructions?\s+(?:inside|in|encoded|hidden|contained)\s+(?:it|this|the)\b/iu,
+  },
   // template / delimiter spoofing
   {
     signal: 'template',
@@ -131,7 +266,8 @@ const RULES_SOURCE: readonly Rule[] = [
   {
     signal: 'template',
     weight: 1.5,
-    pattern: /(?:^|\n)\s*(?:#{2,}\s*)?(?:system|assistant|human|user|ai)\s*(?:prompt|message|instruction)?\s*:\s*\S/iu,
+    pattern:
+      /(?:^|\n)\s*(?:#{2,}\s*)?(?:system|assistant|human|user|ai)\s*(?:prompt|message|instruction)?\s*:\s*[^\s"'`]/iu,
   },
   {
     signal: 'template',
@@ -162,7 +298,7 @@ const RULES_SOURCE: readonly Rule[] = [
     signal: 'address',
     weight: 3,
     pattern:
-      /^[-*\u2022>#/\s]*(?:<!--\s*)?(?:(?:hey|hi|dear|ok(?:ay)?)\s+)?(?:(?:AI|A\.I\.)\s*[,:]\s*(?:you|please|ignore|do|don't|now|from|always|never|make|include|respond|reply|answer|tell|write|add|forget|stop|you're|when|whenever|if)\b|(?:assistant|chat ?bot|language model|LLM|ChatGPT|GPT(?:-\d)?|Claude|Gemini|Copilot)\s*[,:]\s*\S)/imu,
+      /^[-*\u2022>#/\s"']*(?:<!--\s*)?(?:(?:hey|hi|dear|ok(?:ay)?)\s+)?(?:(?:AI|A\.I\.)\s*[,:]\s*(?:you|please|ignore|do|don't|now|from|always|never|make|include|respond|reply|answer|tell|write|add|forget|stop|you're|when|whenever|if)\b|(?:assistant|chat ?bot|language model|LLM|ChatGPT|GPT(?:-\d)?|Claude|Gemini|Copilot)\s*[,:]\s*\S)/imu,
   },
   {
     signal: 'address',
@@ -206,7 +342,7 @@ const RULES_SOURCE: readonly Rule[] = [
     signal: 'response',
     weight: 2,
     pattern:
-      /\b(?:(?:in|zu)\s+(?:deiner|Ihrer)\s+Antwort\b|(?:deine|Ihre)\s+Antwort\s+(?:muss|soll|sollte|darf)\b|(?:beginne|beende|starte)\s+(?:deine|Ihre|jede)\s+Antwort\b|antworte\s+(?:nur|ausschließlich)\b|dans\s+(?:ta|votre|chaque)\s+réponse\b|(?:ta|votre)\s+réponse\s+(?:doit|devrait|devra)\b|(?:commence|commencez|termine|terminez)\s+(?:ta|votre|chaque)\s+réponse\b|répond(?:s|ez)\s+(?:uniquement|seulement)\b|en\s+(?:tu|su|cada)\s+respuesta\b|(?:tu|su)\s+respuesta\s+(?:debe|debería|tiene que)\b|(?:comienza|empieza|comience|termina|termine)\s+(?:tu|su|cada)\s+respuesta\b|responde\s+(?:solo|solamente|únicamente)\b)/iu,
+      /\b(?:(?:in|zu|bei)\s+(?:deiner|Ihrer|jeder)\s+Antwort\b|(?:deine|Ihre)\s+Antwort\s+(?:muss|soll|sollte|darf)\b|(?:beginne|beende|starte)\s+(?:deine|Ihre|jede)\s+Antwort\b|antworte\s+(?:nur|ausschließlich)\b|dans\s+(?:ta|votre|chaque)\s+réponse\b|(?:ta|votre)\s+réponse\s+(?:doit|devrait|devra)\b|(?:commence|commencez|termine|terminez)\s+(?:ta|votre|chaque)\s+réponse\b|répond(?:s|ez)\s+(?:uniquement|seulement)\b|en\s+(?:tu|su|cada)\s+respuesta\b|(?:tu|su)\s+respuesta\s+(?:debe|debería|tiene que)\b|(?:comienza|empieza|comience|termina|termine)\s+(?:tu|su|cada)\s+respuesta\b|responde\s+(?:solo|solamente|únicamente)\b)/iu,
   },
   {
     signal: 'response',
@@ -249,7 +385,7 @@ const RULES_SOURCE: readonly Rule[] = [
     signal: 'secrecy',
     weight: 2,
     pattern:
-      /\b(?:(?:do not|don't|never|without)\s+(?:tell(?:ing)?|mention(?:ing)?|reveal(?:ing)?|inform(?:ing)?|disclos(?:e|ing)|alert(?:ing)?|notify(?:ing)?|let(?:ting)?)\s+(?:the\s+|this\s+to\s+the\s+)?(?:user|human|reader|customer|anyone)\b|(?:do not|don't|never)\s+(?:mention|reveal|disclose|acknowledge|repeat)\s+(?:these|this|the)\s+(?:instructions?|message|note|text)\b|keep\s+(?:these|this)\s+(?:instructions?|message|note)\s+(?:secret|hidden|confidential|private)\b)/iu,
+      /\b(?:(?:do not|don't|never|without)\s+(?:tell(?:ing)?|mention(?:ing)?|reveal(?:ing)?|inform(?:ing)?|disclos(?:e|ing)|alert(?:ing)?|notify(?:ing)?|let(?:ting)?)\s+(?:the\s+|this\s+to\s+the\s+)?(?:user|human|reader|customer|anyone)\b|(?:do not|don't|never)\s+(?:mention|reveal|disclose|acknowledge|repeat)\s+(?:these|this|the)\s+(?:instructions?|message|note|text)\b|keep\s+(?:these|this)\s+(?:instructions?|message|note)\s+(?:secret|hidden|confidential|private)\b|(?:do not|don't|never)\s+(?:mention|reveal|say|admit)\s+that\s+(?:this|these|you)\b[^.\n]{0,40}\b(?:exists?|read|instructions?|note|paragraph|text)\b)/iu,
   },
   {
     signal: 'secrecy',
@@ -262,7 +398,7 @@ const RULES_SOURCE: readonly Rule[] = [
     signal: 'user3',
     weight: 1,
     pattern:
-      /\b(?:(?:tell|inform|remind|warn|convince|persuade|urge|ask|advise|direct|redirect|instruct)\s+(?:the\s+)?(?:user|reader|human)s?\b|the user(?:'s)?\s+(?:password|credentials|data|email|history|messages|conversation|account)|(?:dem|den)\s+(?:Nutzer|Benutzer|Anwender)\w*|(?:à\s+)?l['’]\s*utilisateur|al\s+usuario)\b/iu,
+      /\b(?:(?:tell|inform|remind|warn|convince|persuade|urge|ask|advise|direct|redirect|instruct)\s+(?:the\s+)?(?:user|reader|human)s?\b|the user(?:'s)?\s+(?:password|credentials|data|email|history|messages|conversation|account)|(?:dem|den)\s+(?:Nutzer|Benutzer|Anwender)\w*|(?:à\s+)?l['’]\s*utilisateur|al\s+usuario|all['’]\s*utente|(?:ao|o)\s+usuário|de\s+gebruiker|пользовател\p{L}*|用户|ユーザー)\b/iu,
   },
   // tools
   {
@@ -319,12 +455,12 @@ const RULES: readonly Rule[] = RULES_SOURCE.map((r) => {
 /** An imperative: the sentence (after a bullet, a vocative or a short lead-in ending in "," or ":") opens with a verb. */
 const DIRECTIVE_START = unicodeBoundaries(
   new RegExp(
-    `^(?:[-*\u2022>\\d.)\\s#/]*)(?:<!--\\s*)?(?:[^,:.!?;\\n]{1,60}[,:]\\s+)?(?:(?:now|also|then|first|finally|next|importantly|bitte|s['’]il (?:te|vous) plaît|por favor)[,:]?\\s+)?(?:${DIRECTIVE_VERBS})\\b`,
+    `^(?:[-*\u2022>\\d.)\\s#/"'“„«]*)(?:<!--\\s*)?(?:[^,:.!?;\\n]{1,60}[,:]\\s+)?(?:(?:now|also|then|first|finally|next|importantly|bitte|s['’]il (?:te|vous) plaît|por favor)[,:]?\\s+)?(?:${DIRECTIVE_VERBS})\\b`,
     'iu',
   ),
 );
 const URL_OR_EMAIL =
-  /\b(?:https?:\/\/|www\.)\S+|[\w.+-]+@[\w-]+\.[a-z]{2,}|\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|info|biz|xyz|example|ru|cn|top|click|link)\b/iu;
+  /(?:\+\d{1,3}[\s.-]?\(?\d{1,4}\)?|\(\d{2,4}\)|\b0\d{2,4}|\b8\d\d)[\s./-]?\d{2,4}[\s.-]\d{2,4}(?:[\s.-]\d{2,4})?\b|\b(?:https?:\/\/|www\.)\S+|[\w.+-]+@[\w-]+\.[a-z]{2,}|\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|info|biz|xyz|example|ru|cn|top|click|link)\b/iu;
 
 const CODE_LINE =
   /(?:[;{}]\s*$|^\s*(?:import|export|from|def|class|function|const|let|var|return|if|elif|else|for|while|switch|case|#include|#define|public|private|protected|package|func|fn|use|impl|struct|enum|interface|type|module|require|async|await|try|catch|except|raise|throw|with|lambda)\b|^\s*(?:\/\/|\/\*|\*\/?|#(?!#)|--|<!--)|=>|\)\s*:\s*$|^\s*[@$]\w+|^\s*\w+\s*\(.*\)\s*;?\s*$|\$[\w{@(]|\|\||&&|^\s*(?:set|exec|echo|cd|rm|mkdir|cp|mv|npm|npx|git|pip|sudo)\s)/u;
@@ -334,6 +470,94 @@ export function looksLikeCode(text: string): boolean {
   const lines = text.split('\n').filter((l) => l.trim().length > 0);
   if (lines.length < 3) return false;
   return lines.filter((l) => CODE_LINE.test(l)).length / lines.length >= 0.3;
+}
+
+/** Letters that look Latin in other scripts (Cyrillic, Greek), for words that mix them with Latin letters. */
+const CONFUSABLE: Record<string, string> = {
+  а: 'a',
+  е: 'e',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  у: 'y',
+  х: 'x',
+  і: 'i',
+  ј: 'j',
+  ѕ: 's',
+  ԁ: 'd',
+  һ: 'h',
+  ӏ: 'l',
+  А: 'A',
+  В: 'B',
+  Е: 'E',
+  К: 'K',
+  М: 'M',
+  Н: 'H',
+  О: 'O',
+  Р: 'P',
+  С: 'C',
+  Т: 'T',
+  Х: 'X',
+  І: 'I',
+  Ј: 'J',
+  Ѕ: 'S',
+  Α: 'A',
+  Β: 'B',
+  Ε: 'E',
+  Ζ: 'Z',
+  Η: 'H',
+  Ι: 'I',
+  Κ: 'K',
+  Μ: 'M',
+  Ν: 'N',
+  Ο: 'O',
+  Ρ: 'P',
+  Τ: 'T',
+  Υ: 'Y',
+  Χ: 'X',
+  ο: 'o',
+  α: 'a',
+  ι: 'i',
+  ν: 'v',
+  κ: 'k',
+  τ: 't',
+  ρ: 'p',
+};
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', $: 's' };
+const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/gu;
+const BASE64_TOKEN = /(?<![\w+/])[A-Za-z0-9+/]{24,}={0,2}(?![\w+/])/gu;
+
+/** A JSON value or an XML element's text on a line of its own, as a field would stand in a form. */
+export function fieldsAsLines(text: string): string {
+  return text
+    .replace(/(["'])\s*:\s*(["'])(?=\S)/gu, '$1:\n$2')
+    .replace(/(<[A-Za-z][^<>\n]{0,60}>)(?=[^<\s])/gu, '$1\n');
+}
+
+/**
+ * The text as a reader would see it once common disguises are undone: invisible characters inside words removed,
+ * look-alike letters in mixed-script words mapped to Latin, digits in leetspeak words read as letters, s p a c e d
+ * letters joined, and base64 runs that decode to readable text appended. Equal to the input when nothing is disguised.
+ */
+export function undisguise(text: string): string {
+  let out = text.replace(INVISIBLE, '');
+  out = out.replace(/[\p{L}\p{N}@$]+/gu, (word) => {
+    let w = word;
+    if (/\p{Script=Latin}/u.test(w) && /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(w))
+      w = [...w].map((c) => CONFUSABLE[c] ?? c).join('');
+    if (w.length >= 3 && /\p{Script=Latin}/u.test(w) && /[0-9@$]/.test(w)) w = [...w].map((c) => LEET[c] ?? c).join('');
+    return w;
+  });
+  out = out
+    .replace(/(?<![\p{L}\p{N}])(?:\p{L} ){3,}\p{L}(?![\p{L}\p{N}])/gu, (m) => m.replace(/ /g, ''))
+    .replace(/(?<=\p{L}) {3,}(?=\p{L})/gu, ' ');
+  const decoded: string[] = [];
+  for (const m of text.matchAll(BASE64_TOKEN)) {
+    const plain = Buffer.from(m[0], 'base64').toString('utf8');
+    const readable = plain.replace(/[^\p{L}\p{N}\p{P}\s]/gu, '').length;
+    if (plain.includes(' ') && readable >= 0.95 * plain.length) decoded.push(plain);
+  }
+  return decoded.length > 0 ? `${out}\n${decoded.join('\n')}` : out;
 }
 
 export interface InjectionFinding {
@@ -400,10 +624,30 @@ export function scanForInjection(text: string, options: { threshold?: number } =
   if (text.trim().length === 0) return [];
   // Only rules that match somewhere in the text can match a sentence of it. Without any, a sentence can score at
   // most an imperative plus a link (2), below every threshold the detector is run with.
-  const rules = RULES.filter((r) => r.pattern.test(text));
+  const plain = undisguise(text);
+  const disguised = plain !== text;
+  const fields = fieldsAsLines(text);
+  const structured = fields !== text;
+  const rules = RULES.filter(
+    (r) => r.pattern.test(text) || (disguised && r.pattern.test(plain)) || (structured && r.pattern.test(fields)),
+  );
   if (rules.length === 0 && threshold > 2) return [];
   const inCode = looksLikeCode(text);
-  const scored = splitSentences(text).map((s) => ({ ...s, ...scoreSentence(s.text, inCode, rules) }));
+  const scored = splitSentences(text).map((s) => {
+    let raw = scoreSentence(s.text, inCode, rules);
+    if (structured) {
+      const asFields = scoreSentence(fieldsAsLines(s.text), inCode, rules);
+      if (asFields.score > raw.score) raw = asFields;
+    }
+    if (!disguised) return { ...s, ...raw };
+    // a disguised sentence is scored as read, and the disguise itself counts
+    const seen = undisguise(s.text);
+    if (seen === s.text) return { ...s, ...raw };
+    const read = scoreSentence(seen, inCode, rules);
+    return read.score > raw.score
+      ? { ...s, score: read.score + 1, signals: [...read.signals, 'hidden' as const] }
+      : { ...s, ...raw };
+  });
   const findings: InjectionFinding[] = [];
   const taken = new Set<number>();
   scored.forEach((s, i) => {
