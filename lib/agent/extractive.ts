@@ -3,6 +3,7 @@ import { detectAnswerType, questionFrameTerms, subQuestions, withoutInterrogativ
 import { recordAnswerSignals } from './confidence';
 import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
 import { documentAnswer } from './document-answer';
+import { kindTerms } from './document-kind';
 import { mailHeaderAnswer } from './email-header';
 import { declineAnswer, questionWords, tableAnswerLine } from './extractive-answer';
 import { type Candidate, combinedSignals, looksLikeHeading, selectEvidence } from './extractive-select';
@@ -117,8 +118,18 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
   const queries = state.searches.map((s) => s.query);
   const count = COUNT[style] + (wider ? 2 : 0);
   const covered = new Set<string>();
+  // A quoted sentence is read under its chunk's title, sheet, heading path and format: "Who approved the leave
+  // policy?" answered by "Approved by Dana Whitfield" under "Leave Policy" does not miss "leave" or "policy". (Not under
+  // its file name: a name like "rate-limits.md" says what the file is about, not what the quoted passage says.)
   const addCovered = (picked: Candidate[]) => {
-    for (const p of picked) for (const t of questionTerms) if (p.terms.has(t)) covered.add(t);
+    for (const p of picked) {
+      const c = p.opened.chunk;
+      const above = new Set([
+        ...analyze(`${c.title ?? ''} ${c.sheet ?? ''} ${c.headingPath ?? ''}`),
+        ...kindTerms(c.mime),
+      ]);
+      for (const t of questionTerms) if (p.terms.has(t) || above.has(t)) covered.add(t);
+    }
   };
 
   if (state.opened.length === 0 && state.safetyFlags.has('index_unavailable')) {

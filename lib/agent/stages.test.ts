@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildFixture } from '../../test/support/agent/fixtures';
+import { buildFixture, makeChunk, makeDocument } from '../../test/support/agent/fixtures';
 import { stateWith } from '../../test/support/agent/state';
 import { coerceAction, parseAction } from './decision-action';
 import { fitEvidence, markIrrelevant } from './evidence';
@@ -145,6 +145,16 @@ describe('extractive answer and repair', () => {
     expect(ex.answer).toContain('- "The public API allows 100 requests per minute per token." [1]');
     expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
     expect(ex.answer).toContain('Insufficient documentation');
+  });
+
+  it('does not say the quoted passage misses words its own heading says', () => {
+    const doc = makeDocument({ filename: 'policy.md', title: 'Northwind Traders' });
+    const chunk = makeChunk(doc, 0, 'Effective 1 March 2025. Approved by Dana Whitfield, Head of People.', {
+      headingPath: 'Northwind Traders — Leave Policy',
+    });
+    const ex = extractiveAnswer(stateWith({ question: 'Who approved the leave policy?', opened: [chunk] }), 'concise');
+    expect(ex.answer).toContain('"Approved by Dana Whitfield, Head of People." [1]');
+    expect(ex.answer).not.toContain('Insufficient documentation');
   });
 
   it('repair removes unsupported sentences and keeps grounded ones', async () => {
