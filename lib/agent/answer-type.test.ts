@@ -34,6 +34,13 @@ describe('detectAnswerType', () => {
     ['What does churn mean in this report?', 'definition'],
     ['How do I submit comments on the directive?', 'procedure'],
     ['What do the unallocated items mainly consist of?', 'other'],
+    // "the date of", "the name of": the noun names the answer's type as "when" and "who" do
+    ['What was the date of the incident?', 'date'],
+    ['What is the year of publication?', 'date'],
+    ['What is the name of the child’s mother?', 'entity'],
+    ["What was the landlord's name?", 'entity'],
+    ['What is the time limit for appeals?', 'other'],
+    ['What is the name server setting?', 'other'],
   ])('%s → %s', (q, type) => {
     expect(detectAnswerType(q)).toBe(type);
   });

@@ -21,9 +21,9 @@ const QUANTITY =
 const MEASURE_NOUN =
   /\b(?:total|amount|number|count|price|cost|fee|rate|percentage|percent|share|revenue|sales|sold|profit|income|expenses?|loss|margin|growth|value|size|length|weight|strength|density|hardness|content|capacity|speed|temperature|pressure|duration|salary|budget|turnover|dividend|earnings|population|votes|ballots|age|height|volume|score|ratio|costs|figure|impairment|depreciation|amortization|tax|debt|assets|liabilities)\b/i;
 const DATE =
-  /(?:^\s*when\b|\b(?:what\s+(?:year|date|day|month|time)|which\s+(?:year|date|day|month)|in\s+what\s+year|on\s+what\s+date|quand|en\s+quelle\s+ann[ée]e|wann|in\s+welchem\s+jahr)\b)/i;
+  /(?:^\s*when\b|\bwhat\s+(?:is|was|are|were)\s+the\s+(?:date|year|month|day)\s+(?:of|on|when|that)\b|\b(?:what\s+(?:year|date|day|month|time)|which\s+(?:year|date|day|month)|in\s+what\s+year|on\s+what\s+date|quand|en\s+quelle\s+ann[ée]e|wann|in\s+welchem\s+jahr)\b)/i;
 const ENTITY =
-  /^\s*(?:who|whom|whose|qui|wer)\b|\b(?:which|what)\s+(?:company|companies|organi[sz]ation|agency|person|people|firm|bank|authority|body|court|author|team|country|city|university|department)\b|\bwho\b/i;
+  /^\s*(?:who|whom|whose|qui|wer)\b|\bwhat\s+(?:is|was|are|were)\s+the\s+names?\s+of\b|\bwhat\s+(?:is|was|are|were)\s+.+['’]s?\s+(?:(?:first|last|full|family|maiden)\s+)?names?\s*\??\s*$|\b(?:which|what)\s+(?:company|companies|organi[sz]ation|agency|person|people|firm|bank|authority|body|court|author|team|country|city|university|department)\b|\bwho\b/i;
 const YESNO = /^\s*(?:is|are|was|were|does|do|did|can|could|should|has|have|had|will|would|must|may)\b/i;
 const DEFINITION =
   /^\s*(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?[\p{L}\p{N}-]+(?:\s+[\p{L}\p{N}-]+)?\s*\??\s*$|define\b)|\bdefinition\s+of\b|\bwhat\s+does\s+.+\s+mean\b|\bhow\s+(?:does|do)\s+.+\s+define\b|\bqu['’]est-ce\s+qu/iu;

@@ -216,6 +216,15 @@ describe('the High rule (certifiedHigh, extractiveConfidence)', () => {
     expect(high({ ...strong, sentenceCoverage: 0.79 })).not.toBe('high');
   });
 
+  it('must not be High: a name, number or date question whose value does not stand next to its words', () => {
+    // "Who wrote X?" over "all he ever wrote meant something" beside a sentence naming someone else
+    expect(high({ ...prose, answerType: 'entity', slotNear: false })).not.toBe('high');
+    expect(high({ ...strong, slotNear: false })).not.toBe('high');
+    expect(high({ ...prose, answerType: 'date', slotNear: false })).not.toBe('high');
+    // the open types have no slot to fill
+    expect(high({ ...prose, slotNear: false })).toBe('high');
+  });
+
   it('must not be High: a definition or a procedure, whose completeness the words cannot show', () => {
     expect(high({ ...prose, answerType: 'definition' })).toBe('medium');
     expect(high({ ...prose, answerType: 'procedure' })).not.toBe('high');

@@ -1,5 +1,5 @@
 import { type AnswerFit, fitDoubts } from './answer-fit';
-import type { AnswerType } from './answer-type';
+import { type AnswerType, typeIsStrict } from './answer-type';
 import type { AgentState } from './state';
 import type { Confidence } from './types';
 
@@ -151,6 +151,9 @@ export function confidenceLabel(score: number, thresholds = CONFIDENCE_THRESHOLD
  *   (agent 25/26, bound 0.88, quick 16/16, bound 0.91; 0.9 gave 29/32 and 18/20). Agent mode's bound stays under the
  *   0.9 the grid asked for before SQuAD was added: no cell reaches it there.
  * - no doubt from the fit signals (`fitDoubts`: the quoted sentence denies what the question asks, and the like).
+ * - for a name, number or date question, a value of that type next to the question's words (`slotNear`); found on a
+ *   document no eval set uses ("Who wrote …?" answered High with no name beside "wrote", docs/benchmarks-agent.md).
+ *   It only keeps an answer from High.
  * - not a definition or a procedure: a span whose completeness the words cannot show (a sentence that mentions the
  *   defined term, or one step of several, covers the question as well as the answer does).
  * - a complete, clean answer: the gate passed, nothing hedged or declined in a part, no planted text in the context.
@@ -165,6 +168,9 @@ export function certifiedHigh(x: ConfidenceInput): boolean {
   if (!s || s.declined || s.openSpan || OPEN_SPAN_TYPES.has(s.answerType)) return false;
   if (!x.validated || x.hedged || x.insufficiencies > 0 || x.injectionInContext || x.citations === 0) return false;
   if (fitDoubts(s.fit).length > 0) return false;
+  // A name, number or date asked for must stand next to the question's words in the quoted evidence: "Who wrote X?"
+  // over a sentence that says "all he ever wrote" and another that holds a name covers the question but names no one.
+  if (typeIsStrict(s.answerType) && !s.slotNear) return false;
   return s.sentenceCoverage >= HIGH_RULE.sentenceCoverage && s.rivalMargin >= HIGH_RULE.rivalMargin;
 }
 

@@ -23,7 +23,7 @@ import { missingValues } from './asked-values';
 import type { AnswerSignals } from './confidence';
 import { fitDeclines } from './fit-decline';
 import { labelsOfHeldIdentifiers } from './identifier-label';
-import { measureReader } from './measure';
+import { measureReader, unitHeaderReader } from './measure';
 import { procedureSpan } from './procedure-span';
 import { asks } from './question-sentence';
 import type { OpenedChunk } from './state';
@@ -276,6 +276,7 @@ export function tableQuery(question: string, terms: readonly string[], weight: W
     specific: new Set(specificWords(question).flatMap((w) => analyze(w))),
     typeNouns: typeNounTerms(answerType),
     fits: (value) => cellFits(value, answerType, question),
+    unitHeader: unitHeaderReader(question) ?? undefined,
     focus: analyze(askedNoun(question)),
     has: holds,
   };
@@ -360,7 +361,9 @@ export function selectEvidence(args: {
     if (picked.length >= count || !top || x.s < top.s * QUOTE_SHARE) break;
     if (x.heading && picked.length > 0) continue;
     const key = normalizeForQuote(x.c.sentence.text).toLowerCase();
-    if (seen.has(key)) continue;
+    // The same text is quoted once, and so is text another quote holds whole (a line repeated inside a longer unit of
+    // an overlapping chunk: "… and pay an annual package fee of $395." within the paragraph that ends with it).
+    if (seen.has(key) || [...seen].some((k) => k.includes(key) || key.includes(k))) continue;
     seen.add(key);
     picked.push(x.c);
   }
