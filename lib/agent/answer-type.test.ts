@@ -41,6 +41,7 @@ describe('detectAnswerType', () => {
     ["What was the landlord's name?", 'entity'],
     ['What is the time limit for appeals?', 'other'],
     ['What is the name server setting?', 'other'],
+    ['What does RPK stand for?', 'definition'],
   ])('%s → %s', (q, type) => {
     expect(detectAnswerType(q)).toBe(type);
   });
@@ -304,6 +305,7 @@ describe('questionFrameTerms', () => {
     ['what happened after the merger', 'happen'],
     ['How does the paper "Creativity in Machine Learning" define creativity?', 'define'],
     ['What is the definition of a hausdorff space?', 'definition'],
+    ['What does RPK stand for?', 'stand'],
   ])('drops the frame verb of %j', (question, word) => {
     expect([...questionFrameTerms(question)]).toEqual(analyze(word));
   });
@@ -316,6 +318,7 @@ describe('questionFrameTerms', () => {
     'where is the come from away musical staged',
     'How do I define a custom field?',
     'What does the definition section of the contract list?',
+    'Where does the speaker stand on the tax plan?',
   ])('keeps a frame word that names the topic in %j', (question) => {
     expect(questionFrameTerms(question).size).toBe(0);
   });

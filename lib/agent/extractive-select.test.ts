@@ -81,6 +81,19 @@ describe('extractive evidence selection', () => {
     expect(ex.answer).toContain('[1]');
   });
 
+  it('a form field labelled with the whole question outranks sentences that only hold the topic and a date', () => {
+    const c = chunkOf(
+      'report.pdf',
+      [
+        'Form DCF-2476 (R. 04/2014) Summary Report for a Serious Incident, to be returned within 90 days.',
+        'Summary of involvement in the previous five years (not the current incident): on April 28, 2015, a report was screened in.',
+        'Date of Incident: 12/01/2015',
+      ].join('\n'),
+    );
+    const ex = extractiveAnswer(stateWith({ question: 'What was the date of the incident?', opened: [c] }), 'concise');
+    expect(ex.answer).toContain('Date of Incident: 12/01/2015');
+  });
+
   it('recognises titles and headings', () => {
     const state = stateWith({ question: 'x', opened: [TENK] });
     const o = state.opened[0];

@@ -1,5 +1,5 @@
 import { analyze } from '@/lib/retrieval/analyzer';
-import { questionFrameTerms, subQuestions, withoutInterrogatives } from './answer-type';
+import { detectAnswerType, questionFrameTerms, subQuestions, withoutInterrogatives } from './answer-type';
 import { recordAnswerSignals } from './confidence';
 import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
 import { documentAnswer } from './document-answer';
@@ -111,8 +111,14 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
   const queries = state.searches.map((s) => s.query);
   const count = COUNT[style] + (wider ? 2 : 0);
   const covered = new Set<string>();
+  // A procedure's steps are read under their section's heading, as `selectEvidence` ranks them ("How to make a
+  // claim" over its list of steps): its words are not missing from the answer.
+  const procedure = detectAnswerType(state.question) === 'procedure';
   const addCovered = (picked: Candidate[]) => {
-    for (const p of picked) for (const t of questionTerms) if (p.terms.has(t)) covered.add(t);
+    for (const p of picked) {
+      const section = procedure ? new Set(analyze(p.opened.chunk.headingPath?.split(' > ').at(-1) ?? '')) : null;
+      for (const t of questionTerms) if (p.terms.has(t) || section?.has(t)) covered.add(t);
+    }
   };
 
   if (state.opened.length === 0 && state.safetyFlags.has('index_unavailable')) {
