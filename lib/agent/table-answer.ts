@@ -317,8 +317,11 @@ export function namesOtherPeriod(label: ReadonlySet<string>, askedYears: readonl
   return !askedYears.some((y) => label.has(y));
 }
 
-/** The key cell of a row: its label when that names an asked term, else a cell naming a specific asked term. */
-/** A cell that is one code or number ("NW-2001", "10482", "EMP_04"): an identifier column, not the row's name. */
+/**
+ * A cell that is one code or number ("NW-2001", "EMP_04", "10482"): an identifier column, not the row's name. (A
+ * numeric table row whose first cell has no letter is still no data row, `isDataRow`: dates first, as in a layoff
+ * listing, were tried as identifiers and lost an own-set answer, docs/benchmarks-agent.md.)
+ */
 export function isIdentifierCell(cell: string): boolean {
   return /^(?=\S*\d)[\p{L}\p{N}][\p{L}\p{N}._/#-]*$/u.test(cell.trim());
 }
@@ -333,6 +336,7 @@ export function labelIndex(cells: readonly string[]): number {
   return Math.max(0, i);
 }
 
+/** The key cell of a row: its label when that names an asked term, else a cell naming a specific asked term. */
 function keyCell(cells: readonly string[], q: TableQuery, has: NonNullable<TableQuery['has']>) {
   let best: { index: number; terms: Set<string>; coverage: number } | null = null;
   const label = labelIndex(cells);
