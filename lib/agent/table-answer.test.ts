@@ -426,6 +426,18 @@ describe('rows named after an identifier column', () => {
     expect(answer('Is the angle grinder in stock?', chunk).ex.answer).toContain('Stock: 0');
   });
 
+  it('a code the question names keys the row even when the name cell after it also matches', () => {
+    const list = [
+      'SKU | Product | Unit | Price (EUR)',
+      'BP-10 | Bolt pack | box of 100 | 12.50',
+      'BP-20 | Bolt pack | box of 200 | 21.00',
+    ].join('\n');
+    const chunk = chunkOf(list, 'price-list.csv', 'price-list');
+    const ex = answer('How much does the bolt pack BP-20 cost?', chunk).ex;
+    expect(ex.answer).toContain('21.00');
+    expect(ex.answer).not.toContain('12.50');
+  });
+
   it('a product the list does not hold is declined, and a code still finds its row', () => {
     const chunk = chunkOf(PRICE_LIST, 'price-list.csv', 'price-list');
     expect(declines(answer('How much does the hammer drill cost?', chunk).ex.answer)).toBe(true);

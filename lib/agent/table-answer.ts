@@ -346,7 +346,8 @@ function keyCell(cells: readonly string[], q: TableQuery, has: NonNullable<Table
     if (named.length === 0) continue;
     if (index !== label && index > 0 && !named.some((t) => q.specific?.has(t))) continue;
     const coverage = weighted(q.terms, (t) => has(terms, t), q.weight);
-    if (index === label && coverage > 0) return { index, terms, coverage };
+    // The row's name settles its key, unless an identifier before it already names what the question asks.
+    if (index === label && coverage > 0 && !best) return { index, terms, coverage };
     if (!best || coverage > best.coverage) best = { index, terms, coverage };
   }
   return best;
