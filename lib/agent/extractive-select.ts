@@ -23,7 +23,7 @@ import { missingValues } from './asked-values';
 import type { AnswerSignals } from './confidence';
 import { fitDeclines } from './fit-decline';
 import { labelsOfHeldIdentifiers } from './identifier-label';
-import { measureReader, unitHeaderReader } from './measure';
+import { asksDimensionWith, measureReader, unitHeaderReader } from './measure';
 import { procedureSpan } from './procedure-span';
 import { asks } from './question-sentence';
 import type { OpenedChunk } from './state';
@@ -277,6 +277,9 @@ export function tableQuery(question: string, terms: readonly string[], weight: W
     typeNouns: typeNounTerms(answerType),
     fits: (value) => cellFits(value, answerType, question),
     unitHeader: unitHeaderReader(question) ?? undefined,
+    unitWords: new Set(
+      (question.match(/[\p{L}]+/gu) ?? []).filter((w) => asksDimensionWith(question, w)).flatMap((w) => analyze(w)),
+    ),
     focus: analyze(askedNoun(question)),
     has: holds,
   };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { askedDimension, type Dimension, saysMeasure, unitHeaderReader } from './measure';
+import { askedDimension, asksDimensionWith, type Dimension, saysMeasure, unitHeaderReader } from './measure';
 
 describe('askedDimension', () => {
   it.each<[string, Dimension | null]>([
@@ -137,6 +137,15 @@ describe('unitHeaderReader', () => {
     const weight = unitHeaderReader('How heavy is the angle grinder?');
     expect(weight?.('Weight (kg)')).toBe(true);
     expect(weight?.('Price (EUR)')).toBe(false);
+  });
+
+  it('names the words a question asks its dimension with, and only those', () => {
+    const q = 'How much does the cordless drill cost to repair?';
+    expect(asksDimensionWith(q, 'cost')).toBe(true);
+    expect(asksDimensionWith(q, 'repair')).toBe(false);
+    expect(asksDimensionWith(q, 'drill')).toBe(false);
+    expect(asksDimensionWith('How heavy is the crate?', 'heavy')).toBe(true);
+    expect(asksDimensionWith('What is the price of NW-3002?', 'price')).toBe(false);
   });
 
   it('reads nothing for a question that asks no dimension', () => {

@@ -253,6 +253,31 @@ function saysDimension(
 }
 
 /**
+ * The words a question asks a dimension with ("cost", "pay", "price" for money; "heavy", "weigh" for weight): what a
+ * column header naming the dimension's unit says for the question. Its other words ("repair" in "how much does the
+ * drill cost to repair") must still be said by the header.
+ */
+const ASKING_WORDS: Record<Dimension, ReadonlySet<string>> = {
+  age: words('old age aged'),
+  distance: words('far distance'),
+  length: words('tall deep wide thick height depth width thickness'),
+  weight: words('heavy weigh weighs weighed weight'),
+  speed: words('fast speed'),
+  money: words(
+    'cost costs costed pay paid pays paying charge charged charges spend spent spends earn earns earned price priced ' +
+      'fee fees worth sell sold buy bought rent rented kostet kosten kostete kosteten bezahlt bezahlte zahlt zahlte ' +
+      'verdient coûte coûtent coûtait coute coutent coutait payé payée payés paie vaut valait',
+  ),
+  duration: words('long take takes took taken last lasts lasted'),
+};
+
+/** Whether a question's word (lower case) is one it asks its dimension with (`ASKING_WORDS`). */
+export function asksDimensionWith(question: string, word: string): boolean {
+  const dimension = askedDimension(question);
+  return dimension !== null && ASKING_WORDS[dimension].has(word.toLowerCase());
+}
+
+/**
  * For a question asking a number of one dimension, whether a table's column header names a unit of it ("Price (EUR)",
  * "Weight kg", "Cost $" for "how much does X cost", "how heavy is X"): the column holds the asked measure even when its
  * header does not repeat the question's verb. Null when the question asks no dimension.

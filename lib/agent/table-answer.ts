@@ -60,6 +60,8 @@ export interface TableQuery {
   fits?: (value: string) => boolean;
   /** Whether a column header names a unit of the dimension the question asks a number of (measure.ts). */
   unitHeader?: (header: string) => boolean;
+  /** The question's terms that ask that dimension ("cost"): what such a header says for the question. */
+  unitWords?: ReadonlySet<string>;
   /**
    * The noun the question asks for when it names one ("how many titles …", "which page …"): what the column must say;
    * the question's other words may be a relation no table spells out ("… have the Otters won").
@@ -485,7 +487,12 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
       const width = Math.max(row.cells.length, ...headers.map((h) => h.cells.length));
       const heads = columnHeads(headers, width, emptyColumns([...sameTable, ...headers], width));
       // What the question asks beyond the row's key: the column header (with its group label) must say it.
-      const rest = q.terms.filter((t) => !has(key.terms, t) && !CONTAINER.has(t));
+      // A row keyed by its code is named by the cell after the code as well ("BP-20 | Bolt pack | …"): what that cell
+      // says is the entity, not the asked attribute.
+      const label = labelIndex(row.cells);
+      const named =
+        label > 0 && key.index !== label ? new Set([...key.terms, ...analyze(row.cells[label] ?? '')]) : key.terms;
+      const rest = q.terms.filter((t) => !has(named, t) && !CONTAINER.has(t));
       const asked = (ts: readonly string[]) => wholeTerms(ts.filter((t) => !isNumberTerm(t) && !q.typeNouns?.has(t)));
       const focus = asked((q.focus ?? []).filter((t) => rest.includes(t)));
       const attribute = focus.length > 0 ? focus : asked(rest);
@@ -525,9 +532,9 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
         const score = weighted(rest, (t) => has(head, t), q.weight);
         // Of two headers saying as much, the one saying less else ("Trading operating profit" over "Underlying …").
         const precision = [...own].filter((t) => rest.some((r) => has(new Set([t]), r))).length / own.size;
-        const said = unit
-          ? 1
-          : attribute.filter((t) => has(head, t) || has(context, t)).length / Math.max(1, attribute.length);
+        const said =
+          attribute.filter((t) => has(head, t) || has(context, t) || (unit && q.unitWords?.has(t))).length /
+          Math.max(1, attribute.length);
         if (!column || score > column.score || (score === column.score && precision > column.precision))
           column = { index: i, score, precision, said };
       }
