@@ -34,6 +34,14 @@ describe('detectAnswerType', () => {
     ['What does churn mean in this report?', 'definition'],
     ['How do I submit comments on the directive?', 'procedure'],
     ['What do the unallocated items mainly consist of?', 'other'],
+    // "the date of", "the name of": the noun names the answer's type as "when" and "who" do
+    ['What was the date of the incident?', 'date'],
+    ['What is the year of publication?', 'date'],
+    ['What is the name of the child’s mother?', 'entity'],
+    ["What was the landlord's name?", 'entity'],
+    ['What is the time limit for appeals?', 'other'],
+    ['What is the name server setting?', 'other'],
+    ['What does RPK stand for?', 'definition'],
   ])('%s → %s', (q, type) => {
     expect(detectAnswerType(q)).toBe(type);
   });
@@ -297,6 +305,7 @@ describe('questionFrameTerms', () => {
     ['what happened after the merger', 'happen'],
     ['How does the paper "Creativity in Machine Learning" define creativity?', 'define'],
     ['What is the definition of a hausdorff space?', 'definition'],
+    ['What does RPK stand for?', 'stand'],
   ])('drops the frame verb of %j', (question, word) => {
     expect([...questionFrameTerms(question)]).toEqual(analyze(word));
   });
@@ -309,6 +318,7 @@ describe('questionFrameTerms', () => {
     'where is the come from away musical staged',
     'How do I define a custom field?',
     'What does the definition section of the contract list?',
+    'Where does the speaker stand on the tax plan?',
   ])('keeps a frame word that names the topic in %j', (question) => {
     expect(questionFrameTerms(question).size).toBe(0);
   });

@@ -21,12 +21,12 @@ const QUANTITY =
 const MEASURE_NOUN =
   /\b(?:total|amount|number|count|price|cost|fee|rate|percentage|percent|share|revenue|sales|sold|profit|income|expenses?|loss|margin|growth|value|size|length|weight|strength|density|hardness|content|capacity|speed|temperature|pressure|duration|salary|budget|turnover|dividend|earnings|population|votes|ballots|age|height|volume|score|ratio|costs|figure|impairment|depreciation|amortization|tax|debt|assets|liabilities)\b/i;
 const DATE =
-  /(?:^\s*when\b|\b(?:what\s+(?:year|date|day|month|time)|which\s+(?:year|date|day|month)|in\s+what\s+year|on\s+what\s+date|quand|en\s+quelle\s+ann[ée]e|wann|in\s+welchem\s+jahr)\b)/i;
+  /(?:^\s*when\b|\bwhat\s+(?:is|was|are|were)\s+the\s+(?:date|year|month|day)\s+(?:of|on|when|that)\b|\b(?:what\s+(?:year|date|day|month|time)|which\s+(?:year|date|day|month)|in\s+what\s+year|on\s+what\s+date|quand|en\s+quelle\s+ann[ée]e|wann|in\s+welchem\s+jahr)\b)/i;
 const ENTITY =
-  /^\s*(?:who|whom|whose|qui|wer)\b|\b(?:which|what)\s+(?:company|companies|organi[sz]ation|agency|person|people|firm|bank|authority|body|court|author|team|country|city|university|department)\b|\bwho\b/i;
+  /^\s*(?:who|whom|whose|qui|wer)\b|\bwhat\s+(?:is|was|are|were)\s+the\s+names?\s+of\b|\bwhat\s+(?:is|was|are|were)\s+.+['’]s?\s+(?:(?:first|last|full|family|maiden)\s+)?names?\s*\??\s*$|\b(?:which|what)\s+(?:company|companies|organi[sz]ation|agency|person|people|firm|bank|authority|body|court|author|team|country|city|university|department)\b|\bwho\b/i;
 const YESNO = /^\s*(?:is|are|was|were|does|do|did|can|could|should|has|have|had|will|would|must|may)\b/i;
 const DEFINITION =
-  /^\s*(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?[\p{L}\p{N}-]+(?:\s+[\p{L}\p{N}-]+)?\s*\??\s*$|define\b)|\bdefinition\s+of\b|\bwhat\s+does\s+.+\s+mean\b|\bhow\s+(?:does|do)\s+.+\s+define\b|\bqu['’]est-ce\s+qu/iu;
+  /^\s*(?:what\s+(?:is|are)\s+(?:an?\s+|the\s+)?[\p{L}\p{N}-]+(?:\s+[\p{L}\p{N}-]+)?\s*\??\s*$|define\b)|\bdefinition\s+of\b|\bwhat\s+does\s+.+\s+mean\b|\bwhat\s+(?:does|do|did)\s+.+\s+stand\s+for\b|\bhow\s+(?:does|do)\s+.+\s+define\b|\bqu['’]est-ce\s+qu/iu;
 const PROCEDURE =
   /^\s*(?:how\s+(?:do|can|should|does|to|is|are|must|may)\b|what\s+(?:are\s+the\s+)?steps\b)|\b(?:steps?\s+(?:to|for)|procedure|process\s+for|comment\b|wie\s+(?:kann|muss|soll))/i;
 
@@ -159,6 +159,8 @@ export function typeIsStrict(type: AnswerType): boolean {
 const QUESTION_FRAMES = [
   /\bwhere\s+(?:did|does|do|has|have|had|would|could)\b.+?\b(come)\s+from\b/i,
   /\bwhat\s+(?:does|do|did|would|could)\b.+?\b(mean)\b/i,
+  // "What does RPK stand for?": the passage spells it out ("RPK = revenue passenger kilometers"), it seldom says "stand".
+  /\bwhat\s+(?:does|do|did)\b.+?\b(stand)\s+for\b/i,
   /\bwhat\s+is\s+the\s+(meaning)\s+of\b/i,
   /\bwhat\s+is\s+(meant)\s+by\b/i,
   /\bhow\s+(?:does|do|did|would|could)\s+(?!(?:i|we|you|one)\b).+?\b(define)\s+\S/i,

@@ -67,6 +67,33 @@ describe('extractive evidence selection', () => {
     expect(ex.answer.split('02:00-04:00').length - 1).toBe(1);
   });
 
+  it('never quotes a sentence that another quote holds whole (overlapping chunks split a paragraph differently)', () => {
+    const whole =
+      'To be eligible for a package you must have a home lending balance of $150,000 and pay an annual package fee of $395.';
+    // the next chunk starts inside the paragraph: its first unit is the sentence's tail
+    const tail = 'a home lending balance of $150,000 and pay an annual package fee of $395.';
+    const state = stateWith({
+      question: 'What is the annual package fee?',
+      opened: [chunkOf('rates.pdf', whole), chunkOf('rates.pdf', `${tail}\nRates are subject to change.`)],
+    });
+    const ex = extractiveAnswer(state, 'detailed');
+    expect(ex.answer.split('annual package fee of $395').length - 1).toBe(1);
+    expect(ex.answer).toContain('[1]');
+  });
+
+  it('a form field labelled with the whole question outranks sentences that only hold the topic and a date', () => {
+    const c = chunkOf(
+      'report.pdf',
+      [
+        'Form DCF-2476 (R. 04/2014) Summary Report for a Serious Incident, to be returned within 90 days.',
+        'Summary of involvement in the previous five years (not the current incident): on April 28, 2015, a report was screened in.',
+        'Date of Incident: 12/01/2015',
+      ].join('\n'),
+    );
+    const ex = extractiveAnswer(stateWith({ question: 'What was the date of the incident?', opened: [c] }), 'concise');
+    expect(ex.answer).toContain('Date of Incident: 12/01/2015');
+  });
+
   it('recognises titles and headings', () => {
     const state = stateWith({ question: 'x', opened: [TENK] });
     const o = state.opened[0];

@@ -24,7 +24,7 @@ import type { AnswerSignals } from './confidence';
 import { kindTerms } from './document-kind';
 import { fitDeclines } from './fit-decline';
 import { labelsOfHeldIdentifiers } from './identifier-label';
-import { measureReader } from './measure';
+import { asksDimensionWith, measureReader, unitHeaderReader } from './measure';
 import { procedureSpan } from './procedure-span';
 import { asks } from './question-sentence';
 import type { OpenedChunk } from './state';
@@ -278,6 +278,10 @@ export function tableQuery(question: string, terms: readonly string[], weight: W
     specific: new Set(specificWords(question).flatMap((w) => analyze(w))),
     typeNouns: typeNounTerms(answerType),
     fits: (value) => cellFits(value, answerType, question),
+    unitHeader: unitHeaderReader(question) ?? undefined,
+    unitWords: new Set(
+      (question.match(/[\p{L}]+/gu) ?? []).filter((w) => asksDimensionWith(question, w)).flatMap((w) => analyze(w)),
+    ),
     focus: analyze(askedNoun(question)),
     has: holds,
   };
@@ -322,12 +326,33 @@ export function selectEvidence(args: {
   const defines = definitionSlot(question, pool);
   // A measurement question (how old, how far, how much did it cost) wants a number in that dimension's unit.
   const saysAskedMeasure = measureReader(question);
+  // A procedure's steps are often listed under a heading that names it ("How to make a claim" over "- Find your proof
+  // of purchase."): a step says nothing of the question's words itself, so it is read under its section's heading.
+  const sectionTerms = new Map<OpenedChunk, Set<string>>();
+  const read = (c: Candidate): ReadonlySet<string> => {
+    if (answerType !== 'procedure') return c.terms;
+    let section = sectionTerms.get(c.opened);
+    if (!section) {
+      section = new Set(analyze(c.opened.chunk.headingPath?.split(' > ').at(-1) ?? ''));
+      sectionTerms.set(c.opened, section);
+    }
+    return section.size === 0 ? c.terms : new Set([...c.terms, ...section]);
+  };
+  // A form field whose label says the whole question, the word naming the asked type included ("Date of Incident:
+  // 12/01/2015" for "What was the date of the incident?"), is the asked value; an unlabelled sentence that only holds
+  // the topic and some date ties with it otherwise.
+  const askedTypeNouns = analyze(question).filter((t) => typeNounTerms(answerType).has(t));
+  const labelsQuestion = (text: string): boolean => {
+    if (askedTypeNouns.length === 0 || !isFormField(text)) return false;
+    const label = new Set(analyze(text.slice(0, text.indexOf(':'))));
+    return askedTypeNouns.every((t) => label.has(t)) && terms.every((t) => holds(label, t));
+  };
   const scored = pool
     .map((c) => {
-      const sentence = weighted(terms, (t) => holds(c.terms, t), weight);
+      const own = read(c);
+      const sentence = weighted(terms, (t) => holds(own, t), weight);
       // The asked attribute is what the answer sentence must say; the asked entity may be named once above it.
-      const said =
-        askedAttributes.length === 0 ? sentence : weighted(askedAttributes, (t) => holds(c.terms, t), rarity);
+      const said = askedAttributes.length === 0 ? sentence : weighted(askedAttributes, (t) => holds(own, t), rarity);
       const ctx = contextTerms(c.opened, contexts);
       const chunk = weighted(terms, (t) => ctx.has(t), weight);
       const typed = holdsAnswerType(c.sentence.text, answerType, question) && saysAskedMeasure(c.sentence.text);
@@ -346,7 +371,8 @@ export function selectEvidence(args: {
           (near ? 1 : 0.75) *
           (heading ? 0.15 : 1) *
           (0.3 + 0.7 * named) +
-        bonus(c.opened) -
+        bonus(c.opened) +
+        (typed && labelsQuestion(c.sentence.text) ? LABELLED_BONUS : 0) -
         c.opened.n * 0.001 -
         c.sentence.start * 0.000001;
       return { c, s, sentence, chunk, typed, heading };
@@ -358,11 +384,20 @@ export function selectEvidence(args: {
   const top = scored[0];
   const seen = new Set<string>();
   const picked: Candidate[] = [];
+  // Quotes of a statement already quoted within a longer or shorter unit: they take the slot of the statement they
+  // repeat, so a weaker sentence does not come in for them.
+  let repeated = 0;
   for (const x of scored) {
-    if (picked.length >= count || !top || x.s < top.s * QUOTE_SHARE) break;
+    if (picked.length + repeated >= count || !top || x.s < top.s * QUOTE_SHARE) break;
     if (x.heading && picked.length > 0) continue;
     const key = normalizeForQuote(x.c.sentence.text).toLowerCase();
     if (seen.has(key)) continue;
+    // Text another quote holds whole is not quoted again (a line repeated inside a longer unit of an overlapping chunk:
+    // "… and pay an annual package fee of $395." within the paragraph that ends with it).
+    if ([...seen].some((k) => k.includes(key) || key.includes(k))) {
+      repeated++;
+      continue;
+    }
     seen.add(key);
     picked.push(x.c);
   }
@@ -628,6 +663,13 @@ function chunkTexts(group: readonly Candidate[]): string {
 
 /** Sentences within this share of the best one's score are quoted beside it. */
 const QUOTE_SHARE = 0.6;
+
+/**
+ * What a form field labelled with the whole question adds to its score: enough to rank it over sentences that tie
+ * with it on the question's words (the ranking's other tie-breaks are a thousandth), far too little to lift a field
+ * that says less of the question over one that says more.
+ */
+const LABELLED_BONUS = 0.02;
 
 /**
  * The terms the sentences are read with: their own and their chunk's title, sheet, heading path, file name and

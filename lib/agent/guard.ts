@@ -18,6 +18,17 @@ export const GUARD_ANSWERS = {
   emptyKnowledgeBase: 'No documents have been uploaded yet. Please upload documents before asking questions.',
 } as const;
 
+/** Han, kana and Hangul: one character says about as much as a short word of a Latin script. */
+const SYLLABIC = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+/**
+ * The question's length for the too-short check, in Latin-script characters: a Han, kana or Hangul character counts
+ * twice ("白细胞计数是多少？", nine characters, asks as much as "What is the WBC count?").
+ */
+export function questionLength(question: string): number {
+  return question.length + (question.match(SYLLABIC)?.length ?? 0);
+}
+
 /** Checks length bounds and injection patterns. Pure and synchronous. */
 export function guardQuestion(
   rawQuestion: string,
@@ -42,7 +53,7 @@ export function guardQuestion(
       reason: 'prompt_injection',
     };
   }
-  if (question.length < limits.minQuestionChars) {
+  if (questionLength(question) < limits.minQuestionChars) {
     return { ok: false, answer: GUARD_ANSWERS.tooShort, safetyFlags: ['question_too_short'], reason: 'too_short' };
   }
   return { ok: true, question };

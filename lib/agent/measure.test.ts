@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { askedDimension, type Dimension, saysMeasure } from './measure';
+import { askedDimension, asksDimensionWith, type Dimension, saysMeasure, unitHeaderReader } from './measure';
 
 describe('askedDimension', () => {
   it.each<[string, Dimension | null]>([
@@ -55,6 +55,12 @@ describe('saysMeasure', () => {
     ['How long does express shipping take?', 'Express shipping takes 1 to 2 business days and costs 12 euros.'],
     ['How long does a refund take?', 'Refunds are paid within 5 working days.'],
     ['How many staff were hired?', 'Any text at all, with or without 12 numbers.'],
+    // an attributive age of the asked one, of a word the question uses, or of a noun only the sentence names
+    ['How old was the child?', 'The agency received a report regarding a 3-year-old child brought to the hospital.'],
+    ['How old was the son?', "The mother's boyfriend's 4 year old son lived in the home."],
+    ['How old were the children?', 'Two children, a 4-year-old child and a baby, lived there.'],
+    ['How old was the victim?', 'A 3-year-old child was brought to the hospital.'],
+    ['How old was the child?', 'The child was 3 years old, and lived with a 4 year old cousin.'],
   ])('%s is answered by "%s"', (question, text) => {
     expect(saysMeasure(text, question)).toBe(true);
   });
@@ -73,6 +79,13 @@ describe('saysMeasure', () => {
     ['How old was the child?', 'Services to the child in the previous five years: none.'],
     ['How old was the child?', 'The child lived with an aunt for 3 years.'],
     ['How old is the mayor?', 'The mayor was born in Leeds and elected in ward 12.'],
+    // the age of another than the one asked about, in a sentence that names the asked one (a 90-day report)
+    [
+      'How old was the child?',
+      "At the time of the incident, the child resided with his mother, mother's boyfriend and the mother's boyfriend's 4 year old son.",
+    ],
+    ['How old was the mother?', "The mother's 4-year-old son was at school."],
+    ['How old is the patient?', 'The patient lives with a 9-year-old daughter.'],
   ])('%s is not answered by "%s"', (question, text) => {
     expect(saysMeasure(text, question)).toBe(false);
   });
@@ -110,5 +123,32 @@ describe('saysMeasure', () => {
         },
       ),
     );
+  });
+});
+
+describe('unitHeaderReader', () => {
+  it('reads a column header naming a unit of the asked dimension', () => {
+    const money = unitHeaderReader('How much does the cordless drill cost?');
+    expect(money?.('Price (EUR)')).toBe(true);
+    expect(money?.('Unit price $')).toBe(true);
+    expect(money?.('Amount in USD')).toBe(true);
+    expect(money?.('Stock')).toBe(false);
+    expect(money?.('Weight (kg)')).toBe(false);
+    const weight = unitHeaderReader('How heavy is the angle grinder?');
+    expect(weight?.('Weight (kg)')).toBe(true);
+    expect(weight?.('Price (EUR)')).toBe(false);
+  });
+
+  it('names the words a question asks its dimension with, and only those', () => {
+    const q = 'How much does the cordless drill cost to repair?';
+    expect(asksDimensionWith(q, 'cost')).toBe(true);
+    expect(asksDimensionWith(q, 'repair')).toBe(false);
+    expect(asksDimensionWith(q, 'drill')).toBe(false);
+    expect(asksDimensionWith('How heavy is the crate?', 'heavy')).toBe(true);
+    expect(asksDimensionWith('What is the price of NW-3002?', 'price')).toBe(false);
+  });
+
+  it('reads nothing for a question that asks no dimension', () => {
+    expect(unitHeaderReader('What is the price of NW-3002?')).toBeNull();
   });
 });

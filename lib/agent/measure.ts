@@ -95,6 +95,8 @@ interface Token {
   /** What is glued to the number: a currency symbol before it, a unit after it ("5km", "$5", "10€"). */
   glued: string;
   symbol: boolean;
+  /** The word ends a clause: punctuation follows it ("old," "old."). */
+  closes: boolean;
 }
 
 function tokenize(text: string): Token[] {
@@ -107,9 +109,11 @@ function tokenize(text: string): Token[] {
       .replace(/[^\p{L}\p{N}$€£¥₹₩₽₺₪฿′″'"/]+$/u, '')
       .replace(/[.:]+$/u, '');
     if (word.length === 0 && !symbol) continue;
+    const closes = /[.,;:!?)\]]$/u.test(raw);
     const digits = /^((?:\p{L}{1,3})?[$€£¥₹₩₽₺₪฿]+|)(\d+(?:[.,]\d+)*)(.*)$/u.exec(word);
-    if (digits) out.push({ word, number: digits[2] ?? null, glued: `${digits[1] ?? ''}${digits[3] ?? ''}`, symbol });
-    else out.push({ word, number: NUMBER_WORD.test(word) ? word : null, glued: '', symbol });
+    if (digits)
+      out.push({ word, number: digits[2] ?? null, glued: `${digits[1] ?? ''}${digits[3] ?? ''}`, symbol, closes });
+    else out.push({ word, number: NUMBER_WORD.test(word) ? word : null, glued: '', symbol, closes });
   }
   return out;
 }
@@ -129,6 +133,40 @@ const OF = words('of de von');
 function saysOld(tokens: readonly Token[], unit: number): boolean {
   const next = tokens[unit + 1]?.word;
   return next === 'old' || next === 'alt' || (next === 'of' && tokens[unit + 2]?.word === 'age');
+}
+
+/** Words after "N years old" that do not name whose age it is ("3 years old when", "aged 3 and over"). */
+const NOT_A_NOUN = words(
+  'and or but at in on when while who whom whose which that with without was were is are had has have by from of to ' +
+    'for as than the a an his her their its this these those then there living old',
+);
+
+/**
+ * The noun an attributive age qualifies: "a 3-year-old child" → "child", "the boyfriend's 4 year old son" → "son";
+ * null when the age is said of the subject ("the child was 3 years old.", "3 years old at the time").
+ */
+function agedNoun(tokens: readonly Token[], unit: number): string | null {
+  const old = tokens[unit + 1];
+  const next = tokens[unit + 2];
+  if (old?.word !== 'old' || old.closes || !next || next.number !== null) return null;
+  return /^\p{Ll}+$/u.test(next.word) && !NOT_A_NOUN.has(next.word) ? next.word : null;
+}
+
+/** Whether two words are one word's forms ("child" / "children"; "son" / "sons"): a shared stem of four letters. */
+function sameWord(a: string, b: string): boolean {
+  if (a === b || a === `${b}s` || b === `${a}s`) return true;
+  const n = Math.min(a.length, b.length);
+  return n >= 4 && a.slice(0, 4) === b.slice(0, 4) && Math.abs(a.length - b.length) <= 3;
+}
+
+/** The question's own words that may name whose measure is asked ("child", "mother"): letters, three or more. */
+const QUESTION_GLUE = words(
+  'how old was were is are the what which age did does do when his her their its and for who whom whose has have had ' +
+    'at time aged years year',
+);
+
+function askedNouns(question: string): string[] {
+  return (question.toLowerCase().match(/\p{L}{3,}/gu) ?? []).filter((w) => !QUESTION_GLUE.has(w));
 }
 
 const BIRTH = words('born né née geboren geb');
@@ -157,10 +195,27 @@ export function measureReader(question: string): (text: string) => boolean {
   const dimension = askedDimension(question);
   if (dimension === null) return () => true;
   const asked = new Set(question.match(/\d+(?:[.,]\d+)*/g) ?? []);
-  return (text) => saysDimension(tokenize(text), dimension, asked);
+  const nouns = askedNouns(question);
+  return (text) => saysDimension(tokenize(text), dimension, asked, nouns);
 }
 
-function saysDimension(tokens: readonly Token[], dimension: Dimension, asked: ReadonlySet<string>): boolean {
+/**
+ * Whether an age said of `noun` ("the boyfriend's 4 year old son") belongs to another than the one asked about: the
+ * question does not name that noun and the sentence names one the question does ("How old was the child?" over "the
+ * child resided with … the boyfriend's 4 year old son"). An age of a noun the sentence alone names ("How old was the
+ * victim?" over "a 3-year-old child was brought in") may well be the asked one's, and is kept.
+ */
+function ageOfAnother(noun: string, tokens: readonly Token[], nouns: readonly string[]): boolean {
+  if (nouns.some((n) => sameWord(n, noun))) return false;
+  return tokens.some((t) => t.word !== noun && nouns.some((n) => sameWord(n, t.word.replace(/['’]s$/u, ''))));
+}
+
+function saysDimension(
+  tokens: readonly Token[],
+  dimension: Dimension,
+  asked: ReadonlySet<string>,
+  nouns: readonly string[] = [],
+): boolean {
   const prefixes = PREFIXES[dimension];
   // An age is also said by a birth date: "born 13 April 1953", "née le 2 mai 1960", "geboren 1948".
   if (dimension === 'age' && tokens.some((t, i) => BIRTH.has(t.word) && bornYear(tokens.slice(i + 1, i + 5))))
@@ -179,7 +234,11 @@ function saysDimension(tokens: readonly Token[], dimension: Dimension, asked: Re
     for (let j = i + 1; j < tokens.length && j <= i + GAP; j++) {
       const next = tokens[j] as Token;
       if (isUnit(next.word, dimension)) {
-        if (dimension !== 'age' || saysOld(tokens, j)) return true;
+        if (dimension !== 'age') return true;
+        if (saysOld(tokens, j)) {
+          const noun = agedNoun(tokens, j);
+          if (noun === null || !ageOfAnother(noun, tokens, nouns)) return true;
+        }
         break;
       }
       if (!BETWEEN.has(next.word)) break;
@@ -191,4 +250,41 @@ function saysDimension(tokens: readonly Token[], dimension: Dimension, asked: Re
     const label = tokens[i - 2];
     return Boolean(before && label && OF.has(before.word) && prefixes?.has(label.word));
   });
+}
+
+/**
+ * The words a question asks a dimension with ("cost", "pay", "price" for money; "heavy", "weigh" for weight): what a
+ * column header naming the dimension's unit says for the question. Its other words ("repair" in "how much does the
+ * drill cost to repair") must still be said by the header.
+ */
+const ASKING_WORDS: Record<Dimension, ReadonlySet<string>> = {
+  age: words('old age aged'),
+  distance: words('far distance'),
+  length: words('tall deep wide thick height depth width thickness'),
+  weight: words('heavy weigh weighs weighed weight'),
+  speed: words('fast speed'),
+  money: words(
+    'cost costs costed pay paid pays paying charge charged charges spend spent spends earn earns earned price priced ' +
+      'fee fees worth sell sold buy bought rent rented kostet kosten kostete kosteten bezahlt bezahlte zahlt zahlte ' +
+      'verdient coûte coûtent coûtait coute coutent coutait payé payée payés paie vaut valait',
+  ),
+  duration: words('long take takes took taken last lasts lasted'),
+};
+
+/** Whether a question's word (lower case) is one it asks its dimension with (`ASKING_WORDS`). */
+export function asksDimensionWith(question: string, word: string): boolean {
+  const dimension = askedDimension(question);
+  return dimension !== null && ASKING_WORDS[dimension].has(word.toLowerCase());
+}
+
+/**
+ * For a question asking a number of one dimension, whether a table's column header names a unit of it ("Price (EUR)",
+ * "Weight kg", "Cost $" for "how much does X cost", "how heavy is X"): the column holds the asked measure even when its
+ * header does not repeat the question's verb. Null when the question asks no dimension.
+ */
+export function unitHeaderReader(question: string): ((header: string) => boolean) | null {
+  const dimension = askedDimension(question);
+  if (dimension === null) return null;
+  return (header) =>
+    tokenize(header).some((t) => isUnit(t.word, dimension) || (dimension === 'money' && t.symbol && t.number === null));
 }

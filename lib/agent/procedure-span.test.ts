@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { makeChunk, makeDocument } from '../../test/support/agent/fixtures';
 import { stateWith } from '../../test/support/agent/state';
 import { extractiveAnswer } from './extractive';
-import { MAX_GAP, procedureSpan, type SpanSentence } from './procedure-span';
+import { isListItem, MAX_GAP, procedureSpan, type SpanSentence } from './procedure-span';
 import type { OpenedChunk } from './state';
 
 function chunkOf(filename: string, text: string) {
@@ -44,6 +44,62 @@ describe('procedure answers quote the steps between quoted steps', () => {
     const ex = extractiveAnswer(state, 'concise');
     expect(ex.answer).not.toMatch(/\[\d+\]/);
     expect(ex.insufficiencies.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a procedure listed under a heading that names it', () => {
+  const claim = (list: string) =>
+    makeChunk(makeDocument({ filename: 'warranty.html', title: 'Aquaclear 300 – Warranty and Support' }), 0, list, {
+      headingPath: 'How to make a claim',
+    });
+  const STEPS = [
+    'How to make a claim',
+    '',
+    '- Find your proof of purchase.',
+    '- Email support@aquaclear.example with the serial number and a photo of the fault.',
+    '- Ship the unit to the address we send you; we pay return shipping within the EU.',
+  ].join('\n');
+
+  it('answers with every step, read under the heading, and does not call the heading words missing', () => {
+    const state = stateWith({ question: 'How do I make a warranty claim?', opened: [claim(STEPS)] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('proof of purchase');
+    expect(ex.answer).toContain('serial number');
+    expect(ex.answer).toContain('Ship the unit');
+    expect(ex.answer).not.toContain('do not mention');
+  });
+
+  it('a numbered list is quoted to its end, and the prose after it is not', () => {
+    const chunk = makeChunk(
+      makeDocument({ filename: 'leave-policy.md', title: 'Leave Policy' }),
+      0,
+      [
+        '## 2. Requesting leave',
+        '',
+        '1. Submit the request in the HR portal at least 10 working days before the first day of leave.',
+        '2. Your line manager approves or declines the request within 3 working days.',
+        '3. Once approved, add the absence to the team calendar.',
+        '',
+        'Requests of more than 10 consecutive days also need approval from the department director.',
+      ].join('\n'),
+      { headingPath: 'Leave Policy > 2. Requesting leave' },
+    );
+    const ex = extractiveAnswer(stateWith({ question: 'How do I request leave?', opened: [chunk] }), 'concise');
+    expect(ex.answer).toContain('HR portal');
+    expect(ex.answer).toContain('team calendar');
+  });
+
+  it('a heading that names another procedure does not answer', () => {
+    const state = stateWith({ question: 'How do I cancel my subscription?', opened: [claim(STEPS)] });
+    expect(extractiveAnswer(state, 'concise').answer).not.toMatch(/\[\d+\]/);
+  });
+
+  it('reads list markers', () => {
+    expect(isListItem('- Find your proof of purchase.')).toBe(true);
+    expect(isListItem('2. Your line manager approves.')).toBe(true);
+    expect(isListItem('(b) Ship the unit.')).toBe(true);
+    expect(isListItem('2019 was a good year.')).toBe(false);
+    expect(isListItem('Find your proof of purchase.')).toBe(false);
   });
 });
 

@@ -29,6 +29,16 @@ describe('guard', () => {
     if (!v.ok) expect(v.safetyFlags).toEqual([flag]);
   });
 
+  it('measures Han, kana and Hangul questions by what they say, not by their few characters', () => {
+    // nine Han characters ask as much as "What is the white blood cell count?"; the old length check refused them
+    expect(guardQuestion('白细胞计数是多少？', limits).ok).toBe(true);
+    expect(guardQuestion('患者年龄多大？', limits).ok).toBe(true);
+    expect(guardQuestion('何歳ですか？', limits).ok).toBe(true);
+    // still too short: two characters, and a Latin question of nine characters
+    expect(guardQuestion('多少？', limits).ok).toBe(false);
+    expect(guardQuestion('How old?', limits).ok).toBe(false);
+  });
+
   it('lets ordinary questions through, including ones mentioning systems', () => {
     expect(guardQuestion('Which operating system does the build server use?', limits).ok).toBe(true);
     expect(isInjectedQuestion('How do I ignore files in git?')).toBe(false);

@@ -10,7 +10,9 @@ import {
   answersFromTable,
   bestTableRow,
   isDataRow,
+  isIdentifierCell,
   isValueCell,
+  labelIndex,
   monthsNamed,
   namesOtherPeriod,
   onlyValue,
@@ -394,6 +396,54 @@ describe('table answers', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+const PRICE_LIST = [
+  'SKU | Product | Category | Unit | Price (EUR) | Stock',
+  'NW-1001 | Stainless steel bolt M8 | Fasteners | box of 100 | 12.50 | 340',
+  'NW-2001 | Cordless drill 18V | Power tools | each | 129.00 | 25',
+  'NW-2002 | Angle grinder 125mm | Power tools | each | 89.90 | 0',
+].join('\n');
+
+describe('rows named after an identifier column', () => {
+  it('the row is named by its first text cell when the first cell is a code or number', () => {
+    expect(labelIndex(['NW-2001', 'Cordless drill 18V', 'Power tools', '129.00'])).toBe(1);
+    expect(labelIndex(['E-10482', 'Jane Roe', 'Finance', '52000'])).toBe(1);
+    expect(labelIndex(['Zone EUR', '9467', '1373'])).toBe(0);
+    expect(labelIndex(['Apr-2015', '653,278', '107.5'])).toBe(0);
+    expect(isIdentifierCell('NW-2001')).toBe(true);
+    expect(isIdentifierCell('Cordless drill 18V')).toBe(false);
+  });
+
+  it('answers "how much does X cost" from the price column of the row naming X (its header names the currency)', () => {
+    const chunk = chunkOf(PRICE_LIST, 'price-list.csv', 'price-list');
+    const { ex, state } = answer('How much does the cordless drill cost?', chunk);
+    expect(ex.answer).toContain('129.00');
+    expect(ex.answer).toContain('Cordless drill 18V');
+    expect(ex.answer).not.toContain('89.90');
+    expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+    expect(answer('Is the angle grinder in stock?', chunk).ex.answer).toContain('Stock: 0');
+  });
+
+  it('a code the question names keys the row even when the name cell after it also matches', () => {
+    const list = [
+      'SKU | Product | Unit | Price (EUR)',
+      'BP-10 | Bolt pack | box of 100 | 12.50',
+      'BP-20 | Bolt pack | box of 200 | 21.00',
+    ].join('\n');
+    const chunk = chunkOf(list, 'price-list.csv', 'price-list');
+    const ex = answer('How much does the bolt pack BP-20 cost?', chunk).ex;
+    expect(ex.answer).toContain('21.00');
+    expect(ex.answer).not.toContain('12.50');
+  });
+
+  it('a product the list does not hold is declined, and a code still finds its row', () => {
+    const chunk = chunkOf(PRICE_LIST, 'price-list.csv', 'price-list');
+    expect(declines(answer('How much does the hammer drill cost?', chunk).ex.answer)).toBe(true);
+    // the price column says "cost", not "repair": a cost the list does not give is declined
+    expect(declines(answer('How much does the cordless drill cost to repair?', chunk).ex.answer)).toBe(true);
+    expect(answer('What is the price of NW-1001?', chunk).ex.answer).toContain('12.50');
   });
 });
 

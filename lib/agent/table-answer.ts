@@ -58,6 +58,10 @@ export interface TableQuery {
   typeNouns?: ReadonlySet<string>;
   /** Whether a cell holds a value of the asked type (a year question is not answered by a count). */
   fits?: (value: string) => boolean;
+  /** Whether a column header names a unit of the dimension the question asks a number of (measure.ts). */
+  unitHeader?: (header: string) => boolean;
+  /** The question's terms that ask that dimension ("cost"): what such a header says for the question. */
+  unitWords?: ReadonlySet<string>;
   /**
    * The noun the question asks for when it names one ("how many titles …", "which page …"): what the column must say;
    * the question's other words may be a relation no table spells out ("… have the Otters won").
@@ -315,16 +319,37 @@ export function namesOtherPeriod(label: ReadonlySet<string>, askedYears: readonl
   return !askedYears.some((y) => label.has(y));
 }
 
+/**
+ * A cell that is one code or number ("NW-2001", "EMP_04", "10482"): an identifier column, not the row's name. (A
+ * numeric table row whose first cell has no letter is still no data row, `isDataRow`: dates first, as in a layoff
+ * listing, were tried as identifiers and lost an own-set answer, docs/benchmarks-agent.md.)
+ */
+export function isIdentifierCell(cell: string): boolean {
+  return /^(?=\S*\d)[\p{L}\p{N}][\p{L}\p{N}._/#-]*$/u.test(cell.trim());
+}
+
+/**
+ * The cell that names the row: the first, or, when the first is an identifier (an article number, an employee id),
+ * the first cell after it with letters ("NW-2001 | Cordless drill 18V | …" is the cordless drill's row).
+ */
+export function labelIndex(cells: readonly string[]): number {
+  if (!isIdentifierCell(cells[0] ?? '')) return 0;
+  const i = cells.findIndex((c, j) => j > 0 && /\p{L}{2}/u.test(c) && !isIdentifierCell(c));
+  return Math.max(0, i);
+}
+
 /** The key cell of a row: its label when that names an asked term, else a cell naming a specific asked term. */
 function keyCell(cells: readonly string[], q: TableQuery, has: NonNullable<TableQuery['has']>) {
   let best: { index: number; terms: Set<string>; coverage: number } | null = null;
+  const label = labelIndex(cells);
   for (const [index, cell] of cells.entries()) {
     const terms = new Set(analyze(cell));
     const named = q.terms.filter((t) => has(terms, t) && !isNumberTerm(t));
     if (named.length === 0) continue;
-    if (index > 0 && !named.some((t) => q.specific?.has(t))) continue;
+    if (index !== label && index > 0 && !named.some((t) => q.specific?.has(t))) continue;
     const coverage = weighted(q.terms, (t) => has(terms, t), q.weight);
-    if (index === 0 && coverage > 0) return { index, terms, coverage };
+    // The row's name settles its key, unless an identifier before it already names what the question asks.
+    if (index === label && coverage > 0 && !best) return { index, terms, coverage };
     if (!best || coverage > best.coverage) best = { index, terms, coverage };
   }
   return best;
@@ -462,7 +487,12 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
       const width = Math.max(row.cells.length, ...headers.map((h) => h.cells.length));
       const heads = columnHeads(headers, width, emptyColumns([...sameTable, ...headers], width));
       // What the question asks beyond the row's key: the column header (with its group label) must say it.
-      const rest = q.terms.filter((t) => !has(key.terms, t) && !CONTAINER.has(t));
+      // A row keyed by its code is named by the cell after the code as well ("BP-20 | Bolt pack | …"): what that cell
+      // says is the entity, not the asked attribute.
+      const label = labelIndex(row.cells);
+      const named =
+        label > 0 && key.index !== label ? new Set([...key.terms, ...analyze(row.cells[label] ?? '')]) : key.terms;
+      const rest = q.terms.filter((t) => !has(named, t) && !CONTAINER.has(t));
       const asked = (ts: readonly string[]) => wholeTerms(ts.filter((t) => !isNumberTerm(t) && !q.typeNouns?.has(t)));
       const focus = asked((q.focus ?? []).filter((t) => rest.includes(t)));
       const attribute = focus.length > 0 ? focus : asked(rest);
@@ -493,14 +523,18 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
         const value = row.cells[i] ?? '';
         if (i === key.index || !(q.fits ? q.fits(value) : /\d/.test(value))) continue;
         const own = new Set(analyze(heads[i]?.own ?? ''));
-        if (!attribute.some((t) => has(own, t))) continue;
+        // A header naming a unit of the dimension asked ("Price (EUR)" for "how much does X cost") says the attribute.
+        const unit = q.unitHeader?.(heads[i]?.own ?? '') ?? false;
+        if (!unit && !attribute.some((t) => has(own, t))) continue;
         const head = new Set([...own, ...analyze(heads[i]?.group ?? '')]);
         // A column under another year's label ("January–June 2022" over its group) answers nothing.
         if (namesOtherPeriod(head, years)) continue;
         const score = weighted(rest, (t) => has(head, t), q.weight);
         // Of two headers saying as much, the one saying less else ("Trading operating profit" over "Underlying …").
         const precision = [...own].filter((t) => rest.some((r) => has(new Set([t]), r))).length / own.size;
-        const said = attribute.filter((t) => has(head, t) || has(context, t)).length / Math.max(1, attribute.length);
+        const said =
+          attribute.filter((t) => has(head, t) || has(context, t) || (unit && q.unitWords?.has(t))).length /
+          Math.max(1, attribute.length);
         if (!column || score > column.score || (score === column.score && precision > column.precision))
           column = { index: i, score, precision, said };
       }
