@@ -20,21 +20,30 @@ describe('quoteIn', () => {
     ['alpha beta gamma', true],
     ['Alpha beta gamma,', true],
     ['Alpha \u2026 gamma', true],
-    ['Alpha [...] zeta', true],
-    ['Alpha ... zeta', true],
+    // An elision across a sentence end leaves out whole sentences only: no splicing of two sentences' halves.
+    ['Alpha [...] zeta', false],
+    ['Alpha ... zeta', false],
+    ['Alpha beta gamma. [...] Delta epsilon', true],
+    ['Alpha beta gamma … Delta epsilon', true],
+    ['Alpha beta … epsilon zeta', false],
     ['zeta ... Alpha', false],
     ['Alpha beta delta', false],
     ['...', false],
     ['beta Gamma', false],
     ['\u2026 beta gamma', true],
-    ['Alpha \u2026 Delta', true],
+    ['Alpha \u2026 Delta', false],
     ['Alpha \u2026 delta', false],
     // Each elided part is searched after the previous one, never over it again.
     ['Alpha \u2026 Alpha', false],
     ['gamma. \u2026 gamma', false],
-    ['beta \u2026 zeta.', true],
+    ['beta \u2026 zeta.', false],
+    ['beta \u2026 gamma.', true],
   ])('case %#', (quote, ok) => {
     expect(quoteIn(text, quote)).toBe(ok);
+  });
+
+  it('tries every place the first part occurs', () => {
+    expect(quoteIn('Keep it. Keep all files for 30 days.', 'Keep … for 30 days')).toBe(true);
   });
 });
 

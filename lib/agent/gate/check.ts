@@ -1,6 +1,6 @@
 import { keyTerms } from '../text';
 import { clauses } from './admissions';
-import { findVerbatim, indexOfNormalized, normalize, normalizedText } from './normalize';
+import { findVerbatim, normalize, normalizedText, spanOfNormalized } from './normalize';
 import { evidenceKeys, grounded, type NumberMention, numberMentions } from './numbers';
 import { claimUnits, type Unit, withoutMarkers } from './units';
 
@@ -78,23 +78,51 @@ const CLAIM_MIN_TERMS = 2;
 
 const ELLIPSIS = /\s*(?:\[\s*(?:\.\.\.|\u2026)\s*\]|\.\.\.|\u2026)\s*/u;
 
-/** Whether `quote` is verbatim in `text` (elisions marked with … allowed; trailing punctuation ignored). */
+/** A sentence end in normalised text. */
+const SENTENCE_END = /[.!?]["')\]]*\s/u;
+
+/**
+ * Whether an elision from `end` to `next` in `hay` leaves out words of one sentence, or whole sentences only: it
+ * may not splice the start of one sentence onto the end of another ("kept [...] this retention period").
+ */
+function fairElision(hay: string, end: number, next: number): boolean {
+  const gap = hay.slice(end, next);
+  if (!SENTENCE_END.test(gap)) return true;
+  const endsSentence = /[.!?]["')\]]*$/u.test(hay.slice(0, end)) || /^[.!?]/u.test(gap);
+  return endsSentence && /[.!?]["')\]]*\s*$/u.test(gap);
+}
+
+/**
+ * Whether `quote` is verbatim in `text` (trailing punctuation ignored). An elision (… or [...]) leaves out words:
+ * the parts must appear in that order in one chunk, and an elision crossing a sentence end must leave out whole
+ * sentences (see fairElision).
+ */
 export function quoteIn(text: string, quote: string): boolean {
   const parts = quote
     .replace(/[.,;:!?]+$/u, '')
     .split(ELLIPSIS)
     .map((p) => p.trim())
     .filter((p) => p.length > 0);
-  if (parts.length === 0) return false;
-  // The text is normalised once (cached per text); each part is searched after the previous one.
+  const [head, ...rest] = parts;
+  if (head === undefined) return false;
+  // The text is normalised once (cached per text); each part is searched after the previous one, from every
+  // place the first part occurs (the nearest next part is the best one: a longer gap only adds sentence ends).
   const hay = normalizedText(text);
-  let from = 0;
-  for (const [i, part] of parts.entries()) {
-    const at = indexOfNormalized(hay, part, i === 0, from);
-    if (at === null) return false;
-    from = at;
+  for (
+    let first = spanOfNormalized(hay, head, true);
+    first;
+    first = spanOfNormalized(hay, head, true, first.start + 1)
+  ) {
+    let end = first.end;
+    const whole = rest.every((part) => {
+      const next = spanOfNormalized(hay, part, false, end);
+      if (next === null || !fairElision(hay.text, end, next.start)) return false;
+      end = next.end;
+      return true;
+    });
+    if (whole) return true;
   }
-  return true;
+  return false;
 }
 
 /** Whether a clause states something that needs a source. */
