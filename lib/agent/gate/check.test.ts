@@ -317,3 +317,24 @@ describe('admissions, where they start and end', () => {
     expect(issues('Not covered: "premium tiers".', over)).toEqual([['QUOTE_NOT_FOUND', 0]]);
   });
 });
+
+describe('checkAnswer: rows and headings that state something (red-team 2026-11-28)', () => {
+  it('an uncited table body row is one claim, however short its cells', () => {
+    const table = '| Plan | Limit |\n| --- | --- |\n| Public | 100 requests per minute [1] |\n| Premium | unlimited |';
+    expect(issues(table)).toEqual([
+      ['UNCITED_CLAIM', 4],
+      ['UNCITED_CLAIM', 5],
+    ]);
+    // The header row is a label; a row cited anywhere, or by an introducing line, is cited.
+    expect(issues('| Plan | Limit |\n| --- | --- |\n| Public | 100 requests [1] |')).toEqual([]);
+    expect(issues('The limits [1]:\n\n| Plan | Limit |\n| --- | --- |\n| Public | 100 requests |')).toEqual([]);
+  });
+
+  it('a heading without a marker may bring one word of its own, not a statement', () => {
+    expect(issues('## Summary\nThe API allows 100 requests [1].')).toEqual([]);
+    expect(issues('## Magic token limits per minute\nThe API allows 100 requests [1].')).toEqual([]);
+    expect(issues('## Premium tokens are exempt\nThe API allows 100 requests [1].')).toEqual([['UNCITED_CLAIM', 0]]);
+    expect(issues('**Premium tokens are exempt**\nThe API allows 100 requests [1].')).toEqual([['UNCITED_CLAIM', 0]]);
+    expect(issues('## Premium tokens are exempt [1]\nThe API allows 100 requests [1].')).toEqual([]);
+  });
+});

@@ -1,3 +1,4 @@
+import { analyze } from '@/lib/retrieval/analyzer';
 import { keyTerms } from '../text';
 import { clauses } from './admissions';
 import { findVerbatim, normalize, normalizedText, spanOfNormalized } from './normalize';
@@ -16,7 +17,9 @@ import { claimUnits, type Unit, withoutMarkers } from './units';
  * - UNCITED_CLAIM: a clause that states something (a number, a quote, or two or more content words) cites no
  *   opened source, and is not an admission (see ./admissions). Such a unit gets only this issue: its quotes and
  *   numbers have no source to be checked against.
- * Headings are labels: their numbers must appear in some opened chunk or in the question.
+ * Headings are labels: their numbers must appear in some opened chunk or in the question, and a heading without a
+ *   marker may bring at most one word of its own (one in neither the question nor any opened source: "Summary");
+ *   one that brings more states something ("## Premium tokens are exempt") and is an UNCITED_CLAIM.
  */
 
 export interface GateIssue {
@@ -152,6 +155,22 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
     return allKeys;
   };
   const groundedIn = (m: NumberMention, sets: readonly ReadonlySet<string>[]) => sets.some((k) => grounded(m, k));
+  // The words of the question and of every opened source (text, location labels, document names), for headings.
+  let known: ReadonlySet<string> | null = null;
+  const ownWords = (heading: string): string[] => {
+    known ??= new Set(
+      analyze(
+        [
+          input.question,
+          ...input.opened.flatMap((o) => [o.chunk.text, labelsOf(o), o.chunk.filename ?? '', o.chunk.title ?? '']),
+        ].join('\n'),
+      ),
+    );
+    const have = known;
+    return keyTerms(withoutMarkers(heading).replace(/^[#*_\s]+|[*_:\s]+$/g, '')).filter(
+      (t) => /\p{L}/u.test(t) && !have.has(t),
+    );
+  };
 
   for (const [index, unit] of units.entries()) {
     const before = issues.length;
@@ -165,6 +184,13 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
     const texts = cited.map((n) => byN.get(n) ?? '');
     const wordTexts = cited.flatMap((n) => wordsByN.get(n) ?? []);
     if (unit.kind === 'heading') {
+      const own = cited.length === 0 ? ownWords(unit.text) : [];
+      if (own.length >= CLAIM_MIN_TERMS)
+        issues.push({
+          code: 'UNCITED_CLAIM',
+          message: `The heading "${short(unit.text)}" states something no opened source or the question says (${own.join(', ')}): cite it as [n], or make it a label.`,
+          unit: -1,
+        });
       for (const m of numberMentions(withoutMarkers(unit.text)))
         if (!groundedIn(m, everyKeys()))
           issues.push({
@@ -187,11 +213,12 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
     }
     const parts = clauses(withoutMarkers(unit.text), phrase);
     if (cited.length === 0) {
-      const claim = parts.find((c) => !c.admits && isClaim(c.text));
+      const claim =
+        parts.find((c) => !c.admits && isClaim(c.text))?.text ?? (unit.row && isClaim(unit.row) ? unit.row : null);
       if (claim) {
         issues.push({
           code: 'UNCITED_CLAIM',
-          message: `"${short(claim.text.trim())}" cites no opened source: cite it as [n] right after it, or remove it.`,
+          message: `"${short(claim.trim())}" cites no opened source: cite it as [n] right after it, or remove it.`,
           unit: -1,
         });
         return;
