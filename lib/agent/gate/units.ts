@@ -84,10 +84,17 @@ function tableStarts(lines: readonly Line[], i: number): boolean {
   return line.includes('|') && !TABLE_SEPARATOR.test(line) && TABLE_SEPARATOR.test(lines[i + 1]?.text ?? '');
 }
 
+/**
+ * A sentence end: the stop, then any closing marks: quotation marks of every style (the closing “ of „…“, 」, ＂,
+ * a closing </q>), brackets.
+ */
+const SENTENCE_CLOSE =
+  /[.!?]+(?:["'\p{Pi}\p{Pf}\p{Pe}\uFF02\uFF07\u2033\u2032\u02BA\u02B9\u05F4]|<\/(?:q|blockquote)\s*>)*(?=\s|$)/giu;
+
 /** The sentence ends of `text` outside the given protected spans. */
 function sentenceEnds(text: string, protectedSpans: readonly QuoteMatch[]): number[] {
   const ends: number[] = [];
-  for (const m of text.matchAll(/[.!?]+["'\u201D\u2019\u00BB)\]]*(?=\s|$)/g)) {
+  for (const m of text.matchAll(SENTENCE_CLOSE)) {
     const at = m.index + m[0].length;
     // Inside a quote only where the quote itself ends ("… ends here." [1] Next sentence).
     if (protectedSpans.some((q) => m.index >= q.start && at < q.end)) continue;
