@@ -355,6 +355,9 @@ describe('values written in other forms (red-team 2026-11-28)', () => {
     expect(mentions('\u0661\u0660\u0660 requests')).toEqual([['\u0661\u0660\u0660', ['n:100']]]);
     expect(mentions('\u096D\u0966\u0966 requests')).toEqual([['\u096D\u0966\u0966', ['n:700']]]);
     expect(mentions('\u06F5 items')).toEqual([['\u06F5', ['n:5']]]);
+    // With their own decimal and thousands separators: 5.5 is not two 5s.
+    expect(mentions('\u0665\u066B\u0665 s')).toEqual([['\u0665\u066B\u0665', ['n:5.5', 'v:5.5']]]);
+    expect(mentions('\u0661\u066C\u0665\u0660\u0660 rows')).toEqual([['\u0661\u066C\u0665\u0660\u0660', ['n:1500']]]);
   });
 
   it('reads fractions by value: 3/4, ¾ and the fraction slash, mixed numbers', () => {

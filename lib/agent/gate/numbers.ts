@@ -280,6 +280,9 @@ function digitValue(c: string): string | null {
 function plainChar(c: string, before: string): string {
   if (c.charCodeAt(0) <= 127) return c;
   if (c === '\u2044') return '/';
+  // The Arabic decimal and thousands separators ("٥٫٥" is 5.5, "١٬٥٠٠" is 1,500).
+  if (c === '\u066B') return '.';
+  if (c === '\u066C') return ',';
   const folded = c.normalize('NFKC');
   if (folded.length === 1 && /\d/.test(folded)) return folded;
   const fraction = /^(\d+)\u2044(\d+)$/u.exec(folded);

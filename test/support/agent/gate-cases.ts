@@ -514,6 +514,14 @@ export const GATE_CASES: GateCase[] = [
     '\u096D\u0966\u0966',
     'UNGROUNDED_NUMBER',
   ),
+  block(
+    'rt-digits-arabic-decimal',
+    'number',
+    ['rate'],
+    'Clients that receive HTTP 429 must retry after \u0665\u066B\u0665 seconds [1].',
+    '\u0665\u066B\u0665',
+    'UNGROUNDED_NUMBER',
+  ),
   accept(
     'rt-digits-arabic-indic-true',
     'number',
