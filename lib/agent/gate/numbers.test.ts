@@ -409,3 +409,15 @@ describe('values written in other forms (red-team 2026-11-28)', () => {
     ]);
   });
 });
+
+describe('times of day in words', () => {
+  it('noon is 12:00 and midnight 0:00, each grounded only by that time', () => {
+    expect(mentions('from midnight to noon')).toEqual([
+      ['midnight', ['t:0:00']],
+      ['noon', ['t:12:00']],
+    ]);
+    const window = evidenceKeys('The window runs from 02:00 to 04:00 UTC; backups start at 00:00.');
+    expect(grounded(numberMentions('at midnight')[0] as NumberMention, window)).toBe(true);
+    expect(grounded(numberMentions('at noon')[0] as NumberMention, window)).toBe(false);
+  });
+});

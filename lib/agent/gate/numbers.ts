@@ -7,7 +7,7 @@ import { spelledNumbers } from './spelled';
  *
  * - dates (any format chrono-node reads with a certain year and month, or a month name with a day):
  *   `d:2024-03-03`, `m:2024-03`, `md:03-03`; numeric dates are read both month-first and day-first;
- * - times (`02:00`, `14:30:15`, `2 pm`): `t:2:00` in 24-hour form;
+ * - times (`02:00`, `14:30:15`, `2 pm`, `noon`, `midnight`): `t:2:00` in 24-hour form;
  * - versions and dotted identifiers (`v2.3`, `1.4.2`, `10.0.0.1`): `v:1.4.2`;
  * - numbers with thousand separators, decimals, k/M/B suffixes or magnitude words, percentages and units
  *   (`1,500`, `1.5k`, `1.5 thousand`, `30 %`, `5s`, `10GB`): `n:1500` (the unit is not part of the value);
@@ -70,6 +70,11 @@ function times(text: string, out: NumberMention[]): string {
     if (half === 'a' && hour === 12) hour = 0;
     const seconds = m[3] && m[3] !== '00' ? `:${m[3]}` : '';
     out.push({ raw: m[0], start: m.index, end: m.index + m[0].length, keys: [`t:${hour}:${minute}${seconds}`] });
+    rest = blank(rest, m.index, m.index + m[0].length);
+  }
+  // A time of day named in words: noon is 12:00, midnight 0:00.
+  for (const m of rest.matchAll(/\b(?:(noon|midday)|midnight)\b/giu)) {
+    out.push({ raw: m[0], start: m.index, end: m.index + m[0].length, keys: [m[1] ? 't:12:00' : 't:0:00'] });
     rest = blank(rest, m.index, m.index + m[0].length);
   }
   return rest;

@@ -609,6 +609,14 @@ export const GATE_CASES: GateCase[] = [
   accept('rt-half-percent-true', 'number', ['survey'], 'Half of the members voted [1].'),
   accept('rt-compound-not-number', 'number', ['meetings'], 'Third-party auditors review the books [1].'),
   block(
+    'rt-time-words',
+    'number',
+    ['release'],
+    'The maintenance window starts at midnight UTC [1].',
+    'midnight',
+    'UNGROUNDED_NUMBER',
+  ),
+  block(
     'rt-weekday',
     'number',
     ['release'],
