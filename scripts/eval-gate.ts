@@ -4,6 +4,7 @@ import { GATE_CASES, judgeGateCase, runGateCase } from '@/test/support/agent/gat
 import {
   answerOf,
   gatePasses,
+  PERTURBATION_KINDS,
   type PerturbationKind,
   perturb,
   type World,
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
     number,
     number,
   ][];
-  const kinds: PerturbationKind[] = ['digit', 'quote_char', 'marker_swap', 'date_shift'];
+  const kinds: readonly PerturbationKind[] = PERTURBATION_KINDS;
   const perKind = new Map(kinds.map((k) => [k, { tried: 0, caught: 0 }]));
   let accepted = 0;
   for (const [world, pick, digit] of worlds) {

@@ -108,7 +108,7 @@ export const AssistantMessage = memo(function AssistantMessage({
   const { result } = view;
   const known = useMemo(() => (result ? new Set(result.citations.map((c) => c.n)) : EMPTY), [result]);
   const byNumber = useMemo(() => new Map((result?.citations ?? []).map((c) => [c.n, c])), [result]);
-  const text = visibleAnswerText(view);
+  const text = visibleAnswerText(view, running);
   const rejected = view.drafts.filter((d) => d.rejection);
   const streamingDraft = running && !result;
   const status = running
@@ -161,6 +161,11 @@ export const AssistantMessage = memo(function AssistantMessage({
           )}
           data-testid="answer"
         >
+          {streamingDraft ? (
+            <p className="mb-1 text-[0.7rem] font-semibold uppercase tracking-wide text-brand-600">
+              Draft: being checked against your documents
+            </p>
+          ) : null}
           <SafeMarkdown
             text={text}
             knownCitations={known}

@@ -113,13 +113,18 @@ export function messageText(message: ChatMessage): string {
     .join('\n');
 }
 
-/** The text to show for the answer: the final result when there is one, else the last draft not rejected. */
-export function visibleAnswerText(view: AnswerView): string {
+/**
+ * The text to show for the answer: the final result when there is one; else, while the run is `live`, the last
+ * draft not rejected (shown as a draft being checked). A draft is text the gate has not passed: once the run is
+ * over without a result (the stream broke, the tab was stopped), it is never shown as the answer.
+ */
+export function visibleAnswerText(view: AnswerView, live = false): string {
   if (view.result) {
     // A clarifying question is shown once, in its own box with what was searched (answer-notes.tsx).
     const asked = view.result.clarification?.question.trim();
     return asked && view.result.answer.trim() === asked ? '' : view.result.answer;
   }
+  if (!live) return '';
   for (let i = view.drafts.length - 1; i >= 0; i--) {
     const d = view.drafts[i];
     if (d && !d.rejection) return d.text;

@@ -8,6 +8,10 @@
  * question asks about ("January–June", "from May to July") is met by either of its ends.
  */
 
+import { ORDINAL_UNITS, ordinalWordValue, TENS_WORDS } from './number-words';
+
+export { ordinalWordValue };
+
 /** One value the question states: any of its keys met in a passage meets it. */
 export interface AskedValue {
   /** The value as the question writes it (for the decline note). */
@@ -72,60 +76,6 @@ const DAY_ABBREVIATIONS: ReadonlyMap<string, number> = new Map([
 
 /** Abbreviations that are English words too. */
 const WORD_ABBREVIATIONS = new Set(['Mar', 'Mon', 'Wed', 'Sat', 'Sun']);
-
-/** Ordinal words: first to nineteenth, and the tens ("twentieth"; "twenty-second" is read as twenty + second). */
-const ORDINAL_UNITS: ReadonlyMap<string, number> = new Map(
-  Object.entries({
-    first: 1,
-    second: 2,
-    third: 3,
-    fourth: 4,
-    fifth: 5,
-    sixth: 6,
-    seventh: 7,
-    eighth: 8,
-    ninth: 9,
-    tenth: 10,
-    eleventh: 11,
-    twelfth: 12,
-    thirteenth: 13,
-    fourteenth: 14,
-    fifteenth: 15,
-    sixteenth: 16,
-    seventeenth: 17,
-    eighteenth: 18,
-    nineteenth: 19,
-  }),
-);
-
-const ORDINAL_TENS: ReadonlyMap<string, number> = new Map(
-  Object.entries({
-    twentieth: 20,
-    thirtieth: 30,
-    fortieth: 40,
-    fiftieth: 50,
-    sixtieth: 60,
-    seventieth: 70,
-    eightieth: 80,
-    ninetieth: 90,
-  }),
-);
-
-const TENS: ReadonlyMap<string, number> = new Map(
-  Object.entries({ twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 }),
-);
-
-/** The value of an ordinal word ("third" 3, "twentieth" 20, "twenty-second" 22), else undefined. */
-export function ordinalWordValue(word: string): number | undefined {
-  const w = word.toLowerCase();
-  const single = ORDINAL_UNITS.get(w) ?? ORDINAL_TENS.get(w);
-  if (single !== undefined) return single;
-  const m = /^([a-z]+)[-\s]([a-z]+)$/.exec(w);
-  if (!m?.[1] || !m[2]) return undefined;
-  const tens = TENS.get(m[1]);
-  const unit = ORDINAL_UNITS.get(m[2]);
-  return tens !== undefined && unit !== undefined && unit < 10 ? tens + unit : undefined;
-}
 
 /** An ordinal in digits ("22nd", "3rd", "45th"). */
 const DIGIT_ORDINAL = /^(\d+)(?:st|nd|rd|th)$/i;
@@ -248,7 +198,7 @@ export function valuesIn(text: string): Set<string> {
   for (let i = 0; i + 1 < ts.length; i++) {
     const a = ts[i]?.word.toLowerCase() ?? '';
     const b = ts[i + 1]?.word ?? '';
-    const tens = TENS.get(a);
+    const tens = TENS_WORDS.get(a);
     const unit = ORDINAL_UNITS.get(b.toLowerCase());
     if (tens !== undefined && unit !== undefined && unit < 10) out.add(`ordinal:${tens + unit}`);
   }

@@ -73,3 +73,53 @@ export const NUMBER_WORD_ALTERNATION = [
 ]
   .sort((a, b) => b.length - a.length)
   .join('|');
+
+/** Ordinal words: first to nineteenth, and the tens ("twentieth"; "twenty-second" is read as twenty + second). */
+export const ORDINAL_UNITS: ReadonlyMap<string, number> = new Map(
+  Object.entries({
+    first: 1,
+    second: 2,
+    third: 3,
+    fourth: 4,
+    fifth: 5,
+    sixth: 6,
+    seventh: 7,
+    eighth: 8,
+    ninth: 9,
+    tenth: 10,
+    eleventh: 11,
+    twelfth: 12,
+    thirteenth: 13,
+    fourteenth: 14,
+    fifteenth: 15,
+    sixteenth: 16,
+    seventeenth: 17,
+    eighteenth: 18,
+    nineteenth: 19,
+  }),
+);
+
+export const ORDINAL_TENS: ReadonlyMap<string, number> = new Map(
+  Object.entries({
+    twentieth: 20,
+    thirtieth: 30,
+    fortieth: 40,
+    fiftieth: 50,
+    sixtieth: 60,
+    seventieth: 70,
+    eightieth: 80,
+    ninetieth: 90,
+  }),
+);
+
+/** The value of an ordinal word ("third" 3, "twentieth" 20, "twenty-second" 22), else undefined. */
+export function ordinalWordValue(word: string): number | undefined {
+  const w = word.toLowerCase();
+  const single = ORDINAL_UNITS.get(w) ?? ORDINAL_TENS.get(w);
+  if (single !== undefined) return single;
+  const m = /^([a-z]+)[-\s]([a-z]+)$/.exec(w);
+  if (!m?.[1] || !m[2]) return undefined;
+  const tens = TENS_WORDS.get(m[1]);
+  const unit = ORDINAL_UNITS.get(m[2]);
+  return tens !== undefined && unit !== undefined && unit < 10 ? tens + unit : undefined;
+}

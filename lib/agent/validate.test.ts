@@ -168,4 +168,9 @@ describe('claimUnits / technicalTerms', () => {
     expect(t.numbers).toEqual(['4']);
     expect(t.terms.sort()).toEqual(['--jobs', 'SQL', 'api/v2', 'pg_reindex'].sort());
   });
+
+  it("a currency code beside a sum is the sum's currency (checked with the number), elsewhere a term", () => {
+    expect(technicalTerms('It costs USD 20, or 18 EUR.').terms).toEqual([]);
+    expect(technicalTerms('Prices are in USD.').terms).toEqual(['USD']);
+  });
 });

@@ -1,6 +1,7 @@
 import type { ValidationIssue } from './events';
 import { admits, clauses } from './gate/admissions';
 import { checkAnswer, type GateInput } from './gate/check';
+import { isCurrencyCode } from './gate/numbers';
 import { claimUnits } from './gate/units';
 import type { AgentState, OpenedChunk } from './state';
 import { citationMarkers, keyTerms, normalizeForQuote, termCoverage } from './text';
@@ -58,7 +59,13 @@ export function technicalTerms(answer: string): { numbers: string[]; terms: stri
     terms.add(t);
   }
   for (const m of text.matchAll(/\b[a-z]+[A-Z][A-Za-z0-9]*\b/g)) terms.add(m[0]);
-  for (const m of text.matchAll(/\b[A-Z][A-Z0-9]{1,}\b/g)) if (!IGNORED_CAPS.has(m[0])) terms.add(m[0]);
+  for (const m of text.matchAll(/\b[A-Z][A-Z0-9]{1,}\b/g)) {
+    if (IGNORED_CAPS.has(m[0])) continue;
+    // A currency code beside a sum ("USD 20", "20 EUR") is checked with the number, as its currency.
+    const around = text.slice(Math.max(0, m.index - 2), m.index + m[0].length + 2);
+    if (isCurrencyCode(m[0]) && /\d\s?[A-Z]{3}|[A-Z]{3}\s?\d/.test(around)) continue;
+    terms.add(m[0]);
+  }
   for (const m of text.matchAll(/(?<![\w-])--?[a-z][\w-]{1,}/g)) terms.add(m[0]);
   return { numbers: [...numbers], terms: [...terms] };
 }

@@ -20,21 +20,30 @@ describe('quoteIn', () => {
     ['alpha beta gamma', true],
     ['Alpha beta gamma,', true],
     ['Alpha \u2026 gamma', true],
-    ['Alpha [...] zeta', true],
-    ['Alpha ... zeta', true],
+    // An elision across a sentence end leaves out whole sentences only: no splicing of two sentences' halves.
+    ['Alpha [...] zeta', false],
+    ['Alpha ... zeta', false],
+    ['Alpha beta gamma. [...] Delta epsilon', true],
+    ['Alpha beta gamma … Delta epsilon', true],
+    ['Alpha beta … epsilon zeta', false],
     ['zeta ... Alpha', false],
     ['Alpha beta delta', false],
     ['...', false],
     ['beta Gamma', false],
     ['\u2026 beta gamma', true],
-    ['Alpha \u2026 Delta', true],
+    ['Alpha \u2026 Delta', false],
     ['Alpha \u2026 delta', false],
     // Each elided part is searched after the previous one, never over it again.
     ['Alpha \u2026 Alpha', false],
     ['gamma. \u2026 gamma', false],
-    ['beta \u2026 zeta.', true],
+    ['beta \u2026 zeta.', false],
+    ['beta \u2026 gamma.', true],
   ])('case %#', (quote, ok) => {
     expect(quoteIn(text, quote)).toBe(ok);
+  });
+
+  it('tries every place the first part occurs', () => {
+    expect(quoteIn('Keep it. Keep all files for 30 days.', 'Keep … for 30 days')).toBe(true);
   });
 });
 
@@ -306,5 +315,26 @@ describe('admissions, where they start and end', () => {
     expect(issues('Not covered: "magic tokens".', over)).toEqual([]);
     expect(issues('Not covered: "Not covered".', over)).toEqual([]);
     expect(issues('Not covered: "premium tiers".', over)).toEqual([['QUOTE_NOT_FOUND', 0]]);
+  });
+});
+
+describe('checkAnswer: rows and headings that state something (red-team 2026-11-28)', () => {
+  it('an uncited table body row is one claim, however short its cells', () => {
+    const table = '| Plan | Limit |\n| --- | --- |\n| Public | 100 requests per minute [1] |\n| Premium | unlimited |';
+    expect(issues(table)).toEqual([
+      ['UNCITED_CLAIM', 4],
+      ['UNCITED_CLAIM', 5],
+    ]);
+    // The header row is a label; a row cited anywhere, or by an introducing line, is cited.
+    expect(issues('| Plan | Limit |\n| --- | --- |\n| Public | 100 requests [1] |')).toEqual([]);
+    expect(issues('The limits [1]:\n\n| Plan | Limit |\n| --- | --- |\n| Public | 100 requests |')).toEqual([]);
+  });
+
+  it('a heading without a marker may bring one word of its own, not a statement', () => {
+    expect(issues('## Summary\nThe API allows 100 requests [1].')).toEqual([]);
+    expect(issues('## Magic token limits per minute\nThe API allows 100 requests [1].')).toEqual([]);
+    expect(issues('## Premium tokens are exempt\nThe API allows 100 requests [1].')).toEqual([['UNCITED_CLAIM', 0]]);
+    expect(issues('**Premium tokens are exempt**\nThe API allows 100 requests [1].')).toEqual([['UNCITED_CLAIM', 0]]);
+    expect(issues('## Premium tokens are exempt [1]\nThe API allows 100 requests [1].')).toEqual([]);
   });
 });

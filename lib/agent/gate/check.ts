@@ -1,6 +1,7 @@
+import { analyze } from '@/lib/retrieval/analyzer';
 import { keyTerms } from '../text';
 import { clauses } from './admissions';
-import { findVerbatim, indexOfNormalized, normalize, normalizedText } from './normalize';
+import { findVerbatim, normalize, normalizedText, spanOfNormalized } from './normalize';
 import { evidenceKeys, grounded, type NumberMention, numberMentions } from './numbers';
 import { claimUnits, type Unit, withoutMarkers } from './units';
 
@@ -16,7 +17,9 @@ import { claimUnits, type Unit, withoutMarkers } from './units';
  * - UNCITED_CLAIM: a clause that states something (a number, a quote, or two or more content words) cites no
  *   opened source, and is not an admission (see ./admissions). Such a unit gets only this issue: its quotes and
  *   numbers have no source to be checked against.
- * Headings are labels: their numbers must appear in some opened chunk or in the question.
+ * Headings are labels: their numbers must appear in some opened chunk or in the question, and a heading without a
+ *   marker may bring at most one word of its own (one in neither the question nor any opened source: "Summary");
+ *   one that brings more states something ("## Premium tokens are exempt") and is an UNCITED_CLAIM.
  */
 
 export interface GateIssue {
@@ -78,23 +81,51 @@ const CLAIM_MIN_TERMS = 2;
 
 const ELLIPSIS = /\s*(?:\[\s*(?:\.\.\.|\u2026)\s*\]|\.\.\.|\u2026)\s*/u;
 
-/** Whether `quote` is verbatim in `text` (elisions marked with … allowed; trailing punctuation ignored). */
+/** A sentence end in normalised text. */
+const SENTENCE_END = /[.!?]["')\]]*\s/u;
+
+/**
+ * Whether an elision from `end` to `next` in `hay` leaves out words of one sentence, or whole sentences only: it
+ * may not splice the start of one sentence onto the end of another ("kept [...] this retention period").
+ */
+function fairElision(hay: string, end: number, next: number): boolean {
+  const gap = hay.slice(end, next);
+  if (!SENTENCE_END.test(gap)) return true;
+  const endsSentence = /[.!?]["')\]]*$/u.test(hay.slice(0, end)) || /^[.!?]/u.test(gap);
+  return endsSentence && /[.!?]["')\]]*\s*$/u.test(gap);
+}
+
+/**
+ * Whether `quote` is verbatim in `text` (trailing punctuation ignored). An elision (… or [...]) leaves out words:
+ * the parts must appear in that order in one chunk, and an elision crossing a sentence end must leave out whole
+ * sentences (see fairElision).
+ */
 export function quoteIn(text: string, quote: string): boolean {
   const parts = quote
     .replace(/[.,;:!?]+$/u, '')
     .split(ELLIPSIS)
     .map((p) => p.trim())
     .filter((p) => p.length > 0);
-  if (parts.length === 0) return false;
-  // The text is normalised once (cached per text); each part is searched after the previous one.
+  const [head, ...rest] = parts;
+  if (head === undefined) return false;
+  // The text is normalised once (cached per text); each part is searched after the previous one, from every
+  // place the first part occurs (the nearest next part is the best one: a longer gap only adds sentence ends).
   const hay = normalizedText(text);
-  let from = 0;
-  for (const [i, part] of parts.entries()) {
-    const at = indexOfNormalized(hay, part, i === 0, from);
-    if (at === null) return false;
-    from = at;
+  for (
+    let first = spanOfNormalized(hay, head, true);
+    first;
+    first = spanOfNormalized(hay, head, true, first.start + 1)
+  ) {
+    let end = first.end;
+    const whole = rest.every((part) => {
+      const next = spanOfNormalized(hay, part, false, end);
+      if (next === null || !fairElision(hay.text, end, next.start)) return false;
+      end = next.end;
+      return true;
+    });
+    if (whole) return true;
   }
-  return true;
+  return false;
 }
 
 /** Whether a clause states something that needs a source. */
@@ -124,6 +155,22 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
     return allKeys;
   };
   const groundedIn = (m: NumberMention, sets: readonly ReadonlySet<string>[]) => sets.some((k) => grounded(m, k));
+  // The words of the question and of every opened source (text, location labels, document names), for headings.
+  let known: ReadonlySet<string> | null = null;
+  const ownWords = (heading: string): string[] => {
+    known ??= new Set(
+      analyze(
+        [
+          input.question,
+          ...input.opened.flatMap((o) => [o.chunk.text, labelsOf(o), o.chunk.filename ?? '', o.chunk.title ?? '']),
+        ].join('\n'),
+      ),
+    );
+    const have = known;
+    return keyTerms(withoutMarkers(heading).replace(/^[#*_\s]+|[*_:\s]+$/g, '')).filter(
+      (t) => /\p{L}/u.test(t) && !have.has(t),
+    );
+  };
 
   for (const [index, unit] of units.entries()) {
     const before = issues.length;
@@ -137,6 +184,13 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
     const texts = cited.map((n) => byN.get(n) ?? '');
     const wordTexts = cited.flatMap((n) => wordsByN.get(n) ?? []);
     if (unit.kind === 'heading') {
+      const own = cited.length === 0 ? ownWords(unit.text) : [];
+      if (own.length >= CLAIM_MIN_TERMS)
+        issues.push({
+          code: 'UNCITED_CLAIM',
+          message: `The heading "${short(unit.text)}" states something no opened source or the question says (${own.join(', ')}): cite it as [n], or make it a label.`,
+          unit: -1,
+        });
       for (const m of numberMentions(withoutMarkers(unit.text)))
         if (!groundedIn(m, everyKeys()))
           issues.push({
@@ -159,11 +213,12 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
     }
     const parts = clauses(withoutMarkers(unit.text), phrase);
     if (cited.length === 0) {
-      const claim = parts.find((c) => !c.admits && isClaim(c.text));
+      const claim =
+        parts.find((c) => !c.admits && isClaim(c.text))?.text ?? (unit.row && isClaim(unit.row) ? unit.row : null);
       if (claim) {
         issues.push({
           code: 'UNCITED_CLAIM',
-          message: `"${short(claim.text.trim())}" cites no opened source: cite it as [n] right after it, or remove it.`,
+          message: `"${short(claim.trim())}" cites no opened source: cite it as [n] right after it, or remove it.`,
           unit: -1,
         });
         return;

@@ -86,6 +86,17 @@ export function indexOfNormalized(hay: Normalized, needle: string, looseFirst: b
   return found === null ? null : found.at + found.length;
 }
 
+/** `indexOfNormalized` with the match's start too: offsets in the normalised text, end exclusive. */
+export function spanOfNormalized(
+  hay: Normalized,
+  needle: string,
+  looseFirst: boolean,
+  from = 0,
+): { start: number; end: number } | null {
+  const found = locate(hay, normalize(needle), looseFirst, from);
+  return found === null ? null : { start: found.at, end: found.at + found.length };
+}
+
 function locate(
   hay: Normalized,
   target: string,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateWindows, evidenceKeys, grounded, numberMentions } from './numbers';
+import { dateWindows, evidenceKeys, grounded, type NumberMention, numberMentions } from './numbers';
 
 const mentions = (text: string) => numberMentions(text).map((m) => [m.raw, m.keys]);
 
@@ -63,8 +63,8 @@ describe('numberMentions', () => {
     [
       '30% or 30 %',
       [
-        ['30', ['n:30']],
-        ['30', ['n:30']],
+        ['30', ['n:30', 'p:30']],
+        ['30', ['n:30', 'p:30']],
       ],
     ],
     ['about five hundred users', [['five hundred', ['n:500']]]],
@@ -92,7 +92,23 @@ describe('numberMentions', () => {
         ['20', ['n:20']],
       ],
     ],
-    ['-5 degrees', [['5', ['n:5']]]],
+    // A dash glued to the digits, not after a digit, is a minus sign; after a digit it makes a range.
+    ['-5 degrees', [['5', ['n:-5']]]],
+    [
+      'drops to \u22125 (or \uFF0D5)',
+      [
+        ['5', ['n:-5']],
+        ['5', ['n:-5']],
+      ],
+    ],
+    [
+      'from 10 - 20 or x-5',
+      [
+        ['10', ['n:10']],
+        ['20', ['n:20']],
+        ['5', ['n:5']],
+      ],
+    ],
     ['IPv4, x86_64, SHA256, pg_stat2', []],
     ['HTTP/2', [['2', ['n:2']]]],
     [
@@ -146,10 +162,7 @@ describe('numberMentions', () => {
   it('does not read durations, relative or partial expressions as dates', () => {
     expect(mentions('after 5 seconds')).toEqual([['5', ['n:5']]]);
     expect(mentions('in 3 days')).toEqual([['3', ['n:3']]]);
-    expect(mentions('3/4 of users')).toEqual([
-      ['3', ['n:3']],
-      ['4', ['n:4']],
-    ]);
+    expect(mentions('3/4 of users')).toEqual([['3/4', ['n:0.75', 'f:3/4']]]);
     expect(mentions('you may retry today')).toEqual([]);
     expect(mentions('on Monday')).toEqual([]);
   });
@@ -238,10 +251,11 @@ describe('numbers, edge cases that decide a value', () => {
 
   it('a day and month without a month name or a written year are two numbers, not a date', () => {
     expect(mentions('Signed 5/3, filed in 2024')).toEqual([
-      ['5', ['n:5']],
-      ['3', ['n:3']],
+      ['5/3', ['n:1.666667', 'f:5/3']],
       ['2024', ['n:2024']],
     ]);
+    // As evidence, a fraction grounds its two numbers too.
+    expect(evidenceKeys('Signed 5/3').has('n:5')).toBe(true);
     expect([...evidenceKeys('Signed 5/3, filed in 2024')].some((k) => k.startsWith('md:'))).toBe(false);
   });
 
@@ -333,5 +347,77 @@ describe('partial dates are still numbers', () => {
       ['12', ['n:12']],
       ['2024', ['n:2024']],
     ]);
+  });
+});
+
+describe('values written in other forms (red-team 2026-11-28)', () => {
+  it("reads any script's decimal digits", () => {
+    expect(mentions('\u0661\u0660\u0660 requests')).toEqual([['\u0661\u0660\u0660', ['n:100']]]);
+    expect(mentions('\u096D\u0966\u0966 requests')).toEqual([['\u096D\u0966\u0966', ['n:700']]]);
+    expect(mentions('\u06F5 items')).toEqual([['\u06F5', ['n:5']]]);
+    // With their own decimal and thousands separators: 5.5 is not two 5s.
+    expect(mentions('\u0665\u066B\u0665 s')).toEqual([['\u0665\u066B\u0665', ['n:5.5', 'v:5.5']]]);
+    expect(mentions('\u0661\u066C\u0665\u0660\u0660 rows')).toEqual([['\u0661\u066C\u0665\u0660\u0660', ['n:1500']]]);
+  });
+
+  it('reads fractions by value: 3/4, ¾ and the fraction slash, mixed numbers', () => {
+    expect(mentions('\u00BE of votes')).toEqual([['\u00BE', ['n:0.75', 'f:3/4']]]);
+    expect(mentions('3\u20444 of votes')).toEqual([['3\u20444', ['n:0.75', 'f:3/4']]]);
+    expect(mentions('1\u00BD hours')).toEqual([['1\u00BD', ['n:1.5', 'f:1/2']]]);
+    expect(mentions('1 1/2 hours')).toEqual([['1 1/2', ['n:1.5', 'f:1/2']]]);
+    const votes = evidenceKeys('A motion passes with 3/4 of the votes.');
+    expect(grounded(numberMentions('\u00BE')[0] as NumberMention, votes)).toBe(true);
+    expect(grounded(numberMentions('\u2154')[0] as NumberMention, votes)).toBe(false);
+    expect(grounded(numberMentions('4/3')[0] as NumberMention, votes)).toBe(false);
+  });
+
+  it('a percentage and the fraction it is ground each other', () => {
+    const half = numberMentions('half')[0] as NumberMention;
+    expect(grounded(half, evidenceKeys('50% of members voted'))).toBe(true);
+    expect(grounded(numberMentions('50%')[0] as NumberMention, evidenceKeys('Half of the seats'))).toBe(true);
+    expect(grounded(numberMentions('50')[0] as NumberMention, evidenceKeys('Half of the seats'))).toBe(false);
+  });
+
+  it('a negative number needs a negative one; a negative one grounds its magnitude', () => {
+    expect(grounded(numberMentions('-30 days')[0] as NumberMention, evidenceKeys('kept for 30 days'))).toBe(false);
+    expect(grounded(numberMentions('fell 12%')[0] as NumberMention, evidenceKeys('changed by -12%'))).toBe(true);
+    expect(grounded(numberMentions('\u221212%')[0] as NumberMention, evidenceKeys('changed by -12%'))).toBe(true);
+  });
+
+  it('a sum of money needs the same sum in the same currency', () => {
+    const price = evidenceKeys('The Pro plan costs $20 per month; the fee is 5,50 \u20AC.');
+    const ok = (s: string) => grounded(numberMentions(s)[0] as NumberMention, price);
+    expect(ok('USD 20')).toBe(true);
+    expect(ok('20 dollars')).toBe(true);
+    expect(ok('20')).toBe(true);
+    expect(ok('\u20AC20')).toBe(false);
+    expect(ok('EUR 5.50')).toBe(true);
+    expect(ok('\u00A35.50')).toBe(false);
+    expect(grounded(numberMentions('\u20AC5')[0] as NumberMention, evidenceKeys('retry after 5 seconds'))).toBe(false);
+  });
+
+  it("a day of the week must be the date's own", () => {
+    const keys = evidenceKeys('Published on 2024-03-03.');
+    expect(grounded(numberMentions('Sunday, March 3, 2024')[0] as NumberMention, keys)).toBe(true);
+    expect(grounded(numberMentions('Monday, March 3, 2024')[0] as NumberMention, keys)).toBe(false);
+  });
+
+  it('reads scientific notation by value', () => {
+    expect(mentions('1e3 requests and 2.5E-1')).toEqual([
+      ['1e3', ['n:1000']],
+      ['2.5E-1', ['n:0.25']],
+    ]);
+  });
+});
+
+describe('times of day in words', () => {
+  it('noon is 12:00 and midnight 0:00, each grounded only by that time', () => {
+    expect(mentions('from midnight to noon')).toEqual([
+      ['midnight', ['t:0:00']],
+      ['noon', ['t:12:00']],
+    ]);
+    const window = evidenceKeys('The window runs from 02:00 to 04:00 UTC; backups start at 00:00.');
+    expect(grounded(numberMentions('at midnight')[0] as NumberMention, window)).toBe(true);
+    expect(grounded(numberMentions('at noon')[0] as NumberMention, window)).toBe(false);
   });
 });

@@ -7,16 +7,23 @@ import { spelledNumbers } from './spelled';
  *
  * - dates (any format chrono-node reads with a certain year and month, or a month name with a day):
  *   `d:2024-03-03`, `m:2024-03`, `md:03-03`; numeric dates are read both month-first and day-first;
- * - times (`02:00`, `14:30:15`, `2 pm`): `t:2:00` in 24-hour form;
+ * - times (`02:00`, `14:30:15`, `2 pm`, `noon`, `midnight`): `t:2:00` in 24-hour form;
  * - versions and dotted identifiers (`v2.3`, `1.4.2`, `10.0.0.1`): `v:1.4.2`;
  * - numbers with thousand separators, decimals, k/M/B suffixes or magnitude words, percentages and units
  *   (`1,500`, `1.5k`, `1.5 thousand`, `30 %`, `5s`, `10GB`): `n:1500` (the unit is not part of the value);
- * - numbers in words (`five hundred`): `n:500`.
+ * - numbers in words (`five hundred`, and fractions, ordinals and multiples: see ./spelled): `n:500`;
+ * - fractions (`3/4`, `¾`, `1 1/2`; in words `three quarters`, see ./spelled): `n:0.75` and `f:3/4`;
+ * - scientific notation (`1e3`): `n:1000`.
  *
- * Ranges (`10-20`, `10 to 20`) are their two ends. Signs are ignored (a dash before a digit is usually a range
- * or a list). Digits glued to letters on their left (`IPv4`, `x86_64`, `SHA256`) are part of a name, not a number.
+ * Ranges (`10-20`, `10 to 20`) are their two ends. A dash glued to digits and not after a digit is a minus sign
+ * (`-30`, `−30`: `n:-30`); after a digit it makes a range. A percentage also reads as the fraction it is (`p:50`,
+ * so "half" and "50%" ground each other). A sum of money (`$20`, `20 USD`, `€5,50`) is `c:USD:n:20`: only the same
+ * sum in the same currency grounds it. A date with a day of the week that is not its own ("Monday, March 3,
+ * 2024", a Sunday) has a key no evidence date has. Digits glued to letters on their left (`IPv4`, `x86_64`,
+ * `SHA256`) are part of a name, not a number. Digits of any script (`١٠٠`, `१००`, `１００`) are read as digits.
  * A mention is grounded when one of its keys is among the keys of the evidence; the evidence's dates also yield
- * their year (`n:2024`) and month (`m:2024-03`), so a less precise statement of a stated date is grounded.
+ * their year (`n:2024`) and month (`m:2024-03`), so a less precise statement of a stated date is grounded (see
+ * keysOf for what else evidence grounds).
  */
 
 export interface NumberMention {
@@ -65,6 +72,11 @@ function times(text: string, out: NumberMention[]): string {
     out.push({ raw: m[0], start: m.index, end: m.index + m[0].length, keys: [`t:${hour}:${minute}${seconds}`] });
     rest = blank(rest, m.index, m.index + m[0].length);
   }
+  // A time of day named in words: noon is 12:00, midnight 0:00.
+  for (const m of rest.matchAll(/\b(?:(noon|midday)|midnight)\b/giu)) {
+    out.push({ raw: m[0], start: m.index, end: m.index + m[0].length, keys: [m[1] ? 't:12:00' : 't:0:00'] });
+    rest = blank(rest, m.index, m.index + m[0].length);
+  }
   return rest;
 }
 
@@ -80,7 +92,13 @@ function dateKeys(r: chrono.ParsedResult): string[] {
   // Only absolute dates: a written year, or a month name with a day ("after 5 seconds" is not a date here).
   const explicitYear = YEAR.test(r.text);
   if (month === null) return [];
-  if (year !== null && explicitYear && day !== null) return [`d:${year}-${pad(month)}-${pad(day)}`];
+  if (year !== null && explicitYear && day !== null) {
+    const key = `d:${year}-${pad(month)}-${pad(day)}`;
+    // A stated day of the week must be that date's: "Monday, March 3, 2024" (a Sunday) is no date of the evidence.
+    const weekday = s.isCertain('weekday') ? s.get('weekday') : null;
+    const real = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+    return weekday === null || weekday === real ? [key] : [`${key}@${weekday}`];
+  }
   if (year !== null && explicitYear && MONTH_NAME.test(r.text)) return [`m:${year}-${pad(month)}`];
   if (day !== null && MONTH_NAME.test(r.text)) return [`md:${pad(month)}-${pad(day)}`];
   return [];
@@ -152,8 +170,63 @@ function versions(text: string, out: NumberMention[]): string {
   return rest;
 }
 
+const FRACTION = /(?<![\p{L}\p{N}_/.,])(?:(\d{1,3}) (?=\d{1,3}\/\d))?(\d{1,3})\/(\d{1,3})(?![\p{N}/]|[.,]\d)/gu;
+
+/** "3/4", "1 1/2" (and ¾, folded by plainDigits): the value, and the fraction as written (`f:3/4`). */
+function fractions(text: string, out: NumberMention[]): string {
+  let rest = text;
+  for (const m of text.matchAll(FRACTION)) {
+    const over = Number(m[3]);
+    if (over === 0) continue;
+    const value = Number(m[1] ?? 0) + Number(m[2]) / over;
+    out.push({ raw: m[0], start: m.index, end: m.index + m[0].length, keys: [valueKey(value), `f:${m[2]}/${m[3]}`] });
+    rest = blank(rest, m.index, m.index + m[0].length);
+  }
+  return rest;
+}
+
 const NUMBER =
-  /(?<![\p{L}\p{N}_])(\d{1,3}(?:[,\u00A0\u202F\u2009']\d{3})+(?!\d)|\d+)(?:([.,])(\d+))?(?:\s?(thousand|million|billion|trillion|bn|mn)\b|(k|K|M|B)(?![\p{L}\p{N}]))?/gu;
+  /(?<![\p{L}\p{N}_])(\d{1,3}(?:[,\u00A0\u202F\u2009']\d{3})+(?!\d)|\d+)(?:([.,])(\d+))?(?:\s?(thousand|million|billion|trillion|bn|mn)\b|(k|K|M|B)(?![\p{L}\p{N}])|[eE]([+-]?\d{1,3})(?![\p{L}\p{N}]))?/gu;
+
+/** A minus sign of a number: a dash glued to the digits, not after a digit ("10-20" is a range). */
+const SIGN = /(?:^|[\s([=:])[-\u2212\uFE63\uFF0D]$/u;
+const PERCENT = /^\s?(?:%|\uFF05|percent\b|per cent\b)/iu;
+
+/** ISO 4217 codes, and the symbols Intl writes for them in English ("$" USD, "€" EUR, "CA$" CAD). */
+const CURRENCY_CODES = new Set(Intl.supportedValuesOf('currency'));
+const CURRENCY_SYMBOLS: ReadonlyMap<string, string> = new Map(
+  [...CURRENCY_CODES].flatMap((code): [string, string][] => {
+    const part = new Intl.NumberFormat('en', { style: 'currency', currency: code })
+      .formatToParts(1)
+      .find((p) => p.type === 'currency');
+    return part && part.value !== code ? [[part.value, code]] : [];
+  }),
+);
+/** Whether `word` is an ISO 4217 currency code ("EUR"): beside a number, the number check holds it to its sum. */
+export function isCurrencyCode(word: string): boolean {
+  return CURRENCY_CODES.has(word);
+}
+
+/** Currency names in words that are no other unit (a "pound" may be a weight). */
+const CURRENCY_WORDS: ReadonlyMap<string, string> = new Map([
+  ['dollar', 'USD'],
+  ['euro', 'EUR'],
+]);
+const CURRENCY_BEFORE = /(?:^|[^\p{L}\p{N}])([A-Z]{0,3}\p{Sc}|[A-Z]{3})\s?-?$/u;
+const CURRENCY_AFTER = /^\s?(?:([A-Z]{0,3}\p{Sc})|([A-Z]{3})(?![\p{L}\p{N}])|(dollar|euro)s?\b)/iu;
+
+/** The currency (an ISO code, or the symbol as written when Intl names none) stated right before or after. */
+function currencyAround(before: string, after: string): string | null {
+  const b = CURRENCY_BEFORE.exec(before)?.[1];
+  const a = CURRENCY_AFTER.exec(after);
+  for (const mark of [b, a?.[1], a?.[2]]) {
+    if (!mark) continue;
+    if (CURRENCY_CODES.has(mark)) return mark;
+    if (/\p{Sc}/u.test(mark)) return CURRENCY_SYMBOLS.get(mark) ?? mark;
+  }
+  const word = a?.[3]?.toLowerCase();
+  return word ? (CURRENCY_WORDS.get(word) ?? null) : null;
+}
 
 function plainNumbers(text: string, out: NumberMention[]): string {
   let rest = text;
@@ -170,9 +243,18 @@ function plainNumbers(text: string, out: NumberMention[]): string {
     let value = Number(frac ? `${intPart}.${frac}` : intPart);
     const magnitude = m[4] ?? m[5];
     if (magnitude) value *= MAGNITUDE[magnitude] ?? 1;
-    const keys = [valueKey(value)];
-    if (frac && !magnitude) keys.push(`v:${intPart}.${frac}`);
-    out.push({ raw: m[0], start: m.index, end: m.index + m[0].length, keys });
+    // Scientific notation ("1e3", "2.5E-4").
+    if (m[6]) value *= 10 ** Number(m[6]);
+    const before = text.slice(Math.max(0, m.index - 6), m.index);
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 12);
+    const sign = SIGN.test(before) ? '-' : '';
+    const keys = [`${sign}${valueKey(value)}`.replace(/^-n:/, 'n:-')];
+    if (frac && !magnitude && !m[6] && !sign) keys.push(`v:${intPart}.${frac}`);
+    if (PERCENT.test(after)) keys.push(keys[0]?.replace(/^n:/, 'p:') ?? '');
+    const currency = currencyAround(before, after);
+    // A sum of money is grounded only by the same sum in the same currency ("€5" is not "5 seconds" or "$5").
+    const stated = currency ? [`c:${currency}:${keys[0]}`] : keys;
+    out.push({ raw: m[0], start: m.index, end: m.index + m[0].length, keys: stated });
     rest = blank(rest, m.index, m.index + m[0].length);
   }
   return rest;
@@ -185,10 +267,39 @@ function words(text: string, out: NumberMention[]): void {
 }
 
 const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/u;
+const DECIMAL_DIGIT = /^\p{Nd}$/u;
+
+/**
+ * The value of a decimal digit of any script (Arabic-Indic ٣, Devanagari ३, …): Unicode keeps each script's
+ * digits in one run of ten from zero, so the value is the distance from the start of the run.
+ */
+function digitValue(c: string): string | null {
+  if (!DECIMAL_DIGIT.test(c)) return null;
+  const cp = c.codePointAt(0) ?? 0;
+  let zero = cp;
+  while (cp - zero < 9 && DECIMAL_DIGIT.test(String.fromCodePoint(zero - 1))) zero--;
+  return String(cp - zero);
+}
+
+/** One character's plain form: an ASCII digit, a fraction "3/4" (from ¾ or the fraction slash), or itself. */
+function plainChar(c: string, before: string): string {
+  if (c.charCodeAt(0) <= 127) return c;
+  if (c === '\u2044') return '/';
+  // The Arabic decimal and thousands separators ("٥٫٥" is 5.5, "١٬٥٠٠" is 1,500).
+  if (c === '\u066B') return '.';
+  if (c === '\u066C') return ',';
+  const folded = c.normalize('NFKC');
+  if (folded.length === 1 && /\d/.test(folded)) return folded;
+  const fraction = /^(\d+)\u2044(\d+)$/u.exec(folded);
+  // A vulgar fraction after digits is a mixed number ("1½" is 1 1/2).
+  if (fraction) return `${/\d$/.test(before) ? ' ' : ''}${fraction[1]}/${fraction[2]}`;
+  return digitValue(c) ?? c;
+}
 
 /**
  * Digits as ASCII, whatever their form (full-width, superscript, circled: one character whose NFKC form is one
- * digit), and invisible characters between digits removed ("5\u200B0" is 50), with a map back to `text`'s offsets.
+ * digit; any script's decimal digits), vulgar fractions as "3/4", and invisible characters between digits removed
+ * ("5\u200B0" is 50), with a map back to `text`'s offsets.
  */
 function plainDigits(text: string): { text: string; map: number[] } {
   let out = '';
@@ -196,10 +307,9 @@ function plainDigits(text: string): { text: string; map: number[] } {
   const chars = [...text];
   let at = 0;
   for (const [i, c] of chars.entries()) {
-    const folded = c.charCodeAt(0) > 127 ? c.normalize('NFKC') : c;
-    const skip = INVISIBLE.test(c) && /\d/.test(out.at(-1) ?? '') && /\d/.test(chars[i + 1]?.normalize('NFKC') ?? '');
+    const skip = INVISIBLE.test(c) && /\d/.test(out.at(-1) ?? '') && /\d/.test(plainChar(chars[i + 1] ?? '', ''));
     if (!skip) {
-      const ch = folded.length === 1 && /\d/.test(folded) ? folded : c;
+      const ch = plainChar(c, out);
       out += ch;
       for (let k = 0; k < ch.length; k++) map.push(at);
     }
@@ -216,6 +326,7 @@ export function numberMentions(text: string): NumberMention[] {
   let rest = times(plain.text, out);
   rest = dates(rest, out);
   rest = versions(rest, out);
+  rest = fractions(rest, out);
   rest = plainNumbers(rest, out);
   words(rest, out);
   if (plain.text !== text)
@@ -227,21 +338,36 @@ export function numberMentions(text: string): NumberMention[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
-/** The value keys a piece of evidence grounds (dates also ground their year and month). */
+/**
+ * The value keys a piece of evidence grounds: its mentions' keys, and what each grounds as well: a date its year
+ * and month; a fraction ("3/4") its two numbers; a negative number its magnitude ("-30" grounds "a 30% drop", not
+ * the reverse); a percentage the fraction it is ("50%" grounds "half") and a fraction the percentage; a sum of
+ * money its bare number ("$20" grounds "20", not "€20").
+ */
 function keysOf(text: string): Set<string> {
   const keys = new Set<string>();
-  for (const m of numberMentions(text)) {
-    for (const k of m.keys) {
-      keys.add(k);
-      const d = /^d:(\d+)-(\d+)-(\d+)$/.exec(k);
-      if (d) {
-        keys.add(`m:${d[1]}-${d[2]}`);
-        keys.add(`md:${d[2]}-${d[3]}`);
-      }
-      const ym = /^[dm]:(\d+)-/.exec(k);
-      if (ym) keys.add(valueKey(Number(ym[1])));
+  const add = (k: string) => {
+    keys.add(k);
+    const d = /^d:(\d+)-(\d+)-(\d+)$/.exec(k);
+    if (d) {
+      keys.add(`m:${d[1]}-${d[2]}`);
+      keys.add(`md:${d[2]}-${d[3]}`);
     }
-  }
+    const ym = /^[dm]:(\d+)-/.exec(k);
+    if (ym) keys.add(valueKey(Number(ym[1])));
+    const f = /^f:(\d+)\/(\d+)$/.exec(k);
+    if (f) for (const part of [f[1], f[2]]) keys.add(valueKey(Number(part)));
+    const money = /^c:[^:]+:(.+)$/.exec(k);
+    if (money?.[1]) add(money[1]);
+    const n = /^([np]):(-?)(\d+(?:\.\d+)?)$/.exec(k);
+    if (n) {
+      const v = Number(n[3]);
+      if (n[2]) keys.add(`${n[1]}:${n[3]}`);
+      if (n[1] === 'p') keys.add(valueKey(v / 100));
+      else if (v > 0 && v < 1) keys.add(`p:${Math.round(v * 100 * 1e4) / 1e4}`);
+    }
+  };
+  for (const m of numberMentions(text)) for (const k of m.keys) add(k);
   return keys;
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   answerOf,
   gatePasses,
-  type PerturbationKind,
+  PERTURBATION_KINDS,
   perturb,
   toWords,
   worldArb,
@@ -19,7 +19,7 @@ describe('trust gate properties (fast-check)', () => {
     );
   });
 
-  for (const kind of ['digit', 'quote_char', 'marker_swap', 'date_shift'] as PerturbationKind[]) {
+  for (const kind of PERTURBATION_KINDS) {
     it(`catches every ${kind} perturbation`, () => {
       fc.assert(
         fc.property(worldArb, fc.nat(), fc.nat(), (world, pick, digit) => {

@@ -52,4 +52,27 @@ describe('findQuotes', () => {
   ])('case %#', (text, expected) => {
     expect(found(text)).toEqual(expected);
   });
+
+  // Marks a reader takes for quotation marks are quotes: each is checked verbatim like "…".
+  it.each([
+    ['\u300Cheld\u300D', '\u300Cheld\u300D'],
+    ['\u300Eheld\u300F', '\u300Eheld\u300F'],
+    ['\u301Dheld\u301E', '\u301Dheld\u301E'],
+    ['says \uFF02held\uFF02 [1]', '\uFF02held\uFF02'],
+    ['says \u2033held\u2033 [1]', '\u2033held\u2033'],
+    ['says \u02BAheld\u02BA [1]', '\u02BAheld\u02BA'],
+    ['says \u05F4held\u05F4 [1]', '\u05F4held\u05F4'],
+    ['says \uFF07held\uFF07 [1]', '\uFF07held\uFF07'],
+    ['says \u201Aheld\u2018 [1]', '\u201Aheld\u2018'],
+    ['says \u2E02held\u2E03 [1]', '\u2E02held\u2E03'],
+    ['says <q>held</q> [1]', '<q>held</q>'],
+    ['<blockquote cite="x">held</blockquote> [1]', '<blockquote cite="x">held</blockquote>'],
+  ])('look-alike quotation marks %#', (text, whole) => {
+    expect(found(text)).toEqual([['quote', 'held', whole]]);
+  });
+
+  it('keeps a prime after a digit a unit, and an apostrophe inside a curly quote part of it', () => {
+    expect(found('a 5\u2033 screen and 6\u2032 cable')).toEqual([]);
+    expect(found('\u201CIt\u2019s fine\u201D')).toEqual([['quote', 'It\u2019s fine', '\u201CIt\u2019s fine\u201D']]);
+  });
 });

@@ -88,3 +88,45 @@ describe('spelledNumbers', () => {
     expect(values(text)).toEqual(expected);
   });
 });
+
+describe('spelledNumbers: values stated without a cardinal', () => {
+  it.each([
+    ['two thirds of users', [['two thirds', 2 / 3]]],
+    ['three quarters of the votes', [['three quarters', 0.75]]],
+    ['one-tenth of it', [['one-tenth', 0.1]]],
+    ['a quarter of it', [['a quarter', 0.25]]],
+    ['a half', [['a half', 0.5]]],
+    ['one and a half hours', [['one and a half', 1.5]]],
+    ['two and a half hours', [['two and a half', 2.5]]],
+    ['retry after half a minute', [['half', 0.5]]],
+    ['the fourth Tuesday', [['fourth', 4]]],
+    ['the twenty-third day', [['twenty-third', 23]]],
+    [
+      'twice a year, thrice a day',
+      [
+        ['twice', 2],
+        ['thrice', 3],
+      ],
+    ],
+    [
+      'it doubled; they triple the limit',
+      [
+        ['doubled', 2],
+        ['triple', 3],
+      ],
+    ],
+  ])('%s', (text, expected) => {
+    expect(values(text)).toEqual(expected);
+  });
+
+  it.each([
+    'first and second steps',
+    'five seconds',
+    'use double quotes',
+    'third-party tools and a half-open circuit',
+    'Third, restart the service.',
+    'on behalf of users',
+  ])('no value in "%s"', (text) => {
+    expect(values(text).filter(([, v]) => v !== 5)).toEqual([]);
+  });
+});

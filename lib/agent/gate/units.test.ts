@@ -319,3 +319,14 @@ describe('claimUnits, block boundaries', () => {
     expect(shape('E.g. the tool works [1].')).toEqual([['sentence', 'E.g. the tool works [1].', [1]]]);
   });
 });
+
+describe('claimUnits: a sentence ends after a closing mark of any quote style', () => {
+  it.each([
+    'It reads \u201EAlpha beta.\u201C [2] Gamma is 5 [1].',
+    'It reads \u300CAlpha beta.\u300D [2] Gamma is 5 [1].',
+    'It reads <q>Alpha beta.</q> [2] Gamma is 5 [1].',
+    'It reads \uFF02Alpha beta.\uFF02 [2] Gamma is 5 [1].',
+  ])('%s', (answer) => {
+    expect(claimUnits(answer).map((u) => u.cites)).toEqual([[2], [1]]);
+  });
+});

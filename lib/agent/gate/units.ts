@@ -7,7 +7,7 @@ import { findQuotes, type QuoteMatch } from './quotes';
  * ``` or ~~~, or indented by four spaces after a blank line), each block quote (> …) and each heading.
  * Markers: a marker belongs to the sentence it stands in; markers that open a sentence ("… text. [1] Next") belong
  * to the sentence before, so "text [1]." and "text. [1]" cite the same unit. A table cell is cited by markers in
- * the cell or anywhere in its row; a code block by the unit that introduces it and by markers right after it; list
+ * the cell or anywhere in its row (a body row is one claim: see `Unit.row`); a code block by the unit that introduces it and by markers right after it; list
  * items and table rows without markers of their own inherit those of an introducing line ending in ":".
  * A quote is cited by the markers right after it (punctuation may sit between), else by its unit's markers.
  */
@@ -28,6 +28,11 @@ export interface Unit {
   quotes: UnitQuote[];
   /** For code blocks and block quotes: the whole block (fence lines, > marks). */
   block?: { start: number; end: number };
+  /**
+   * For the cells of a table's body row: the whole row's text (cells joined by spaces). A row states its claim
+   * across its cells ("| Premium | unlimited |"), so an uncited row is judged whole, not cell by cell.
+   */
+  row?: string;
 }
 
 const MARKER = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
@@ -79,10 +84,17 @@ function tableStarts(lines: readonly Line[], i: number): boolean {
   return line.includes('|') && !TABLE_SEPARATOR.test(line) && TABLE_SEPARATOR.test(lines[i + 1]?.text ?? '');
 }
 
+/**
+ * A sentence end: the stop, then any closing marks: quotation marks of every style (the closing “ of „…“, 」, ＂,
+ * a closing </q>), brackets.
+ */
+const SENTENCE_CLOSE =
+  /[.!?]+(?:["'\p{Pi}\p{Pf}\p{Pe}\uFF02\uFF07\u2033\u2032\u02BA\u02B9\u05F4]|<\/(?:q|blockquote)\s*>)*(?=\s|$)/giu;
+
 /** The sentence ends of `text` outside the given protected spans. */
 function sentenceEnds(text: string, protectedSpans: readonly QuoteMatch[]): number[] {
   const ends: number[] = [];
-  for (const m of text.matchAll(/[.!?]+["'\u201D\u2019\u00BB)\]]*(?=\s|$)/g)) {
+  for (const m of text.matchAll(SENTENCE_CLOSE)) {
     const at = m.index + m[0].length;
     // Inside a quote only where the quote itself ends ("… ends here." [1] Next sentence).
     if (protectedSpans.some((q) => m.index >= q.start && at < q.end)) continue;
@@ -239,9 +251,9 @@ export function claimUnits(answer: string): Unit[] {
       const inherit = introCites(b, true);
       let j = i;
       while (j < lines.length && (lines[j] as Line).text.includes('|')) j++;
-      for (const row of lines.slice(i, j)) {
+      for (const [k, row] of lines.slice(i, j).entries()) {
         if (TABLE_SEPARATOR.test(row.text)) continue;
-        pushRow(b, row, inherit);
+        pushRow(b, row, inherit, k === 0);
       }
       i = j;
       lastBlock = 'other';
@@ -288,7 +300,7 @@ function pushCode(b: Builder, answer: string, body: Line[], block: { start: numb
   });
 }
 
-function pushRow(b: Builder, row: Line, inherit: number[]): void {
+function pushRow(b: Builder, row: Line, inherit: number[], header: boolean): void {
   const rowCites = markerNumbers(row.text);
   const cells: { text: string; start: number }[] = [];
   let from = 0;
@@ -303,8 +315,10 @@ function pushRow(b: Builder, row: Line, inherit: number[]): void {
     if (cell.text.trim() === '') continue;
     pushSentences(temp, 'cell', cell.text, cell.start, []);
   }
+  const whole = withoutMarkers(row.text).replaceAll('|', ' ');
   for (const u of created) {
     u.cites = uniq([...u.cites, ...rowCites, ...(rowCites.length === 0 ? inherit : [])]);
+    if (!header) u.row = whole;
     for (const q of u.quotes) if (q.cites.length === 0) q.cites = [...u.cites];
     b.units.push(u);
   }

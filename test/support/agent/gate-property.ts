@@ -7,8 +7,10 @@ import { stateWith } from './state';
  * Grounded answers and their perturbations, for the gate's property test and `npm run eval:gate`.
  * A world is two sources of facts (counts, percentages, versions, dates, quotable sentences) with distinct values;
  * its answer restates every fact in some written form ("1,500", "1.5k", "five hundred", "March 3, 2024"…) and
- * cites the source that states it. A perturbation changes one digit of a number, one letter inside a quote, one
- * date, or the marker of one sentence; the ground truth is known from the generator, not from the gate.
+ * cites the source that states it (digits of another script, quotation marks of any style, a date with its day of
+ * the week). A perturbation changes one digit of a number, one letter inside a quote, one date, the marker of one
+ * sentence, the sign of a number, or the day of the week of a date; the ground truth is known from the generator,
+ * not from the gate.
  */
 
 const WORDS =
@@ -45,12 +47,34 @@ export function toWords(n: number): string {
   return `${toWords(Math.floor(n / 1000))} thousand${n % 1000 ? ` ${toWords(n % 1000)}` : ''}`;
 }
 
+type CountForm = 'plain' | 'comma' | 'k' | 'words' | 'script';
 export type Fact =
-  | { kind: 'count'; noun: string; value: number; form: 'plain' | 'comma' | 'k' | 'words' }
-  | { kind: 'percent'; noun: string; value: number; form: 'sign' | 'space' | 'word' }
+  | { kind: 'count'; noun: string; value: number; form: CountForm; sign?: boolean }
+  | { kind: 'percent'; noun: string; value: number; form: 'sign' | 'space' | 'word' | 'per cent' }
   | { kind: 'version'; noun: string; parts: [number, number, number] }
-  | { kind: 'date'; noun: string; y: number; m: number; d: number; form: 'iso' | 'mdy' | 'dmy' }
-  | { kind: 'quote'; words: string[] };
+  | {
+      kind: 'date';
+      noun: string;
+      y: number;
+      m: number;
+      d: number;
+      form: 'iso' | 'mdy' | 'dmy' | 'weekday';
+      shift?: number;
+    }
+  | { kind: 'quote'; words: string[]; marks: readonly [string, string] };
+
+/** Quotation marks a reader takes for quotes, each pair as an answer may write it. */
+const MARKS: readonly (readonly [string, string])[] = [
+  ['"', '"'],
+  ['\u201C', '\u201D'],
+  ['\u201E', '\u201C'],
+  ['\u00AB', '\u00BB'],
+  ['\u300C', '\u300D'],
+  ['\uFF02', '\uFF02'],
+  ['\u2033', '\u2033'],
+  ['<q>', '</q>'],
+];
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -73,8 +97,10 @@ function capital(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-function renderCount(value: number, form: 'plain' | 'comma' | 'k' | 'words'): string {
+function renderCount(value: number, form: CountForm): string {
   if (form === 'comma') return value.toLocaleString('en-US');
+  // Arabic-Indic digits (U+0660 to U+0669).
+  if (form === 'script') return String(value).replace(/\d/g, (d) => String.fromCharCode(0x660 + Number(d)));
   if (form === 'k' && value >= 1000 && value % 100 === 0) return `${value / 1000}k`;
   if (form === 'words' && value < 1_000_000) return toWords(value);
   return String(value);
@@ -83,26 +109,40 @@ function renderCount(value: number, form: 'plain' | 'comma' | 'k' | 'words'): st
 function answerSentence(f: Fact, n: number): string {
   switch (f.kind) {
     case 'count':
-      return `The ${f.noun} limit is ${renderCount(f.value, f.form)} units [${n}].`;
+      return `The ${f.noun} limit is ${f.sign ? '-' : ''}${renderCount(f.value, f.form)} units [${n}].`;
     case 'percent': {
-      const v = f.form === 'sign' ? `${f.value}%` : f.form === 'space' ? `${f.value} %` : `${f.value} percent`;
+      const v =
+        f.form === 'sign'
+          ? `${f.value}%`
+          : f.form === 'space'
+            ? `${f.value} %`
+            : f.form === 'word'
+              ? `${f.value} percent`
+              : `${f.value} per cent`;
       return `About ${v} of ${f.noun} records are archived [${n}].`;
     }
     case 'version':
       return `The ${f.noun} component ships as v${f.parts.join('.')} [${n}].`;
     case 'date': {
       const month = MONTHS[f.m - 1];
+      const weekday = WEEKDAYS[(new Date(Date.UTC(f.y, f.m - 1, f.d)).getUTCDay() + (f.shift ?? 0)) % 7];
       const when =
         f.form === 'iso'
           ? `${f.y}-${pad(f.m)}-${pad(f.d)}`
           : f.form === 'mdy'
             ? `${month} ${f.d}, ${f.y}`
-            : `${f.d} ${month} ${f.y}`;
+            : f.form === 'dmy'
+              ? `${f.d} ${month} ${f.y}`
+              : `${weekday}, ${month} ${f.d}, ${f.y}`;
       return `The ${f.noun} review took place on ${when} [${n}].`;
     }
     case 'quote':
-      return `One passage reads "${capital(f.words.join(' '))}." [${n}]`;
+      return quoteSentence(f.words.join(' '), f.marks, n);
   }
+}
+
+function quoteSentence(text: string, marks: readonly [string, string], n: number): string {
+  return `One passage reads ${marks[0]}${capital(text)}.${marks[1]} [${n}]`;
 }
 
 export interface World {
@@ -116,13 +156,13 @@ const fact: fc.Arbitrary<Fact> = fc.oneof(
     kind: fc.constant('count' as const),
     noun,
     value: fc.integer({ min: 2, max: 250_000 }),
-    form: fc.constantFrom('plain' as const, 'comma' as const, 'k' as const, 'words' as const),
+    form: fc.constantFrom('plain' as const, 'comma' as const, 'k' as const, 'words' as const, 'script' as const),
   }),
   fc.record({
     kind: fc.constant('percent' as const),
     noun,
     value: fc.integer({ min: 2, max: 99 }),
-    form: fc.constantFrom('sign' as const, 'space' as const, 'word' as const),
+    form: fc.constantFrom('sign' as const, 'space' as const, 'word' as const, 'per cent' as const),
   }),
   fc.record({
     kind: fc.constant('version' as const),
@@ -135,9 +175,13 @@ const fact: fc.Arbitrary<Fact> = fc.oneof(
     y: fc.integer({ min: 1995, max: 2035 }),
     m: fc.integer({ min: 1, max: 12 }),
     d: fc.integer({ min: 1, max: 28 }),
-    form: fc.constantFrom('iso' as const, 'mdy' as const, 'dmy' as const),
+    form: fc.constantFrom('iso' as const, 'mdy' as const, 'dmy' as const, 'weekday' as const),
   }),
-  fc.record({ kind: fc.constant('quote' as const), words: fc.array(word, { minLength: 5, maxLength: 9 }) }),
+  fc.record({
+    kind: fc.constant('quote' as const),
+    words: fc.array(word, { minLength: 5, maxLength: 9 }),
+    marks: fc.constantFrom(...MARKS),
+  }),
 );
 
 /** Two sources of one to three facts each. */
@@ -163,7 +207,8 @@ export function gatePasses(world: World, answer: string): boolean {
   return trustIssues(answer, state).length === 0;
 }
 
-export type PerturbationKind = 'digit' | 'quote_char' | 'marker_swap' | 'date_shift';
+export const PERTURBATION_KINDS = ['digit', 'quote_char', 'marker_swap', 'date_shift', 'sign', 'weekday'] as const;
+export type PerturbationKind = (typeof PERTURBATION_KINDS)[number];
 
 /** Every numeric value a source states (as the generator knows it), for excluding coincidental matches. */
 function valuesOf(facts: readonly Fact[]): Set<string> {
@@ -191,9 +236,11 @@ export function perturb(world: World, kind: PerturbationKind, pick: number, digi
       ? f.kind === 'count' || f.kind === 'percent' || f.kind === 'version'
       : kind === 'quote_char'
         ? f.kind === 'quote'
-        : kind === 'date_shift'
+        : kind === 'date_shift' || kind === 'weekday'
           ? f.kind === 'date'
-          : true,
+          : kind === 'sign'
+            ? f.kind === 'count' && f.form !== 'words' && f.form !== 'k'
+            : true,
   );
   if (candidates.length === 0) return null;
   const target = candidates[pick % candidates.length];
@@ -234,7 +281,11 @@ export function perturb(world: World, kind: PerturbationKind, pick: number, digi
     const replacement = String.fromCharCode(97 + ((chosen.c.charCodeAt(0) - 97 + 1 + (digit % 25)) % 26));
     const altered = text.slice(0, chosen.i) + replacement + text.slice(chosen.i + 1);
     if (sourceText(own).toLowerCase().includes(altered.toLowerCase())) return null;
-    changed = `One passage reads "${capital(altered)}." [${target.s + 1}]`;
+    changed = quoteSentence(altered, f.marks, target.s + 1);
+  } else if (kind === 'sign' && f.kind === 'count') {
+    changed = answerSentence({ ...f, sign: true }, target.s + 1);
+  } else if (kind === 'weekday' && f.kind === 'date') {
+    changed = answerSentence({ ...f, form: 'weekday', shift: 1 + (digit % 6) }, target.s + 1);
   } else if (kind === 'marker_swap') {
     const other = 1 - target.s;
     const facts = world.sources[other] ?? [];
