@@ -80,6 +80,11 @@ describe('answering from the header', () => {
     expect(ask('Who was the budget email sent to?')).toBe(
       '\u201CTo: "Board" <board@example.org>\u201D [1] \u201CCc: "Grace Hopper" <grace@example.org>\u201D [1]',
     );
+    // in French and German
+    expect(ask('Qui a envoyé le courriel sur le budget ?')).toBe(
+      '\u201CFrom: "Ada Lovelace" <ada@example.org>\u201D [1]',
+    );
+    expect(ask('Wann wurde die E-Mail gesendet?', [PICNIC])).toBe('"Date: 2024-06-01T12:00:00.000Z" [1]');
     // one e-mail opened: the question need not say which
     expect(ask('Who sent the email?', [PICNIC])).toBe('\u201CFrom: "Alan Turing" <alan@example.org>\u201D [1]');
   });

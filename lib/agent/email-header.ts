@@ -1,10 +1,10 @@
 import { analyze } from '@/lib/retrieval/analyzer';
+import { detectLanguage } from '@/lib/retrieval/language';
 import type { AnswerType } from './answer-type';
 import type { AnswerSignals } from './confidence';
 import { kindTerms } from './document-kind';
 import { holds } from './extractive-select';
 import type { OpenedChunk } from './state';
-import { keyTerms } from './text';
 
 /**
  * Who sent an e-mail, to whom, when, and its subject: read from the header lines the mail parser writes above the
@@ -84,13 +84,16 @@ export function mailHeaders(text: string): Map<string, string> {
 }
 
 /** Words of the question that only say which field is asked or that the message is an e-mail. */
-const FIELD_WORDS = new Set(
-  analyze(
-    'who whom when what which date day time sent send sends sender wrote written write writes mailed emailed received ' +
-      'recipient recipients addressed addressee subject line title email e-mail mail message from to by attached ' +
-      'attachment attachments enclosed',
-  ),
-);
+const FIELD_TEXT =
+  'who whom when what which date day time sent send sends sender wrote written write writes mailed emailed received ' +
+  'recipient recipients addressed addressee subject line title email e-mail mail message from to by attached ' +
+  'attachment attachments enclosed ' +
+  // the French and German words the field patterns read (ASKS)
+  'qui quand envoyé envoyée écrit courriel courriels expéditeur destinataire destinataires objet pièce pièces ' +
+  'jointe jointes wer wann wurde hat gesendet geschickt geschrieben verschickt absender empfänger betreff anhang ' +
+  'anhänge nachricht nachrichten';
+/** The same words as each language's analysis writes them (a French question is read with French stop words). */
+const FIELD_WORDS = new Set([null, 'fr', 'de'].flatMap((language) => analyze(FIELD_TEXT, language)));
 
 export interface MailHeaderAnswer {
   opened: OpenedChunk;
@@ -112,7 +115,8 @@ export function mailHeaderAnswer(
 ): MailHeaderAnswer | null {
   const field = askedMailField(question);
   if (!field) return null;
-  const rest = keyTerms(question).filter((t) => !FIELD_WORDS.has(t));
+  // The question's other words, read in its language (its stop words dropped; a one-letter piece of "E-Mail" says nothing).
+  const rest = analyze(question, detectLanguage(question)).filter((t) => t.length > 1 && !FIELD_WORDS.has(t));
   const fits = opened
     .filter((o) => MAIL_MIMES.has(o.chunk.mime))
     .map((o) => ({ o, headers: mailHeaders(o.chunk.text) }))
@@ -122,8 +126,7 @@ export function mailHeaderAnswer(
       return { ...x, said: rest.filter((t) => holds(have, t)).length };
     })
     // every other word of the question is said by the e-mail ("the budget email": its subject or body says budget)
-    .filter((x) => x.said === rest.length)
-    .sort((a, b) => b.said - a.said);
+    .filter((x) => x.said === rest.length);
   const best = fits[0];
   if (!best) return null;
   const line = best.headers.get(field) as string;
