@@ -78,15 +78,9 @@ export function normalize(input: string): string {
 export const normalizedText: (text: string) => Normalized = memoByText(normalizeWithMap, 300);
 
 /**
- * Where `needle` (normalised here) first occurs in the normalised haystack at or after `from`; returns the offset
- * just past the match in the normalised text, or null. `looseFirst` lets the first letter differ in case only.
+ * Where `needle` (normalised here) first occurs in the normalised haystack at or after `from`: its start and end
+ * (exclusive) in the normalised text, or null. `looseFirst` lets the first letter differ in case only.
  */
-export function indexOfNormalized(hay: Normalized, needle: string, looseFirst: boolean, from = 0): number | null {
-  const found = locate(hay, normalize(needle), looseFirst, from);
-  return found === null ? null : found.at + found.length;
-}
-
-/** `indexOfNormalized` with the match's start too: offsets in the normalised text, end exclusive. */
 export function spanOfNormalized(
   hay: Normalized,
   needle: string,
