@@ -39,6 +39,27 @@ export interface AnswerSignals {
   fit?: AnswerFit;
 }
 
+/**
+ * The signals of an answer read from one labelled place of one document (an e-mail's header field, a list under its
+ * label): the whole question covered, the asked value in place, no rival. `over` says what kind of reading it was.
+ */
+export function certainSignals(answerType: AnswerType, over: Partial<AnswerSignals> = {}): AnswerSignals {
+  return {
+    answerType,
+    typeMatch: true,
+    termCoverage: 1,
+    sentenceCoverage: 1,
+    attributeCoverage: 1,
+    margin: 1,
+    rivalMargin: 1,
+    documents: 1,
+    declined: false,
+    table: false,
+    slotNear: true,
+    ...over,
+  };
+}
+
 const recorded = new WeakMap<AgentState, AnswerSignals>();
 
 /** Records the answer stage's signals for the run's state (the last draft wins). */

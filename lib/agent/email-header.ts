@@ -1,9 +1,10 @@
 import { analyze } from '@/lib/retrieval/analyzer';
 import { detectLanguage } from '@/lib/retrieval/language';
 import type { AnswerType } from './answer-type';
-import type { AnswerSignals } from './confidence';
+import { type AnswerSignals, certainSignals } from './confidence';
 import { kindTerms } from './document-kind';
 import { holds } from './extractive-select';
+import { unicodeBoundaries } from './injection';
 import type { OpenedChunk } from './state';
 
 /**
@@ -24,15 +25,9 @@ const MAIL_MIMES = new Set(['message/rfc822', 'application/vnd.ms-outlook']);
 /** The header labels the mail parser writes, in its order. */
 const HEADER_LINE = /^(Subject|From|To|Cc|Date|Attachments): .+$/;
 
-/** A case-insensitive pattern whose `\b` sees accented letters as letters (JavaScript's `\b` does not: "envoyé"). */
+/** A case-insensitive pattern whose `\b` sees accented letters as letters ("envoyé"; injection.ts's rule). */
 function unicodeWords(source: string): RegExp {
-  return new RegExp(
-    source.replaceAll(
-      String.raw`\b`,
-      String.raw`(?:(?<![\p{L}\p{N}])(?=[\p{L}\p{N}])|(?<=[\p{L}\p{N}])(?![\p{L}\p{N}]))`,
-    ),
-    'iu',
-  );
+  return unicodeBoundaries(new RegExp(source, 'iu'));
 }
 
 /** The question names the message as an e-mail ("the email", "this e-mail", "the message", "la mail"). */
@@ -137,19 +132,7 @@ export function mailHeaderAnswer(
     opened: best.o,
     field,
     lines: cc ? [line, cc] : [line],
-    signals: {
-      answerType,
-      typeMatch: true,
-      termCoverage: 1,
-      sentenceCoverage: 1,
-      attributeCoverage: 1,
-      margin: 1,
-      rivalMargin: 1,
-      documents: 1,
-      declined: false,
-      // a field read by its label, as a table cell is read by its row and column
-      table: true,
-      slotNear: true,
-    },
+    // a field read by its label, as a table cell is read by its row and column
+    signals: certainSignals(answerType, { table: true }),
   };
 }

@@ -421,7 +421,7 @@ const RULES_SOURCE: readonly Rule[] = [
  * Unicode-aware boundary: a word start before a word, a word end after one (one lookaround, cheaper than the
  * two-sided boundary, which is kept only where the side is unclear).
  */
-function unicodeBoundaries(re: RegExp): RegExp {
+export function unicodeBoundaries(re: RegExp): RegExp {
   const w = '[\\p{L}\\p{N}_]';
   const start = `(?<!${w})`;
   const end = `(?!${w})`;

@@ -1,6 +1,6 @@
 import { analyze } from '@/lib/retrieval/analyzer';
 import { type AnswerType, questionFrameTerms, specificWords, typeIsStrict, withoutInterrogatives } from './answer-type';
-import type { AnswerSignals } from './confidence';
+import { type AnswerSignals, certainSignals } from './confidence';
 import { kindTerms } from './document-kind';
 import { holds } from './extractive-select';
 import type { OpenedChunk } from './state';
@@ -105,20 +105,7 @@ export function labelledListAnswer(
     opened: best.o,
     label: best.label,
     items: best.items,
-    signals: {
-      answerType,
-      typeMatch: true,
-      termCoverage: 1,
-      sentenceCoverage: 1,
-      attributeCoverage: 1,
-      margin: 1,
-      rivalMargin: 1,
-      documents: 1,
-      declined: false,
-      table: false,
-      slotNear: true,
-      // whether the list is complete the words cannot show (a chunk may end mid-list): never High
-      openSpan: true,
-    },
+    // whether the list is complete the words cannot show (a chunk may end mid-list): never High
+    signals: certainSignals(answerType, { openSpan: true }),
   };
 }
