@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DocumentSummary } from '@/lib/db/documents';
-import { MIME_BY_KIND } from '@/lib/ingest/sniff';
+import { MIME_BY_KIND } from '@/lib/ingest/mime-by-kind';
 import {
   chunkLocation,
   clampProgress,

@@ -1,4 +1,6 @@
 import type { DocumentStatus, DocumentSummary } from '@/lib/db/documents';
+import { kindOfMime } from '@/lib/ingest/mime-by-kind';
+import type { DocumentKind } from '@/lib/ingest/types';
 
 /**
  * Pure view logic of the documents dashboard: stage names, status counts, filtering and formatting. No React,
@@ -237,27 +239,30 @@ export type FileKind =
   | 'text'
   | 'file';
 
-/** Every format the upload reads (lib/ingest/sniff.ts), by the MIME type the server sniffed. */
-const KIND_BY_MIME: Record<string, FileKind> = {
-  'application/pdf': 'pdf',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
-  'application/msword': 'docx',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
-  'application/vnd.ms-excel': 'xlsx',
-  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
-  'application/vnd.oasis.opendocument.text': 'odt',
-  'application/vnd.oasis.opendocument.spreadsheet': 'ods',
-  'application/vnd.oasis.opendocument.presentation': 'odp',
-  'application/rtf': 'rtf',
-  'application/epub+zip': 'epub',
-  'message/rfc822': 'email',
-  'application/vnd.ms-outlook': 'email',
-  'application/zip': 'zip',
-  'text/csv': 'csv',
-  'text/tab-separated-values': 'csv',
-  'text/html': 'html',
-  'text/markdown': 'markdown',
-  'text/plain': 'text',
+/**
+ * The tile each format the upload reads gets, by the kind the server sniffed (lib/ingest/sniff.ts). A Record over
+ * every DocumentKind, so a format added to the parsers cannot be left without its tile.
+ */
+const KIND_BY_DOCUMENT_KIND: Record<DocumentKind, FileKind> = {
+  pdf: 'pdf',
+  docx: 'docx',
+  doc: 'docx',
+  xlsx: 'xlsx',
+  xls: 'xlsx',
+  pptx: 'pptx',
+  odt: 'odt',
+  ods: 'ods',
+  odp: 'odp',
+  rtf: 'rtf',
+  epub: 'epub',
+  eml: 'email',
+  msg: 'email',
+  zip: 'zip',
+  image: 'image',
+  csv: 'csv',
+  html: 'html',
+  markdown: 'markdown',
+  text: 'text',
 };
 
 const KIND_BY_EXTENSION: Record<string, FileKind> = {
@@ -294,9 +299,8 @@ const KIND_BY_EXTENSION: Record<string, FileKind> = {
 
 /** The kind of file for its icon: the sniffed MIME type first, the extension as a fallback. */
 export function fileKind(mime: string, filename: string): FileKind {
-  const type = mime.split(';')[0]?.trim().toLowerCase() ?? '';
-  const byMime = KIND_BY_MIME[type] ?? (type.startsWith('image/') ? 'image' : undefined);
-  if (byMime) return byMime;
+  const kind = kindOfMime(mime);
+  if (kind) return KIND_BY_DOCUMENT_KIND[kind];
   const ext = /\.([a-z0-9]{1,10})$/i.exec(filename)?.[1]?.toLowerCase() ?? '';
   return KIND_BY_EXTENSION[ext] ?? 'file';
 }

@@ -1,3 +1,5 @@
+import { kindOfMime } from '@/lib/ingest/mime-by-kind';
+import type { DocumentKind } from '@/lib/ingest/types';
 import { analyze } from '@/lib/retrieval/analyzer';
 
 /**
@@ -7,13 +9,18 @@ import { analyze } from '@/lib/retrieval/analyzer';
  * say theirs. Read from the chunk's MIME type (lib/ingest/sniff.ts: what the file really is, not its extension).
  * "document" and "file" name every format and are question noise already (text.ts).
  */
-const KIND_WORDS: readonly (readonly [RegExp, string])[] = [
-  [/^message\/rfc822$|^application\/vnd\.ms-outlook$/, 'email e-mail mail message'],
-  [/presentation/, 'presentation slides slide deck'],
-  [/spreadsheet|^application\/vnd\.ms-excel$|^text\/csv$|^text\/tab-separated-values$/, 'spreadsheet sheet workbook'],
-  [/^application\/epub\+zip$/, 'book ebook'],
-  [/^application\/pdf$/, 'pdf'],
-];
+const WORDS_BY_KIND: Partial<Record<DocumentKind, string>> = {
+  eml: 'email e-mail mail message',
+  msg: 'email e-mail mail message',
+  pptx: 'presentation slides slide deck',
+  odp: 'presentation slides slide deck',
+  xlsx: 'spreadsheet sheet workbook',
+  xls: 'spreadsheet sheet workbook',
+  ods: 'spreadsheet sheet workbook',
+  csv: 'spreadsheet sheet workbook',
+  epub: 'book ebook',
+  pdf: 'pdf',
+};
 
 const cache = new Map<string, readonly string[]>();
 
@@ -22,7 +29,9 @@ export function kindTerms(mime: string | null | undefined): readonly string[] {
   if (!mime) return [];
   let terms = cache.get(mime);
   if (!terms) {
-    terms = [...new Set(KIND_WORDS.filter(([re]) => re.test(mime)).flatMap(([, words]) => analyze(words)))];
+    const kind = kindOfMime(mime);
+    const words = kind ? WORDS_BY_KIND[kind] : undefined;
+    terms = words ? [...new Set(analyze(words))] : [];
     cache.set(mime, terms);
   }
   return terms;

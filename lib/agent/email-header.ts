@@ -1,3 +1,5 @@
+import { kindOfMime } from '@/lib/ingest/mime-by-kind';
+import type { DocumentKind } from '@/lib/ingest/types';
 import { analyze } from '@/lib/retrieval/analyzer';
 import { detectLanguage } from '@/lib/retrieval/language';
 import type { AnswerType } from './answer-type';
@@ -18,9 +20,12 @@ import type { OpenedChunk } from './state';
  * reader answers or declines.
  */
 
-export type MailField = 'From' | 'To' | 'Date' | 'Subject' | 'Attachments';
+/** An e-mail as the mail parser reads it: a saved message (.eml) or an Outlook item (.msg). */
+function isMail(kind: DocumentKind | undefined): boolean {
+  return kind === 'eml' || kind === 'msg';
+}
 
-const MAIL_MIMES = new Set(['message/rfc822', 'application/vnd.ms-outlook']);
+export type MailField = 'From' | 'To' | 'Date' | 'Subject' | 'Attachments';
 
 /** The header labels the mail parser writes, in its order. */
 const HEADER_LINE = /^(Subject|From|To|Cc|Date|Attachments): .+$/;
@@ -113,7 +118,7 @@ export function mailHeaderAnswer(
   // The question's other words, read in its language (its stop words dropped; a one-letter piece of "E-Mail" says nothing).
   const rest = analyze(question, detectLanguage(question)).filter((t) => t.length > 1 && !FIELD_WORDS.has(t));
   const fits = opened
-    .filter((o) => MAIL_MIMES.has(o.chunk.mime))
+    .filter((o) => isMail(kindOfMime(o.chunk.mime)))
     .map((o) => ({ o, headers: mailHeaders(o.chunk.text) }))
     .filter((x) => x.headers.has(field))
     .map((x) => {

@@ -9,31 +9,10 @@ import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import type { IngestErrorCode } from './errors';
 import { IngestError } from './errors';
+import { MIME_BY_KIND } from './mime-by-kind';
 import { binaryContentReason } from './text-decode';
 import type { DocumentKind } from './types';
 import { listZipEntries, readSmallZipEntry } from './zip-guard';
-
-export const MIME_BY_KIND: Record<DocumentKind, string> = {
-  pdf: 'application/pdf',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  csv: 'text/csv',
-  html: 'text/html',
-  markdown: 'text/markdown',
-  text: 'text/plain',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  odt: 'application/vnd.oasis.opendocument.text',
-  ods: 'application/vnd.oasis.opendocument.spreadsheet',
-  odp: 'application/vnd.oasis.opendocument.presentation',
-  epub: 'application/epub+zip',
-  rtf: 'application/rtf',
-  doc: 'application/msword',
-  xls: 'application/vnd.ms-excel',
-  eml: 'message/rfc822',
-  msg: 'application/vnd.ms-outlook',
-  zip: 'application/zip',
-  image: 'image/png',
-};
 
 /** Raster images read by OCR, by the MIME type file-type detects. */
 const OCR_IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/tiff', 'image/webp', 'image/bmp', 'image/gif']);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { MIME_BY_KIND } from '@/lib/ingest/mime-by-kind';
 import { parseAndChunkPath } from '@/lib/ingest/parse-and-chunk';
-import { MIME_BY_KIND } from '@/lib/ingest/sniff';
 import type { IndexedChunk } from '@/lib/retrieval/types';
 import type { MemoryDocument } from '@/test/support/agent/memory-catalog';
 
