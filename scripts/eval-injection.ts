@@ -218,6 +218,7 @@ const cleanTextSchema = z.object({ id: z.string(), lang: z.string(), kind: z.str
 const BLIND_SETS = [
   { name: 'blind', attacks: 'attacks-blind.jsonl', clean: 'clean-blind.jsonl' },
   { name: 'blind batch 2', attacks: 'attacks-blind2.jsonl', clean: 'clean-blind2.jsonl' },
+  { name: 'blind batch 3', attacks: 'attacks-blind3.jsonl', clean: 'clean-blind3.jsonl' },
 ] as const;
 
 /** Plants the attack at the start, middle (line boundary) or end of the carrier; returns text and attack range. */
