@@ -6,6 +6,7 @@ import { extractiveAnswer } from './extractive';
 import {
   type Candidate,
   definitionSlot,
+  echoOf,
   evidenceByDocument,
   holds,
   isFormField,
@@ -676,5 +677,71 @@ describe('numbers the question states, read with the chunk title', () => {
     const state = stateWith({ question: 'where did they film the long winter season 2', opened: [c] });
     extractiveAnswer(state, 'concise');
     expect(answerSignals(state)?.declined).toBe(true);
+  });
+});
+
+describe('a sentence that only repeats the question', () => {
+  // A data sheet's keyword line ("Tensile Strength of SNB22-3.") and its table, with values, in other words.
+  const sheet = () =>
+    chunkOf(
+      'alloy.html',
+      [
+        'Mechanical properties of grade QX41-7',
+        '',
+        'Assortment | Yield point | Tensile strength | Elongation',
+        '- | N/mm 2 | N/mm 2 | %',
+        'Bars | 640 | 815 | 14',
+        '',
+        'QX41-7 standards | JIS G 4108 : Alloy steel bars for special application',
+        '',
+        'QX41-7 datasheet. Tensile Strength of QX41-7. Density of QX41-7. Elongation of QX41-7.',
+      ].join('\n'),
+      'QX41-7 data sheet',
+    );
+
+  it('is never quoted as the answer; the table row under the caption naming the grade answers', () => {
+    for (const [question, value] of [
+      ['What is the tensile strength of QX41-7?', '815'],
+      ['What is the elongation of QX41-7?', '14'],
+      ['What is the yield point of QX41-7 bars?', '640'],
+    ] as const) {
+      const state = stateWith({ question, opened: [sheet()] });
+      const ex = extractiveAnswer(state, 'concise');
+      expect(ex.answer, question).toContain(`: ${value} [1]`);
+      expect(ex.answer, question).not.toMatch(/of QX41-7\./);
+    }
+  });
+
+  it('is not evidence: a property the document only names in its keyword line is declined', () => {
+    const state = stateWith({ question: 'What is the density of QX41-7?', opened: [sheet()] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('Insufficient documentation');
+    expect(ex.answer).not.toMatch(/\[\d+\]/);
+  });
+
+  it('answers a yes/no question and a choice between named alternatives', () => {
+    const yes = chunkOf('grade.md', 'The grade QX41-7 is a structural steel. It is forged.');
+    const ex = extractiveAnswer(stateWith({ question: 'Is QX41-7 a structural steel?', opened: [yes] }), 'concise');
+    expect(ex.answer).toContain('QX41-7 is a structural steel.');
+    const echoes = echoOf('Which team won the final, the Leafs or the Bruins?', 'entity');
+    expect(echoes('The Leafs won the final.')).toBe(false);
+    expect(echoOf('Who won the final?', 'entity')('The final was won.')).toBe(true);
+    expect(echoOf('Who won the final?', 'entity')('The Leafs won the final.')).toBe(false);
+  });
+
+  it('a number beside the grade but not the asked property is not the asked quantity (never High)', () => {
+    const c = chunkOf(
+      'alloy.md',
+      'QX41-7 standards: JIS G 4108 covers alloy steel bars. The tensile strength is high for bolting uses.',
+    );
+    const state = stateWith({ question: 'What is the tensile strength of QX41-7?', opened: [c] });
+    extractiveAnswer(state, 'concise');
+    const signals = answerSignals(state);
+    expect(signals?.declined === true || signals?.slotNear === false).toBe(true);
+    // The same sentence with the value beside the property fills the slot.
+    const filled = chunkOf('alloy.md', 'QX41-7 standards: JIS G 4108. The tensile strength is 815 N/mm2 for bars.');
+    const state2 = stateWith({ question: 'What is the tensile strength of QX41-7?', opened: [filled] });
+    extractiveAnswer(state2, 'concise');
+    expect(answerSignals(state2)?.slotNear).toBe(true);
   });
 });

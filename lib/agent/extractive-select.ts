@@ -105,6 +105,24 @@ export function holds(have: ReadonlySet<string>, term: string): boolean {
   return false;
 }
 
+/** A question offering alternatives ("the Leafs or the Bruins?"): a sentence repeating one of them answers it. */
+const ALTERNATIVES = /\b(?:or|ou|oder|oppure|или)\b|\so\s|または|还是/iu;
+
+/**
+ * Whether a sentence only repeats the question: every word it has is one of the question's ("Tensile Strength of
+ * SNB22-3." for "What is the tensile strength of SNB22-3?", a page's keyword line, a heading restating the FAQ). It
+ * adds nothing, so it answers nothing, whatever its words cover, except where repeating is answering: a yes/no
+ * question's statement ("SNB22-3 is a structural steel.") and a choice between alternatives the question names.
+ */
+export function echoOf(question: string, answerType: AnswerType): (sentence: string) => boolean {
+  if (answerType === 'yesno' || ALTERNATIVES.test(question)) return () => false;
+  const asked = new Set(analyze(question));
+  return (sentence) => {
+    const said = analyze(sentence);
+    return said.length > 0 && said.every((t) => asked.has(t));
+  };
+}
+
 /** A title, heading or table header: not an answer, whatever words it shares with the question. */
 export function looksLikeHeading(text: string, opened: OpenedChunk): boolean {
   const t = text.replace(/\s+/g, ' ').trim();
@@ -347,7 +365,9 @@ export function selectEvidence(args: {
     const label = new Set(analyze(text.slice(0, text.indexOf(':'))));
     return askedTypeNouns.every((t) => label.has(t)) && terms.every((t) => holds(label, t));
   };
+  const echoes = echoOf(question, answerType);
   const scored = pool
+    .filter((c) => !echoes(c.sentence.text))
     .map((c) => {
       const own = read(c);
       const sentence = weighted(terms, (t) => holds(own, t), weight);
@@ -428,9 +448,12 @@ export function selectEvidence(args: {
     ? true
     : picked.some((p) => holdsAnswerType(p.sentence.text, answerType, question) && saysAskedMeasure(p.sentence.text));
   // The asked slot filled next to the question's terms (a table cell is read where the asked row meets the column).
+  // A quantity is a measure of the asked attribute ("the tensile strength of SNB22-3"): a number next to the entity's
+  // name only ("SNB22-3 standards | JIS G 4108") measures something else.
+  const slotTerms = answerType === 'quantity' && askedAttributes.length > 0 ? new Set(askedAttributes) : termSet;
   const slotNear =
     useTable ||
-    picked.some((p) => typedValueNearTerms(p.sentence.text, answerType, termSet, question, analyze, SLOT_WINDOW));
+    picked.some((p) => typedValueNearTerms(p.sentence.text, answerType, slotTerms, question, analyze, SLOT_WINDOW));
   // A word that only names the asked type ("which day", "what year", "the number of") is answered by a value of
   // that type ("on Tuesdays", "in 2019"), not by the word itself.
   const typeNouns = typed ? typeNounTerms(answerType) : new Set<string>();

@@ -396,8 +396,24 @@ function recordKey(
   const own = new Set(cells.flatMap((c) => analyze(c)));
   const names = q.terms.filter((t) => q.specific?.has(t) && !isNumberTerm(t));
   if (names.length === 0 || !names.every((t) => has(own, t) || has(caption, t))) return null;
-  const terms = new Set(names);
+  // The codes' numbers count with them ("SNB22-3" names the record as a row keyed "SNB22-3" would); a year is a
+  // condition on the table's period, checked apart.
+  const terms = new Set(
+    q.terms.filter((t) => q.specific?.has(t) && !isYearTerm(t) && (has(own, t) || has(caption, t))),
+  );
   return { index: -1, terms, coverage: weighted(q.terms, (t) => has(terms, t), q.weight) };
+}
+
+/** A row's key with the names its caption gives the whole record (a one-row table's label names only the variant). */
+function withCaptionNames(
+  cell: ReturnType<typeof keyCell>,
+  record: ReturnType<typeof recordKey>,
+  q: TableQuery,
+  has: NonNullable<TableQuery['has']>,
+): ReturnType<typeof keyCell> {
+  if (!cell || !record) return cell ?? record;
+  const terms = new Set([...cell.terms, ...record.terms]);
+  return { index: cell.index, terms, coverage: weighted(q.terms, (t) => has(terms, t), q.weight) };
 }
 
 /** Columns that are empty in every row and header line of a table: they separate column groups. */
@@ -481,9 +497,13 @@ export function bestTableRow<T extends TableSource>(opened: readonly T[], q: Tab
     const rows = [...numeric, ...transposedRows(numeric), ...records];
     for (const { row, headers } of rows) {
       const record = records.some((r) => r.row === row);
-      const key = record ? recordKey(row.cells, caption, q, has) : keyCell(row.cells, q, has);
-      if (!key) continue;
       const sameTable = rows.filter((r) => r.headers === headers).map((r) => r.row);
+      // A table of one data row is a record too ("Bars | 890 | 1000 | 12" under "Mechanical properties of grade
+      // SNB22-3"): when its own cells name nothing asked, it is about what its caption names.
+      const single = !record && sameTable.length === 1;
+      const cellKey = record ? null : keyCell(row.cells, q, has);
+      const key = record || single ? withCaptionNames(cellKey, recordKey(row.cells, caption, q, has), q, has) : cellKey;
+      if (!key) continue;
       const width = Math.max(row.cells.length, ...headers.map((h) => h.cells.length));
       const heads = columnHeads(headers, width, emptyColumns([...sameTable, ...headers], width));
       // What the question asks beyond the row's key: the column header (with its group label) must say it.
