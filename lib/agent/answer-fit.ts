@@ -1,6 +1,7 @@
 import { analyze } from '@/lib/retrieval/analyzer';
 import { numbersIn, questionFrameTerms, specificWords, withoutInterrogatives } from './answer-type';
 import { askedAcronyms, keyTerms, spelledAcronyms } from './text';
+import { holdsFamily } from './word-family';
 
 /**
  * Whether quoted evidence answers the question it is quoted for, read from the grammar of both (no model): signals that
@@ -179,13 +180,9 @@ export function polarityMismatch(question: string, sentences: readonly string[])
   return !YES_NO.test(question) && sentences.some((s) => deniesTerms(s, terms));
 }
 
-/** Whether the analysed `have` holds `term`, or a word of its family (one stem a prefix of the other, 4+ letters). */
+/** Whether the analysed `have` holds `term`, or a word of its family (`holdsFamily`). */
 function holdsTerm(have: ReadonlySet<string>, term: string): boolean {
-  if (have.has(term)) return true;
-  if (term.length < 4) return false;
-  for (const h of have)
-    if (h.length >= 4 && (h.length > term.length ? h.startsWith(term) : term.startsWith(h))) return true;
-  return false;
+  return holdsFamily(have, term);
 }
 
 /** The names and numbers the question asks about, each as its analysed terms (empty ones dropped). */

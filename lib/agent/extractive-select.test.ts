@@ -82,6 +82,45 @@ describe('extractive evidence selection', () => {
     expect(ex.answer).toContain('[1]');
   });
 
+  it('a field line whose label derives from the question verb answers it (an agent noun, an irregular verb)', () => {
+    const c = chunkOf(
+      'song.txt',
+      [
+        'Harbour Lights (single, 2019)',
+        '',
+        'Writer: Jonas Pike',
+        'Singer: Mara Quill',
+        'Producer: Leo Hartmann',
+        '',
+        'Harbour Lights reached number four in the regional charts in its first week.',
+      ].join('\n'),
+    );
+    const ask = (question: string) => extractiveAnswer(stateWith({ question, opened: [c] }), 'concise');
+    expect(ask('Who wrote Harbour Lights?').answer).toContain('"Writer: Jonas Pike"');
+    expect(ask('Who sang Harbour Lights?').answer).toContain('"Singer: Mara Quill"');
+    // must not fire: a verb no label derives from
+    // must not fire: a field line whose label says too little of the asked attribute stays a title-like line
+    const form = chunkOf(
+      'summary-report.pdf',
+      [
+        'Case Tracking Number: 150109-DSP-Milw-505 Agency: Bureau of Milwaukee Child Welfare',
+        'Child Information',
+        'Age: 1 Year',
+      ].join('\n'),
+    );
+    const hospital = extractiveAnswer(
+      stateWith({
+        question: 'What is the name of the hospital where the child in case 150109-DSP-Milw-505 was treated?',
+        opened: [form],
+      }),
+      'concise',
+    );
+    expect(hospital.answer).not.toMatch(/\[\d\]/);
+    const mixed = ask('Who mixed Harbour Lights?');
+    expect(mixed.answer).not.toContain('Leo Hartmann');
+    expect(mixed.answer).not.toMatch(/\[\d\]/);
+  });
+
   it('a form field labelled with the whole question outranks sentences that only hold the topic and a date', () => {
     const c = chunkOf(
       'report.pdf',

@@ -27,6 +27,7 @@ import { labelsOfHeldIdentifiers } from './identifier-label';
 import { asksDimensionWith, measureReader, unitHeaderReader } from './measure';
 import { procedureSpan } from './procedure-span';
 import { asks } from './question-sentence';
+import { isFieldLine } from './sentence-units';
 import type { OpenedChunk } from './state';
 import {
   answersFromTable,
@@ -38,6 +39,7 @@ import {
   tableRows,
 } from './table-answer';
 import { askedAcronyms, keyTerms, normalizeForQuote, type Sentence, spelledAcronyms } from './text';
+import { holdsFamily } from './word-family';
 
 /**
  * Evidence selection for extractive mode: ranks the opened sentences by how much of the question they cover
@@ -87,22 +89,14 @@ function weighted(terms: readonly string[], have: (t: string) => boolean, weight
   return all === 0 ? 0 : hit / all;
 }
 
-/** Shortest stem that may stand for a longer one ("argu" for "argument", "regist" for "registr"). */
-const MIN_SHARED_STEM = 4;
-
 /**
  * Whether the analysed terms `have` hold `term`, or a word of the same family: one stem a prefix of the other, the
  * shorter at least four letters (the stemmer leaves "argued" as "argu" and "argument" whole; "registered" and
- * "registration" as "regist" and "registr").
+ * "registration" as "regist" and "registr"), or an irregular verb form and its base's family ("wrote" and "Writer:";
+ * `word-family.ts`).
  */
 export function holds(have: ReadonlySet<string>, term: string): boolean {
-  if (have.has(term)) return true;
-  if (term.length < MIN_SHARED_STEM) return false;
-  for (const h of have) {
-    if (h.length < MIN_SHARED_STEM) continue;
-    if (h.length > term.length ? h.startsWith(term) : term.startsWith(h)) return true;
-  }
-  return false;
+  return holdsFamily(have, term);
 }
 
 /** A question offering alternatives ("the Leafs or the Bruins?"): a sentence repeating one of them answers it. */
@@ -366,6 +360,18 @@ export function selectEvidence(args: {
     return askedTypeNouns.every((t) => label.has(t)) && terms.every((t) => holds(label, t));
   };
   const echoes = echoOf(question, answerType);
+  // A field line ("Illustrator: C. Fleming Williams") is short and capitalised like a title, but states the value of
+  // its label: it may answer when its label, read under its chunk's title, heading and file name (the form it is a
+  // field of), says more than half of the asked attribute (as the answerability rule counts): "Illustrator" for "Who
+  // illustrated …?", not "Case Tracking Number: …" for the hospital a child was treated in.
+  const labelSaysAttribute = (text: string, opened: OpenedChunk): boolean => {
+    if (askedAttributes.length === 0 || text.includes('\n') || !isFieldLine(text)) return false;
+    const { title, headingPath, filename } = opened.chunk;
+    const label = new Set(
+      analyze(`${text.slice(0, text.indexOf(':'))} ${title ?? ''} ${headingPath ?? ''} ${filename ?? ''}`),
+    );
+    return 2 * askedAttributes.filter((t) => holds(label, t)).length > askedAttributes.length;
+  };
   const scored = pool
     .filter((c) => !echoes(c.sentence.text))
     .map((c) => {
@@ -381,7 +387,9 @@ export function selectEvidence(args: {
       // A table row is read with its column headers (the table reader), never quoted as a sentence that answers.
       // A question in the document (a form's prompt, an FAQ's heading, a rhetorical question) asks; it answers nothing.
       const heading =
-        looksLikeHeading(c.sentence.text, c.opened) || tableRows(c.sentence.text).length > 0 || asks(c.sentence.text);
+        (looksLikeHeading(c.sentence.text, c.opened) && !labelSaysAttribute(c.sentence.text, c.opened)) ||
+        tableRows(c.sentence.text).length > 0 ||
+        asks(c.sentence.text);
       const named =
         specificTerms.length === 0 ? 1 : specificTerms.filter((t) => ctx.has(t)).length / specificTerms.length;
       const s =

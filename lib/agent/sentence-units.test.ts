@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { quotableText, quoteUnits, shortStatement, tooShortToQuote, wrapsProse } from './sentence-units';
+import { isFieldLine, quotableText, quoteUnits, shortStatement, tooShortToQuote, wrapsProse } from './sentence-units';
 
 const filler = 'Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore.';
 
@@ -53,6 +53,23 @@ describe('quoteUnits', () => {
     expect(units.map((u) => u.text)).toContain('Date of Incident: 01/09/2015');
     expect(units.map((u) => u.text)).toContain('Age: 1 Year 9 Months Gender: Female');
   });
+  it('reads a block of field lines as its lines, however short the block', () => {
+    const block =
+      'Author: Margaret Holloway\nIllustrator: Thomas Brandt\nPublisher: Harbour Press, Plymouth\nYear: 1931';
+    expect(quoteUnits(block).map((u) => u.text)).toEqual([
+      'Author: Margaret Holloway',
+      'Illustrator: Thomas Brandt',
+      'Publisher: Harbour Press, Plymouth',
+      'Year: 1931',
+    ]);
+    // must not fire: fields mixed with prose stay one unit; one field line wrapped with prose
+    const mixed =
+      'Case Tracking Number: 151201-DSP-FOND-581\nDate of Incident: 12/01/2015\nThe agency received a report.';
+    expect(quoteUnits(mixed).map((u) => u.text)).toEqual([mixed]);
+    expect(quoteUnits('Note: the office is closed\non public holidays.').map((u) => u.text)).toEqual([
+      'Note: the office is closed\non public holidays.',
+    ]);
+  });
   it('leaves short sentences and one-line text as the sentence splitter cut them', () => {
     expect(quoteUnits(`${filler} ${filler}`).map((u) => u.text)).toEqual([filler, filler]);
     expect(quoteUnits('A short line\nand its wrap.').map((u) => u.text)).toEqual(['A short line\nand its wrap.']);
@@ -80,6 +97,17 @@ describe('shortStatement and tooShortToQuote', () => {
     expect(shortStatement('This edition July 2016.')).toBe(true);
     expect(tooShortToQuote('This edition July 2016.')).toBe(false);
     expect(tooShortToQuote('It costs 10 euros.')).toBe(false);
+  });
+  it('keeps a field line of three words or more ("Author: E. F. Benson")', () => {
+    expect(tooShortToQuote('Author: E. F. Benson')).toBe(false);
+    expect(tooShortToQuote('Writer: Jonas Pike')).toBe(false);
+    expect(isFieldLine('Translated by: Ingrid Sørensen')).toBe(true);
+    // must not fire: a caption whose label ends in a number, a label without a value, a URL, a long label, two words
+    expect(isFieldLine('Table 2: Results')).toBe(false);
+    expect(isFieldLine('Date of Incident:')).toBe(false);
+    expect(isFieldLine('https://example.org/page')).toBe(false);
+    expect(isFieldLine('The five reasons we give here are: cost')).toBe(false);
+    expect(tooShortToQuote('Language: English')).toBe(true);
   });
   it('still drops labels, running heads and fragments (must not fire)', () => {
     expect(tooShortToQuote('Page 4')).toBe(true);

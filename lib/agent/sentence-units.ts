@@ -17,11 +17,46 @@ export function wrapsProse(line: string, next: string): boolean {
   return /(?:^|\s)\p{Ll}[\p{L}'\u2019]*,?$|[,\u2010-\u2014-]$/u.test(line) && /^[\p{L}(\u2018\u201C"']/u.test(next);
 }
 
-/** Sentences; a long multi-line "sentence" is split into its lines, and lines that only wrap prose are joined again. */
+/**
+ * A field line: a short label, a colon and its value ("Author: E. F. Benson", "Date of Incident: 12/01/2015"). The
+ * label is one to four words starting with a letter and ends in a letter or a closing bracket ("Table 2: Results" is a
+ * caption); the value is not empty.
+ */
+export function isFieldLine(line: string): boolean {
+  const t = line.trim();
+  const colon = t.indexOf(':');
+  if (colon <= 0 || colon === t.length - 1) return false;
+  const label = t.slice(0, colon).trim();
+  const value = t.slice(colon + 1).trim();
+  return (
+    /^\p{L}[\p{L}\p{M}'\u2019&/().\s-]*[\p{L})]$/u.test(label) &&
+    label.split(/\s+/).length <= 4 &&
+    value.length > 0 &&
+    !/^\/\//.test(value)
+  );
+}
+
+/**
+ * Whether a multi-line unit is a block of fields (two or more lines, every one a field line: a title page's "Author:",
+ * "Illustrator:", "Publisher:"): each is quoted alone. A block that mixes fields and prose stays one unit, as the
+ * sentence splitter cut it (its fields read with the sentence they head).
+ */
+function fieldBlock(text: string): boolean {
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
+  return lines.length >= 2 && lines.every(isFieldLine);
+}
+
+/**
+ * Sentences; a long multi-line "sentence" (or a block of field lines, "Author: …" over "Illustrator: …") is split into
+ * its lines, and lines that only wrap prose are joined again.
+ */
 export function quoteUnits(text: string): Sentence[] {
   const out: Sentence[] = [];
   for (const s of splitSentences(text)) {
-    if (s.text.length <= 300 || !s.text.includes('\n')) {
+    if (!s.text.includes('\n') || (s.text.length <= 300 && !fieldBlock(s.text))) {
       out.push(s);
       continue;
     }
@@ -49,10 +84,11 @@ export function quoteUnits(text: string): Sentence[] {
 
 /**
  * A short unit that still states something: a sentence end, at least three words and a digit ("This edition July
- * 2016."). Other short units are dropped as fragments (labels, page furniture, running heads).
+ * 2016."), or a field line of at least three words ("Author: E. F. Benson"). Other short units are dropped as fragments (labels, page furniture, running heads).
  */
 export function shortStatement(text: string): boolean {
   const t = text.trim();
+  if (isFieldLine(t) && !t.includes('\n')) return wordsOf(t).length >= 3;
   return /[.!?。！？]$/.test(t) && wordsOf(t).length >= 3 && /\d/.test(t);
 }
 
