@@ -169,6 +169,8 @@ export interface Respelling {
   acronyms: string[];
   /** A passage's term -> the question's misspelt term it stands for. */
   typos: Map<string, string>;
+  /** A question word no opened passage holds (lower case) -> its term: a passage may write it as two words. */
+  compounds: Map<string, string>;
 }
 
 export function respelling(
@@ -184,7 +186,30 @@ export function respelling(
     if (have.has(t) || !TYPO_WORD.test(t)) continue;
     for (const h of have) if (TYPO_WORD.test(h) && oneTypoApart(t, h)) typos.set(h, t);
   }
-  return { acronyms, typos };
+  const compounds = new Map<string, string>();
+  for (const word of question.match(/\p{L}+/gu) ?? []) {
+    const lower = word.toLowerCase();
+    const term = analyze(lower)[0];
+    if (term && topic.has(term) && !have.has(term) && COMPOUND_WORD.test(lower)) compounds.set(lower, term);
+  }
+  return { acronyms, typos, compounds };
+}
+
+/** A question word long enough to be two words written together ("walmart", "healthcare", "email" is too short). */
+const COMPOUND_WORD = /^\p{Ll}{6,}$/u;
+
+/**
+ * The question's words (`compounds`) a text writes as two words, apart or hyphenated: "Wal-Mart" or "Wal - Mart" for
+ * "walmart", "health care" for "healthcare". Each part must have at least two letters ("a lot" is no "alot").
+ */
+export function splitCompounds(text: string, compounds: ReadonlyMap<string, string>): string[] {
+  if (compounds.size === 0) return [];
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?<!\p{L})(?=(\p{L}{2,})(?:\s*[-\u2010\u2011]\s*|\s+)(\p{L}{2,})(?!\p{L}))/gu)) {
+    const term = compounds.get(`${m[1] ?? ''}${m[2] ?? ''}`.toLowerCase());
+    if (term && !out.includes(term)) out.push(term);
+  }
+  return out;
 }
 
 /** A word long enough that one wrong letter leaves it recognisable (and letters only: no numbers or codes). */
@@ -208,7 +233,7 @@ export function oneTypoApart(a: string, b: string): boolean {
 
 /** The question's terms a text (with its analysed terms `have`) says in another spelling. */
 function respelled(text: string, have: ReadonlySet<string>, r: Respelling): string[] {
-  const out = spelledAcronyms(text, r.acronyms);
+  const out = [...spelledAcronyms(text, r.acronyms), ...splitCompounds(text, r.compounds)];
   for (const [h, t] of r.typos) if (have.has(h)) out.push(t);
   return out.filter((t) => !have.has(t));
 }
@@ -309,7 +334,7 @@ export function selectEvidence(args: {
     terms,
     chunks.map((o) => contextTerms(o, contexts)),
   );
-  const respells = r.acronyms.length > 0 || r.typos.size > 0;
+  const respells = r.acronyms.length > 0 || r.typos.size > 0 || r.compounds.size > 0;
   if (respells)
     for (const o of chunks) {
       const have = contextTerms(o, contexts);
