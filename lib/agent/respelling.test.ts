@@ -121,6 +121,16 @@ describe('splitCompounds: a question word the passage writes as two words', () =
     );
   });
 
+  it('reads two question words a passage writes as one, only when a passage lacks one of them', () => {
+    const r = respelling('who founded wal mart', ['found', 'wal', 'mart'], [new Set(['sam', 'walmart', 'found'])]);
+    expect([...r.joined]).toEqual([['walmart', ['wal', 'mart']]]);
+    expect(respelling('who founded wal mart', ['found', 'wal', 'mart'], [new Set(['wal', 'mart'])]).joined.size).toBe(
+      0,
+    );
+    // "to day" is no "today": each word must be a topic word of two or more letters, the pair six or more
+    expect(respelling('a b', ['a', 'b'], [new Set(['ab'])]).joined.size).toBe(0);
+  });
+
   it('is read only for question words no opened passage holds', () => {
     expect([
       ...respelling('where did walmart start', ['walmart', 'start'], [new Set(['wal', 'mart'])]).compounds,
@@ -130,6 +140,13 @@ describe('splitCompounds: a question word the passage writes as two words', () =
 });
 
 describe('extractive answers read acronyms and one-letter misspellings', () => {
+  it('answers a question writing as two words what its passage writes as one', () => {
+    const c = chunkOf('chain.txt', 'Sam Walton founded Walmart in Rogers , Arkansas , in 1962 .');
+    const state = stateWith({ question: 'who founded wal mart', opened: [c] });
+    expect(extractiveAnswer(state, 'concise').answer).toMatch(/Sam Walton.*\[1\]/);
+    expect(answerSignals(state)?.declined).toBe(false);
+  });
+
   it('answers a question naming a word its passage writes as two', () => {
     const c = chunkOf('chain.txt', 'Sam Walton founded Wal - Mart in Rogers , Arkansas , in 1962 .');
     const state = stateWith({ question: 'who founded walmart', opened: [c] });
