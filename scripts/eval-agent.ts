@@ -1,7 +1,8 @@
 // npm run eval:agent – extractive-mode evaluation of the agent on the own QA set over real documents, ClapNQ
 // (answerable/unanswerable), a SQuAD 2.0 sample (a third set nothing is fitted on) and BIPIA (planted instructions).
 // `-- --only qa,clapnq,squad,bipia` runs a subset;
-// `--modes agent` asks the own QA set in one mode only; EVAL_DEBUG=1 prints every QA answer with the gate's errors.
+// `--modes agent` asks the own QA set in one mode only; EVAL_DEBUG=1 prints every QA answer with the gate's errors,
+// and every ClapNQ and SQuAD outcome with its half (fitting / held-out) and, for ClapNQ, the failure's cause.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -540,6 +541,19 @@ async function evalClapnq(index: ChunkIndex, mode: AgentMode, ctx: EvalModels = 
         ...judged(result),
       });
     }
+    if (process.env.EVAL_DEBUG)
+      console.log(
+        JSON.stringify({
+          clapnqOutcome: mode,
+          id: row.id,
+          half: (outcomes.length - 1) % 2 === 0 ? 'fit' : 'held',
+          answerable: row.answerable,
+          ok: outcomes.at(-1)?.ok,
+          cause: outcomes.at(-1)?.cause,
+          q: row.question,
+          a: result.answer.slice(0, 300),
+        }),
+      );
   }
   ms.sort((x, y) => x - y);
   return {

@@ -107,6 +107,26 @@ describe('saysCount: a how-many question wants a number said of what it counts',
     );
   });
 
+  it('reads "the number of X" as asking for a count of X, unless a noun makes it an identifier or it asks yes or no', () => {
+    expect(countedNoun('what is a good number of inventory turns')).toBe('turns');
+    expect(countedNoun('What is the total number of employees at the plant?')).toBe('employees');
+    expect(countedNoun('What was the average number of visitors per day?')).toBe('visitors');
+    expect(countedNoun('number of seats in the national assembly')).toBe('seats');
+    // "phone number", "case number": an identifier, not a count
+    expect(countedNoun('What is the phone number of the district office?')).toBeNull();
+    expect(countedNoun('What is the case number of the filing?')).toBeNull();
+    // a yes/no question names a count without asking for it; "how many" keeps its reading
+    expect(countedNoun('Do the statistics represent the number of firearms sold?')).toBeNull();
+    expect(countedNoun('Is the number of members fixed by law?')).toBeNull();
+    expect(countedNoun('Is there a limit on how many guests can attend?')).toBe('guests');
+  });
+
+  it('wants a number said of what "the number of" counts', () => {
+    const q = 'what is the total number of employees at the plant';
+    expect(saysCount('The plant employs 1,200 employees on three shifts .', q, sameWord)).toBe(true);
+    expect(saysCount('Employees at the plant work in 3 shifts .', q, sameWord)).toBe(false);
+  });
+
   it('holds for a question that counts nothing', () => {
     expect(saysCount('No number here .', 'what is the price of the ticket', sameWord)).toBe(true);
   });
@@ -170,6 +190,19 @@ describe('the answerability decision with the answer-shape rules', () => {
     const answer = extractiveAnswer(state, 'concise').answer;
     expect(answer).toContain('2,000 goals');
     expect(answer).toMatch(/\[1\]/);
+  });
+
+  it('declines a "number of" question whose on-topic sentence counts something else, and answers the count', () => {
+    const ask = (text: string) =>
+      extractiveAnswer(
+        stateWith({
+          question: 'what is the total number of employees at the bakery',
+          opened: [chunkOf('bakery.txt', text)],
+        }),
+        'concise',
+      ).answer;
+    expect(declined(ask('Employees at the bakery work in 3 shifts around the clock .'))).toBe(true);
+    expect(ask('The bakery has 240 employees in total .')).toMatch(/240 employees.*\[1\]/);
   });
 
   const INFOBOX =

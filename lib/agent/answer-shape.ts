@@ -57,12 +57,35 @@ const PHRASE_END = new Set(
 );
 
 /**
- * The noun a "how many" question counts, the head (last word) of the noun phrase after "how many": "how many goals
- * have …" → "goals", "how many US presidents are …" → "presidents", "how many tons of …" → "tons"; null when no noun
- * follows ("how many were killed …", "how many of them …").
+ * What asks for a count: "how many", or "the number of" / "a number of" / "what number of" (or "number of" opening a
+ * query), with at most one of the adjectives English puts before a count ("the total number of", "a good number of",
+ * "the average number of"). A noun before "number" makes another word ("the phone number of the office", "the case
+ * number of …": an identifier, not a count), so only a determiner or one of those adjectives may stand there.
+ * Measured on ClapNQ's fitting half: "what is a good number of inventory turns" is no longer answered by a proverb
+ * ("… cometh a good turne") that says no number of turns (docs/benchmarks-agent.md, ClapNQ round 5).
+ */
+const COUNT_ASKED = new RegExp(
+  '(?:\\bhow\\s+many|(?:^\\s*|\\b(?:the|a|an|what|which)\\s+)' +
+    '(?:(?:total|average|mean|median|typical|normal|usual|good|large|small|great|maximum|minimum|max|min|exact|' +
+    'approximate|estimated|overall|combined|highest|lowest|largest|smallest|greatest)\\s+)?number\\s+of)\\s+(.*)$',
+  'isu',
+);
+
+/** A question opening with an auxiliary or modal verb: it asks yes or no. */
+const YES_NO =
+  /^\s*(?:do|does|did|is|are|was|were|am|can|could|will|would|shall|should|has|have|had|may|might|must)\b/i;
+
+/**
+ * The noun a "how many" question counts, the head (last word) of the noun phrase after "how many" (or "the number
+ * of", `COUNT_ASKED`): "how many goals have …" → "goals", "how many US presidents are …" → "presidents", "how many tons
+ * of …" → "tons", "what is a good number of inventory turns" → "turns"; null when no noun follows ("how many were
+ * killed …", "how many of them …").
  */
 export function countedNoun(question: string): string | null {
-  const m = /\bhow\s+many\s+(.*)$/isu.exec(question);
+  const m = COUNT_ASKED.exec(question);
+  // A yes/no question names a count without asking for it ("Do the statistics represent the number of firearms
+  // sold?"): "the number of" asks for one only in a question that does not open with an auxiliary verb.
+  if (m && !/^how\s/i.test(m[0]) && YES_NO.test(question)) return null;
   if (!m?.[1]) return null;
   const phrase: string[] = [];
   for (const raw of m[1].split(/\s+/)) {

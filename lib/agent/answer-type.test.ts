@@ -306,6 +306,8 @@ describe('questionFrameTerms', () => {
     ['How does the paper "Creativity in Machine Learning" define creativity?', 'define'],
     ['What is the definition of a hausdorff space?', 'definition'],
     ['What does RPK stand for?', 'stand'],
+    ['where does the bronx get its name from', 'get'],
+    ['How did the Rocky Mountains get their name?', 'get'],
   ])('drops the frame verb of %j', (question, word) => {
     expect([...questionFrameTerms(question)]).toEqual(analyze(word));
   });
@@ -319,6 +321,8 @@ describe('questionFrameTerms', () => {
     'How do I define a custom field?',
     'What does the definition section of the contract list?',
     'Where does the speaker stand on the tax plan?',
+    'where do i get a name badge for the conference',
+    'how does a newborn get its first vaccine',
   ])('keeps a frame word that names the topic in %j', (question) => {
     expect(questionFrameTerms(question).size).toBe(0);
   });

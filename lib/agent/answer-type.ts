@@ -158,6 +158,8 @@ export function typeIsStrict(type: AnswerType): boolean {
  */
 const QUESTION_FRAMES = [
   /\bwhere\s+(?:did|does|do|has|have|had|would|could)\b.+?\b(come)\s+from\b/i,
+  // "Where does the Bronx get its name?": the passage says it "is named after" someone, seldom "gets".
+  /\b(?:where|how|why)\s+(?:did|does|do|has|have|had)\b.+?\b(get|got|gets)\s+(?:its|their|his|her)\s+names?\b/i,
   /\bwhat\s+(?:does|do|did|would|could)\b.+?\b(mean)\b/i,
   // "What does RPK stand for?": the passage spells it out ("RPK = revenue passenger kilometers"), it seldom says "stand".
   /\bwhat\s+(?:does|do|did)\b.+?\b(stand)\s+for\b/i,

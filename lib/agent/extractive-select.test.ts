@@ -38,6 +38,18 @@ describe('extractive evidence selection', () => {
     expect(ex.answer).not.toContain('central to our strategy');
   });
 
+  it('answers "where does X get its name" from the sentence saying what X is named after', () => {
+    const c = chunkOf(
+      'lakeside.txt',
+      'The town of Lakeside lies on the western shore . Lakeside is named after the family of Johan Lake , an early settler .',
+    );
+    const ex = extractiveAnswer(
+      stateWith({ question: 'where does lakeside get its name from', opened: [c] }),
+      'concise',
+    );
+    expect(ex.answer).toMatch(/named after the family of Johan Lake.*\[1\]/);
+  });
+
   it('declines with no citation and names the missing words when the passage lacks the asked attribute', () => {
     const state = stateWith({ question: 'What was the total revenue reported in the 10-K?', opened: [TENK] });
     const ex = extractiveAnswer(state, 'concise');

@@ -175,12 +175,17 @@ function contextTerms(opened: OpenedChunk, cache: Map<OpenedChunk, Set<string>>)
  * Question words the passages spell otherwise: an acronym a passage spells out ("EU" and "the European Union", "SP's"
  * and "the Scottish Parliament's"; `askedAcronyms`, `spelledAcronyms`), and a word no opened passage holds that
  * differs by one letter, or two neighbours swapped, from a word of a passage ("Zeria" and "Zeira", "affext" and
- * "affect"; `oneTypoApart`). Read on the question's topic terms only.
+ * "affect"; `oneTypoApart`), and a word written as two or two as one ("walmart" and "Wal - Mart", "re-branded" for
+ * "rebranded", "wal mart" and "Walmart"; `splitCompounds`, `joined`). Read on the question's topic terms only.
  */
 export interface Respelling {
   acronyms: string[];
   /** A passage's term -> the question's misspelt term it stands for. */
   typos: Map<string, string>;
+  /** A question word no opened passage holds (lower case) -> its term: a passage may write it as two words. */
+  compounds: Map<string, string>;
+  /** A passage's term -> the terms of the two question words it writes as one ("walmart" for "wal mart"). */
+  joined: Map<string, string[]>;
 }
 
 export function respelling(
@@ -196,7 +201,40 @@ export function respelling(
     if (have.has(t) || !TYPO_WORD.test(t)) continue;
     for (const h of have) if (TYPO_WORD.test(h) && oneTypoApart(t, h)) typos.set(h, t);
   }
-  return { acronyms, typos };
+  const compounds = new Map<string, string>();
+  for (const word of question.match(/\p{L}+/gu) ?? []) {
+    const lower = word.toLowerCase();
+    const term = analyze(lower)[0];
+    if (term && topic.has(term) && !have.has(term) && COMPOUND_WORD.test(lower)) compounds.set(lower, term);
+  }
+  const joined = new Map<string, string[]>();
+  const words = (question.match(/[\p{L}]+|[^\p{L}\s]+/gu) ?? []).map((w) => w.toLowerCase());
+  for (let i = 0; i + 1 < words.length; i++) {
+    const a = words[i] ?? '';
+    const b = words[i + 1] ?? '';
+    if (!/^\p{L}{2,}$/u.test(a) || !/^\p{L}{2,}$/u.test(b) || !COMPOUND_WORD.test(a + b)) continue;
+    const parts = [...analyze(a), ...analyze(b)].filter((t) => topic.has(t));
+    const whole = analyze(a + b)[0];
+    if (whole && parts.length > 0 && parts.some((t) => !have.has(t)) && have.has(whole)) joined.set(whole, parts);
+  }
+  return { acronyms, typos, compounds, joined };
+}
+
+/** A question word long enough to be two words written together ("walmart", "healthcare", "email" is too short). */
+const COMPOUND_WORD = /^\p{Ll}{6,}$/u;
+
+/**
+ * The question's words (`compounds`) a text writes as two words, apart or hyphenated: "Wal-Mart" or "Wal - Mart" for
+ * "walmart", "health care" for "healthcare". Each part must have at least two letters ("a lot" is no "alot").
+ */
+export function splitCompounds(text: string, compounds: ReadonlyMap<string, string>): string[] {
+  if (compounds.size === 0) return [];
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?<!\p{L})(?=(\p{L}{2,})(?:\s*[-\u2010\u2011]\s*|\s+)(\p{L}{2,})(?!\p{L}))/gu)) {
+    const term = compounds.get(`${m[1] ?? ''}${m[2] ?? ''}`.toLowerCase());
+    if (term && !out.includes(term)) out.push(term);
+  }
+  return out;
 }
 
 /** A word long enough that one wrong letter leaves it recognisable (and letters only: no numbers or codes). */
@@ -220,8 +258,9 @@ export function oneTypoApart(a: string, b: string): boolean {
 
 /** The question's terms a text (with its analysed terms `have`) says in another spelling. */
 function respelled(text: string, have: ReadonlySet<string>, r: Respelling): string[] {
-  const out = spelledAcronyms(text, r.acronyms);
+  const out = [...spelledAcronyms(text, r.acronyms), ...splitCompounds(text, r.compounds)];
   for (const [h, t] of r.typos) if (have.has(h)) out.push(t);
+  for (const [h, ts] of r.joined) if (have.has(h)) out.push(...ts);
   return out.filter((t) => !have.has(t));
 }
 
@@ -321,7 +360,7 @@ export function selectEvidence(args: {
     terms,
     chunks.map((o) => contextTerms(o, contexts)),
   );
-  const respells = r.acronyms.length > 0 || r.typos.size > 0;
+  const respells = r.acronyms.length > 0 || r.typos.size > 0 || r.compounds.size > 0 || r.joined.size > 0;
   if (respells)
     for (const o of chunks) {
       const have = contextTerms(o, contexts);

@@ -4,7 +4,7 @@ import { makeChunk, makeDocument } from '../../test/support/agent/fixtures';
 import { stateWith } from '../../test/support/agent/state';
 import { answerSignals } from './confidence';
 import { extractiveAnswer } from './extractive';
-import { oneTypoApart, respelling } from './extractive-select';
+import { oneTypoApart, respelling, splitCompounds } from './extractive-select';
 import { askedAcronyms, spelledAcronyms } from './text';
 
 function chunkOf(filename: string, text: string) {
@@ -97,7 +97,63 @@ describe('respelling', () => {
   });
 });
 
+describe('splitCompounds: a question word the passage writes as two words', () => {
+  const walmart = new Map([['walmart', 'walmart']]);
+  it('finds the word apart, hyphenated or hyphenated with spaces', () => {
+    expect(splitCompounds("Bob Bogle came up with the name `` Wal - Mart '' for the new chain .", walmart)).toEqual([
+      'walmart',
+    ]);
+    expect(splitCompounds('The first Wal-Mart opened in 1962.', walmart)).toEqual(['walmart']);
+    expect(splitCompounds('Health care spending rose.', new Map([['healthcare', 'healthcar']]))).toEqual(['healthcar']);
+  });
+
+  it('must not join the end of one word with the next, or parts of one letter', () => {
+    expect(splitCompounds('The wall martyrs were remembered.', walmart)).toEqual([]);
+    expect(splitCompounds('Dewal mart stores', walmart)).toEqual([]);
+    expect(splitCompounds('a lot of rain', new Map([['alot', 'alot']]))).toEqual([]);
+  });
+
+  it('finds only words of the map, whatever the text', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (text) => {
+        for (const t of splitCompounds(text, walmart)) expect(t).toBe('walmart');
+      }),
+    );
+  });
+
+  it('reads two question words a passage writes as one, only when a passage lacks one of them', () => {
+    const r = respelling('who founded wal mart', ['found', 'wal', 'mart'], [new Set(['sam', 'walmart', 'found'])]);
+    expect([...r.joined]).toEqual([['walmart', ['wal', 'mart']]]);
+    expect(respelling('who founded wal mart', ['found', 'wal', 'mart'], [new Set(['wal', 'mart'])]).joined.size).toBe(
+      0,
+    );
+    // "to day" is no "today": each word must be a topic word of two or more letters, the pair six or more
+    expect(respelling('a b', ['a', 'b'], [new Set(['ab'])]).joined.size).toBe(0);
+  });
+
+  it('is read only for question words no opened passage holds', () => {
+    expect([
+      ...respelling('where did walmart start', ['walmart', 'start'], [new Set(['wal', 'mart'])]).compounds,
+    ]).toEqual([['walmart', 'walmart']]);
+    expect(respelling('where did walmart start', ['walmart', 'start'], [new Set(['walmart'])]).compounds.size).toBe(0);
+  });
+});
+
 describe('extractive answers read acronyms and one-letter misspellings', () => {
+  it('answers a question writing as two words what its passage writes as one', () => {
+    const c = chunkOf('chain.txt', 'Sam Walton founded Walmart in Rogers , Arkansas , in 1962 .');
+    const state = stateWith({ question: 'who founded wal mart', opened: [c] });
+    expect(extractiveAnswer(state, 'concise').answer).toMatch(/Sam Walton.*\[1\]/);
+    expect(answerSignals(state)?.declined).toBe(false);
+  });
+
+  it('answers a question naming a word its passage writes as two', () => {
+    const c = chunkOf('chain.txt', 'Sam Walton founded Wal - Mart in Rogers , Arkansas , in 1962 .');
+    const state = stateWith({ question: 'who founded walmart', opened: [c] });
+    expect(extractiveAnswer(state, 'concise').answer).toMatch(/Sam Walton.*\[1\]/);
+    expect(answerSignals(state)?.declined).toBe(false);
+  });
+
   it('answers a question naming an organisation by the acronym its passage spells out', () => {
     const c = chunkOf(
       'parliament.md',
