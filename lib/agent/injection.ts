@@ -1,4 +1,5 @@
 import { analyze } from '@/lib/retrieval/analyzer';
+import { type ClassifierFinding, classifyInjection } from './injection-classifier';
 import { keyTerms, splitSentences } from './text';
 
 /**
@@ -40,7 +41,9 @@ export type InjectionSignal =
   | 'directive'
   | 'link'
   | 'claim'
-  | 'source';
+  | 'source'
+  /** The learned classifier (injection-classifier.ts) flagged the span; the rules did not. */
+  | 'learned';
 
 interface Rule {
   signal: InjectionSignal;
@@ -615,8 +618,8 @@ function scoreSentence(
 }
 
 /**
- * The instruction-like sentences of a text, with their scores and signals. Empty for clean text. `threshold`
- * overrides the score a sentence (or window) needs, for measuring the detector's trade-off curve.
+ * The instruction-like sentences of a text (the rules: the product's verdict), with their scores and signals. Empty
+ * for clean text. `threshold` overrides the score a sentence (or window) needs, for measuring the trade-off curve.
  */
 export function scanForInjection(text: string, options: { threshold?: number } = {}): InjectionFinding[] {
   const threshold = options.threshold ?? THRESHOLD;
@@ -672,6 +675,44 @@ export function scanForInjection(text: string, options: { threshold?: number } =
     }
   }
   return findings.sort((x, y) => x.start - y.start);
+}
+
+/** A sentence the rules score at least this much is suspicious enough for the classifier to decide on. */
+const SUSPICIOUS = 1;
+
+const learnedFinding = (c: ClassifierFinding): InjectionFinding => ({
+  span: c.span,
+  start: c.start,
+  end: c.end,
+  score: c.probability,
+  signals: ['learned'],
+});
+
+/**
+ * Rules and the learned classifier (injection-classifier.ts) together: the rules' findings, plus windows where a
+ * sentence the rules score at least SUSPICIOUS (below their threshold) is also flagged by the classifier. Measured
+ * in eval:injection and NOT used by the product: it raises recall on fresh attacks but also false positives on hard
+ * clean text (docs/benchmarks-agent.md, "Learned classifier").
+ */
+export function scanAgreeing(text: string): InjectionFinding[] {
+  const rules = scanForInjection(text);
+  const suspicious = scanForInjection(text, { threshold: SUSPICIOUS }).filter(
+    (s) => !rules.some((f) => f.start < s.end && f.end > s.start),
+  );
+  if (suspicious.length === 0) return rules;
+  const learned = classifyInjection(text, {
+    only: (w) => suspicious.some((s) => s.start < w.end && s.end > w.start),
+  }).map(learnedFinding);
+  return learned.length === 0 ? rules : [...rules, ...learned].sort((x, y) => x.start - y.start);
+}
+
+/** Rules or classifier, flagged when either flags (measured in eval:injection; not used by the product). */
+export function scanEither(text: string): InjectionFinding[] {
+  const rules = scanForInjection(text);
+  const learned = classifyInjection(text)
+    .filter((c) => !rules.some((f) => f.start < c.end && f.end > c.start))
+    .map(learnedFinding);
+  return [...rules, ...learned].sort((x, y) => x.start - y.start);
 }
 
 /** True when the text contains instruction-like content addressed to the assistant. */
