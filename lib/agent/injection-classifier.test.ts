@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scanAgreeing, scanEither, scanForInjection } from './injection';
+import { scanForInjection } from './injection';
 import {
   classifyInjection,
   features,
@@ -12,6 +12,7 @@ import {
   quantise,
   windows,
 } from './injection-classifier';
+import { scanAgreeing, scanEither } from './injection-combined';
 import modelJson from './injection-model.json';
 
 describe('injection model file', () => {

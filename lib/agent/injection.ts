@@ -1,5 +1,4 @@
 import { analyze } from '@/lib/retrieval/analyzer';
-import { type ClassifierFinding, classifyInjection } from './injection-classifier';
 import { keyTerms, splitSentences } from './text';
 
 /**
@@ -675,44 +674,6 @@ export function scanForInjection(text: string, options: { threshold?: number } =
     }
   }
   return findings.sort((x, y) => x.start - y.start);
-}
-
-/** A sentence the rules score at least this much is suspicious enough for the classifier to decide on. */
-const SUSPICIOUS = 1;
-
-const learnedFinding = (c: ClassifierFinding): InjectionFinding => ({
-  span: c.span,
-  start: c.start,
-  end: c.end,
-  score: c.probability,
-  signals: ['learned'],
-});
-
-/**
- * Rules and the learned classifier (injection-classifier.ts) together: the rules' findings, plus windows where a
- * sentence the rules score at least SUSPICIOUS (below their threshold) is also flagged by the classifier. Measured
- * in eval:injection and NOT used by the product: it raises recall on fresh attacks but also false positives on hard
- * clean text (docs/benchmarks-agent.md, "Learned classifier").
- */
-export function scanAgreeing(text: string): InjectionFinding[] {
-  const rules = scanForInjection(text);
-  const suspicious = scanForInjection(text, { threshold: SUSPICIOUS }).filter(
-    (s) => !rules.some((f) => f.start < s.end && f.end > s.start),
-  );
-  if (suspicious.length === 0) return rules;
-  const learned = classifyInjection(text, {
-    only: (w) => suspicious.some((s) => s.start < w.end && s.end > w.start),
-  }).map(learnedFinding);
-  return learned.length === 0 ? rules : [...rules, ...learned].sort((x, y) => x.start - y.start);
-}
-
-/** Rules or classifier, flagged when either flags (measured in eval:injection; not used by the product). */
-export function scanEither(text: string): InjectionFinding[] {
-  const rules = scanForInjection(text);
-  const learned = classifyInjection(text)
-    .filter((c) => !rules.some((f) => f.start < c.end && f.end > c.start))
-    .map(learnedFinding);
-  return [...rules, ...learned].sort((x, y) => x.start - y.start);
 }
 
 /** True when the text contains instruction-like content addressed to the assistant. */
