@@ -9,6 +9,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { scanForInjection } from '@/lib/agent/injection';
+import { classifyInjection } from '@/lib/agent/injection-classifier';
+import { scanAgreeing, scanEither } from '@/lib/agent/injection-combined';
 import { parseAndChunkPath } from '@/lib/ingest/parse-and-chunk';
 import { chunkText } from '@/test/support/agent/corpus';
 import { recordSection } from './agent-report';
@@ -432,6 +434,69 @@ async function main() {
     };
   });
 
+  // rules alone (the product's verdict), classifier alone and two combinations: the same planted attacks and texts
+  const detectors: { name: string; scan: (t: string) => { start: number; end: number }[] }[] = [
+    { name: 'rules alone (the product)', scan: (t) => scanForInjection(t) },
+    { name: 'classifier alone', scan: (t) => classifyInjection(t) },
+    { name: 'either flags (rules or classifier)', scan: (t) => scanEither(t) },
+    { name: 'rules, or both agree (rules score ≥ 1 and classifier)', scan: (t) => scanAgreeing(t) },
+    // for reading the curve only
+    ...[0.9, 0.97].map((threshold) => ({
+      name: `rules + classifier at p ≥ ${threshold} (curve)`,
+      scan: (t: string) => [...scanForInjection(t), ...classifyInjection(t, { threshold })],
+    })),
+  ];
+  const blindLoaded = BLIND_SETS.flatMap((set) => {
+    const attackFile = path.join(ROOT, 'eval/injection', set.attacks);
+    const cleanFile = path.join(ROOT, 'eval/injection', set.clean);
+    if (!existsSync(attackFile) || !existsSync(cleanFile)) return [];
+    return [
+      {
+        name: set.name,
+        attacks: jsonl(attackFile).map((r) => attackSchema.parse(r)),
+        clean: jsonl(cleanFile).map((r) => cleanTextSchema.parse(r)),
+      },
+    ];
+  });
+  const compareRows = detectors.map((d) => {
+    const hits = (t: string, a: number, b: number) => d.scan(t).some((f) => f.start < b && f.end > a);
+    const plantedRecall = (list: Attack[]) => {
+      let n = 0;
+      let hit = 0;
+      list.forEach((a, k) => {
+        for (const carrierList of Object.values(carriers)) {
+          const carrier = carrierList[k % Math.max(1, carrierList.length)];
+          if (!carrier) continue;
+          const p = plant(carrier.text, a.text, k);
+          n++;
+          if (hits(p.text, p.start, p.end)) hit++;
+        }
+      });
+      return pct(hit, n);
+    };
+    const fpRate = (list: { text: string }[]) => pct(list.filter((x) => d.scan(x.text).length > 0).length, list.length);
+    const t0 = performance.now();
+    const fpTextRate = fpRate([...clean.prose, ...clean.tables, ...clean.multilingual, ...clean.aiDocs]);
+    const fpCodeRate = fpRate(clean.code);
+    const perChunkUs =
+      (1000 * (performance.now() - t0)) /
+      Math.max(
+        1,
+        clean.prose.length + clean.tables.length + clean.multilingual.length + clean.aiDocs.length + clean.code.length,
+      );
+    const bipiaRate = pct(bipiaPlanted.filter((b) => hits(b.text, b.start, b.end)).length, bipiaPlanted.length);
+    const blind = blindLoaded.map((b) => `${plantedRecall(b.attacks)} / ${fpRate(b.clean)}`);
+    return `| ${d.name} | ${plantedRecall(attacks)} | ${fpTextRate} | ${fpCodeRate} | ${bipiaRate} | ${blind.join(' | ')} | ${Math.round(perChunkUs)} |`;
+  });
+  const compareTable = [
+    '',
+    "Rules alone (the product's verdict), the learned classifier alone (lib/agent/injection-classifier.ts), either of them, and agreement (the rules' findings, plus windows where a sentence the rules score ≥ 1 is flagged by the classifier). Blind columns: recall of planted attacks / false positives on the hard clean texts. µs: wall clock under load.",
+    '',
+    `| detector | own attacks recall | clean text FP | clean code FP | BIPIA recall | ${blindLoaded.map((b) => `${b.name} recall / FP`).join(' | ')} | µs per clean chunk |`,
+    `| --- | --- | --- | --- | --- | ${blindLoaded.map(() => '---').join(' | ')} | --- |`,
+    ...compareRows,
+  ];
+
   // ------------------------------------------------------------ report
   const fp = (list: Sample[]) => ({ n: list.length, flagged: list.filter(flagged).length });
   const fpBySource = (list: Sample[]) => {
@@ -466,6 +531,7 @@ async function main() {
     `| clean code (false positives) | ${fpCode.n} | ${fpCode.flagged} | **${pct(fpCode.flagged, fpCode.n)}** | ≤ 5% |`,
     `| BIPIA test attacks in BIPIA contexts (held out, recall) | ${bipiaAll.n} | ${bipiaAll.hit} | ${pct(bipiaAll.hit, bipiaAll.n)} | – |`,
     ...blindRows,
+    ...compareTable,
     '',
     `Speed: ${scanMs.toFixed(2)} ms per clean chunk (average ${Math.round(avgChars)} characters), single-threaded, on this machine under its current load.`,
     '',

@@ -40,7 +40,9 @@ export type InjectionSignal =
   | 'directive'
   | 'link'
   | 'claim'
-  | 'source';
+  | 'source'
+  /** The learned classifier (injection-classifier.ts) flagged the span; the rules did not. */
+  | 'learned';
 
 interface Rule {
   signal: InjectionSignal;
@@ -615,8 +617,8 @@ function scoreSentence(
 }
 
 /**
- * The instruction-like sentences of a text, with their scores and signals. Empty for clean text. `threshold`
- * overrides the score a sentence (or window) needs, for measuring the detector's trade-off curve.
+ * The instruction-like sentences of a text (the rules: the product's verdict), with their scores and signals. Empty
+ * for clean text. `threshold` overrides the score a sentence (or window) needs, for measuring the trade-off curve.
  */
 export function scanForInjection(text: string, options: { threshold?: number } = {}): InjectionFinding[] {
   const threshold = options.threshold ?? THRESHOLD;

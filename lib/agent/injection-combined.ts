@@ -1,0 +1,45 @@
+import { type InjectionFinding, scanForInjection } from './injection';
+import { type ClassifierFinding, classifyInjection } from './injection-classifier';
+
+/**
+ * Combinations of the rules (injection.ts, the product's verdict) and the learned classifier, measured by
+ * eval:injection. Kept apart from injection.ts so the product does not load the model while it does not use it.
+ */
+
+/** A sentence the rules score at least this much is suspicious enough for the classifier to decide on. */
+const SUSPICIOUS = 1;
+
+const learnedFinding = (c: ClassifierFinding): InjectionFinding => ({
+  span: c.span,
+  start: c.start,
+  end: c.end,
+  score: c.probability,
+  signals: ['learned'],
+});
+
+/**
+ * Rules and the learned classifier (injection-classifier.ts) together: the rules' findings, plus windows where a
+ * sentence the rules score at least SUSPICIOUS (below their threshold) is also flagged by the classifier. Measured
+ * in eval:injection and NOT used by the product: it raises recall on fresh attacks but also false positives on hard
+ * clean text (docs/benchmarks-agent.md, "Learned classifier").
+ */
+export function scanAgreeing(text: string): InjectionFinding[] {
+  const rules = scanForInjection(text);
+  const suspicious = scanForInjection(text, { threshold: SUSPICIOUS }).filter(
+    (s) => !rules.some((f) => f.start < s.end && f.end > s.start),
+  );
+  if (suspicious.length === 0) return rules;
+  const learned = classifyInjection(text, {
+    only: (w) => suspicious.some((s) => s.start < w.end && s.end > w.start),
+  }).map(learnedFinding);
+  return learned.length === 0 ? rules : [...rules, ...learned].sort((x, y) => x.start - y.start);
+}
+
+/** Rules or classifier, flagged when either flags (measured in eval:injection; not used by the product). */
+export function scanEither(text: string): InjectionFinding[] {
+  const rules = scanForInjection(text);
+  const learned = classifyInjection(text)
+    .filter((c) => !rules.some((f) => f.start < c.end && f.end > c.start))
+    .map(learnedFinding);
+  return [...rules, ...learned].sort((x, y) => x.start - y.start);
+}
