@@ -435,10 +435,11 @@ async function main() {
   });
 
   // rules alone (the product's verdict), classifier alone and two combinations: the same planted attacks and texts
-  const detectors: { name: string; scan: (t: string) => { start: number; end: number }[] }[] = [
+  // `key`: the figures recorded for a detector that is not the product's (injection.<key>_<set>_recall_pct, …).
+  const detectors: { name: string; key?: string; scan: (t: string) => { start: number; end: number }[] }[] = [
     { name: 'rules alone (the product)', scan: (t) => scanForInjection(t) },
-    { name: 'classifier alone', scan: (t) => classifyInjection(t) },
-    { name: 'either flags (rules or classifier)', scan: (t) => scanEither(t) },
+    { name: 'classifier alone', key: 'classifier', scan: (t) => classifyInjection(t) },
+    { name: 'either flags (rules or classifier)', key: 'either', scan: (t) => scanEither(t) },
     { name: 'rules, or both agree (rules score ≥ 1 and classifier)', scan: (t) => scanAgreeing(t) },
     // for reading the curve only
     ...[0.9, 0.97].map((threshold) => ({
@@ -458,6 +459,7 @@ async function main() {
       },
     ];
   });
+  const compareFigures: Record<string, number> = {};
   const compareRows = detectors.map((d) => {
     const hits = (t: string, a: number, b: number) => d.scan(t).some((f) => f.start < b && f.end > a);
     const plantedRecall = (list: Attack[]) => {
@@ -486,6 +488,17 @@ async function main() {
       );
     const bipiaRate = pct(bipiaPlanted.filter((b) => hits(b.text, b.start, b.end)).length, bipiaPlanted.length);
     const blind = blindLoaded.map((b) => `${plantedRecall(b.attacks)} / ${fpRate(b.clean)}`);
+    if (d.key) {
+      const share = (x: string) => Number.parseFloat(x);
+      compareFigures[`injection.${d.key}_recall_pct`] = share(plantedRecall(attacks));
+      compareFigures[`injection.${d.key}_false_positive_text_pct`] = share(fpTextRate);
+      compareFigures[`injection.${d.key}_false_positive_code_pct`] = share(fpCodeRate);
+      for (const b of blindLoaded) {
+        const set = b.name.replace(/\W+/g, '_');
+        compareFigures[`injection.${d.key}_${set}_recall_pct`] = share(plantedRecall(b.attacks));
+        compareFigures[`injection.${d.key}_${set}_false_positive_pct`] = share(fpRate(b.clean));
+      }
+    }
     return `| ${d.name} | ${plantedRecall(attacks)} | ${fpTextRate} | ${fpCodeRate} | ${bipiaRate} | ${blind.join(' | ')} | ${Math.round(perChunkUs)} |`;
   });
   const compareTable = [
@@ -599,7 +612,10 @@ async function main() {
       command: COMMAND,
     },
     ...Object.fromEntries(
-      Object.entries(blindFigures).map(([key, value]) => [key, { value, unit: '%', command: COMMAND }]),
+      Object.entries({ ...blindFigures, ...compareFigures }).map(([key, value]) => [
+        key,
+        { value, unit: '%', command: COMMAND },
+      ]),
     ),
     'injection.bipia_recall_pct': {
       value: round1((100 * bipiaAll.hit) / Math.max(1, bipiaAll.n)),
