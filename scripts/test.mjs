@@ -103,22 +103,20 @@ function readPlaywright(file) {
   }
 }
 
-/** Runs one stage; the summary lists stages in the order they started (two of them run beside a third). */
 async function stage(name, fn) {
   const t0 = Date.now();
   log(`── ${name}`);
-  const entry = { name, ok: false, seconds: 0 };
-  stages.push(entry);
+  let ok = false;
   try {
-    entry.ok = (await fn()) !== false;
+    ok = (await fn()) !== false;
   } catch (error) {
     console.error(`[docuchat] ${name}: ${error.message}`);
   }
-  entry.seconds = Math.round((Date.now() - t0) / 100) / 10;
-  return entry.ok;
+  stages.push({ name, ok, seconds: Math.round((Date.now() - t0) / 100) / 10 });
+  return ok;
 }
 
-async function vitest(name, project, env, extra = [], options = {}) {
+async function vitest(name, project, env, extra = []) {
   const out = path.join(tmp, `${name.replace(/\W+/g, '-')}.json`);
   const code = await runCode(
     'npx',
@@ -132,7 +130,7 @@ async function vitest(name, project, env, extra = [], options = {}) {
       `--outputFile.json=${out}`,
       ...extra,
     ],
-    { env, ...options },
+    { env },
   );
   readVitest(out);
   return code === 0;
@@ -169,58 +167,38 @@ try {
   // dead files, exports and dependencies (knip.jsonc): any finding fails the run
   await stage('dead code (knip)', async () => (await runCode('npx', ['knip', '--no-progress'])) === 0);
   await stage('unit tests', () => vitest('unit', 'unit', {}));
-  // The SQLite integration suite runs its files one at a time (one worker, mostly one core); on a 2-core machine the
-  // other core is free for its ~7 minutes. So the PostgreSQL suite and then the production build run beside it, in a
-  // second lane whose output is held back and printed after the SQLite suite's (the two never share a database, data
-  // folder or port). Both lanes finish before the browser tests, which need the build.
-  const sqliteLane = stage('integration tests (SQLite)', () =>
+  await stage('integration tests (SQLite)', () =>
     vitest('integration-sqlite', 'integration', {
       DATABASE_URL: `file:${path.join(tmp, 'sqlite', 'test.db')}`,
       DATA_DIR: path.join(tmp, 'sqlite'),
     }),
   );
-  const sideLog = path.join(tmp, 'side-lane.log');
-  const sideOut = fs.openSync(sideLog, 'a');
-  const side = { stdio: ['ignore', sideOut, sideOut] };
-  const sideLane = (async () => {
-    await stage('integration tests (PostgreSQL)', async () => {
-      // a free loopback port, so a cluster already running on this machine (a developer's) is never in the way
-      const pgPort = String(process.env.PGPORT || (await freePort()));
-      const out = execSync('bash scripts/pg-up.sh', {
-        cwd: root,
-        env: { ...process.env, PGROOT: path.join(tmp, 'pg'), PGPORT: pgPort },
-      }).toString();
-      pgUp = true;
-      const url = /DATABASE_URL=(\S+)/.exec(out)?.[1];
-      if (!url) throw new Error('PostgreSQL did not start');
-      return vitest(
-        'integration-pg',
-        'integration',
-        { DATABASE_URL: url, DATA_DIR: path.join(tmp, 'pgdata') },
-        ['db.int'],
-        side,
-      );
+  await stage('integration tests (PostgreSQL)', async () => {
+    // a free loopback port, so a cluster already running on this machine (a developer's) is never in the way
+    const pgPort = String(process.env.PGPORT || (await freePort()));
+    const out = execSync('bash scripts/pg-up.sh', {
+      cwd: root,
+      env: { ...process.env, PGROOT: path.join(tmp, 'pg'), PGPORT: pgPort },
+    }).toString();
+    pgUp = true;
+    const url = /DATABASE_URL=(\S+)/.exec(out)?.[1];
+    if (!url) throw new Error('PostgreSQL did not start');
+    return vitest('integration-pg', 'integration', { DATABASE_URL: url, DATA_DIR: path.join(tmp, 'pgdata') }, [
+      'db.int',
+    ]);
+  });
+  if (pgUp) {
+    execSync('bash scripts/pg-down.sh', {
+      cwd: root,
+      env: { ...process.env, PGROOT: path.join(tmp, 'pg') },
+      stdio: 'inherit',
     });
-    if (pgUp) {
-      execSync('bash scripts/pg-down.sh', {
-        cwd: root,
-        env: { ...process.env, PGROOT: path.join(tmp, 'pg') },
-        stdio: side.stdio,
-      });
-      pgUp = false;
-    }
-    await stage(
-      'production build',
-      async () => (await runCode('npx', ['next', 'build'], { env: { NEXT_TELEMETRY_DISABLED: '1' }, ...side })) === 0,
-    );
-  })();
-  try {
-    await Promise.all([sqliteLane, sideLane]);
-  } finally {
-    fs.closeSync(sideOut);
+    pgUp = false;
   }
-  log('── output of the PostgreSQL suite and the production build (they ran beside the SQLite suite)');
-  process.stdout.write(fs.readFileSync(sideLog, 'utf8'));
+  await stage(
+    'production build',
+    async () => (await runCode('npx', ['next', 'build'], { env: { NEXT_TELEMETRY_DISABLED: '1' } })) === 0,
+  );
   await stage('browser tests (Playwright, Chromium)', async () => {
     const out = path.join(tmp, 'playwright.json');
     const code = await runCode('npx', ['playwright', 'test', '--reporter=list,json'], {
