@@ -5,7 +5,7 @@
 // eval/injection/attacks.jsonl in four languages and several styles, planted into prose, code and table carriers;
 // BIPIA's test attacks planted into BIPIA's contexts, for measurement only).
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { scanForInjection } from '@/lib/agent/injection';
@@ -15,6 +15,7 @@ import { parseAndChunkPath } from '@/lib/ingest/parse-and-chunk';
 import { chunkText } from '@/test/support/agent/corpus';
 import { recordSection } from './agent-report';
 import { recordFigures } from './figures';
+import { jsonl, walk } from './injection-files';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DATA =
@@ -41,34 +42,6 @@ const byHash = <T>(items: T[], key: (t: T) => string) =>
 interface Sample {
   source: string;
   text: string;
-}
-
-function jsonl(file: string): Record<string, unknown>[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
-
-function* walk(dir: string, maxBytes = 400_000, depth = 0): Generator<string> {
-  if (depth > 12) return;
-  let entries: string[];
-  try {
-    entries = readdirSync(dir).sort();
-  } catch {
-    return;
-  }
-  for (const e of entries) {
-    const f = path.join(dir, e);
-    let st: ReturnType<typeof statSync>;
-    try {
-      st = statSync(f);
-    } catch {
-      continue;
-    }
-    if (st.isDirectory()) yield* walk(f, maxBytes, depth + 1);
-    else if (st.isFile() && st.size > 200 && st.size < maxBytes) yield f;
-  }
 }
 
 // ---------------------------------------------------------------- clean text

@@ -5,11 +5,12 @@
 // attacks from eval/injection/train/attacks.jsonl (written for training only), planted into clean chunks.
 // `--dry-run`: train and report, do not write the model.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseAndChunkPath } from '@/lib/ingest/parse-and-chunk';
 import { chunkText } from '@/test/support/agent/corpus';
+import { jsonl, walk } from './injection-files';
 import { type CleanChunk, isHeldOut, type TrainAttack, train } from './injection-train-core';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -24,34 +25,6 @@ const CHUNK = 1800;
 const sha = (s: string) => createHash('sha1').update(s).digest('hex');
 const byHash = <T>(items: T[], key: (t: T) => string) =>
   [...items].sort((a, b) => sha(key(a)).localeCompare(sha(key(b))));
-
-function jsonl(file: string): Record<string, unknown>[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
-
-function* walk(dir: string, maxBytes = 400_000, depth = 0): Generator<string> {
-  if (depth > 12) return;
-  let entries: string[];
-  try {
-    entries = readdirSync(dir).sort();
-  } catch {
-    return;
-  }
-  for (const e of entries) {
-    const f = path.join(dir, e);
-    let st: ReturnType<typeof statSync>;
-    try {
-      st = statSync(f);
-    } catch {
-      continue;
-    }
-    if (st.isDirectory()) yield* walk(f, maxBytes, depth + 1);
-    else if (st.isFile() && st.size > 200 && st.size < maxBytes) yield f;
-  }
-}
 
 const chunks = (text: string, max: number) =>
   chunkText(text, CHUNK)

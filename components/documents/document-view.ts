@@ -265,21 +265,8 @@ const KIND_BY_DOCUMENT_KIND: Record<DocumentKind, FileKind> = {
   text: 'text',
 };
 
-const KIND_BY_EXTENSION: Record<string, FileKind> = {
-  pdf: 'pdf',
-  docx: 'docx',
-  doc: 'docx',
-  xlsx: 'xlsx',
-  xls: 'xlsx',
-  pptx: 'pptx',
-  odt: 'odt',
-  ods: 'ods',
-  odp: 'odp',
-  rtf: 'rtf',
-  epub: 'epub',
-  eml: 'email',
-  msg: 'email',
-  zip: 'zip',
+/** File names whose extension is not the name of its format (the rest are read as their DocumentKind). */
+const KIND_BY_EXTENSION: Record<string, DocumentKind> = {
   png: 'image',
   jpg: 'image',
   jpeg: 'image',
@@ -288,21 +275,21 @@ const KIND_BY_EXTENSION: Record<string, FileKind> = {
   webp: 'image',
   bmp: 'image',
   gif: 'image',
-  csv: 'csv',
   tsv: 'csv',
-  html: 'html',
   htm: 'html',
   md: 'markdown',
-  markdown: 'markdown',
   txt: 'text',
 };
+
+const isDocumentKind = (ext: string): ext is DocumentKind => Object.hasOwn(KIND_BY_DOCUMENT_KIND, ext);
 
 /** The kind of file for its icon: the sniffed MIME type first, the extension as a fallback. */
 export function fileKind(mime: string, filename: string): FileKind {
   const kind = kindOfMime(mime);
   if (kind) return KIND_BY_DOCUMENT_KIND[kind];
   const ext = /\.([a-z0-9]{1,10})$/i.exec(filename)?.[1]?.toLowerCase() ?? '';
-  return KIND_BY_EXTENSION[ext] ?? 'file';
+  const byExtension = KIND_BY_EXTENSION[ext] ?? (isDocumentKind(ext) ? ext : undefined);
+  return byExtension ? KIND_BY_DOCUMENT_KIND[byExtension] : 'file';
 }
 
 const KIND_LABELS: Record<FileKind, string> = {
