@@ -10,7 +10,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { scanForInjection } from '@/lib/agent/injection';
 import { classifyInjection } from '@/lib/agent/injection-classifier';
-import { scanAgreeing, scanEither } from '@/lib/agent/injection-combined';
+import { scanAgreeing } from '@/lib/agent/injection-combined';
+import { scanProduct } from '@/lib/agent/retrieved-flags';
 import { parseAndChunkPath } from '@/lib/ingest/parse-and-chunk';
 import { chunkText } from '@/test/support/agent/corpus';
 import { recordSection } from './agent-report';
@@ -213,10 +214,19 @@ function plant(carrier: string, attack: string, k: number): { text: string; star
 
 /** Detected: a finding overlaps the planted attack (a finding elsewhere in the carrier does not count). */
 function detects(text: string, start: number, end: number): boolean {
-  return scanForInjection(text).some((f) => f.start < end && f.end > start);
+  return scanProduct(text).some((f) => f.start < end && f.end > start);
 }
 
-const flagged = (s: Sample) => scanForInjection(s.text).length > 0;
+const flaggedCache = new Map<string, boolean>();
+/** Flagged by the product's verdict (rules or classifier: retrieved-flags.ts), memoised per text. */
+const flagged = (s: Sample) => {
+  let v = flaggedCache.get(s.text);
+  if (v === undefined) {
+    v = scanProduct(s.text).length > 0;
+    flaggedCache.set(s.text, v);
+  }
+  return v;
+};
 
 async function main() {
   const started = performance.now();
@@ -260,7 +270,7 @@ async function main() {
   };
   const misses: string[] = [];
   attacks.forEach((a: Attack, k) => {
-    const alone = scanForInjection(a.text).length > 0;
+    const alone = scanProduct(a.text).length > 0;
     bump('alone', alone);
     for (const [kind, list] of Object.entries(carriers)) {
       const carrier = list[k % Math.max(1, list.length)];
@@ -297,7 +307,7 @@ async function main() {
     const fitMisses: string[] = [];
     blindAttacks.forEach((a, k) => {
       const h = k % 2 === 0 ? half.fit : half.held;
-      bumpGroup('alone', scanForInjection(a.text).length > 0);
+      bumpGroup('alone', scanProduct(a.text).length > 0);
       for (const [kind, list] of Object.entries(carriers)) {
         const carrier = list[k % Math.max(1, list.length)];
         if (!carrier) continue;
@@ -316,7 +326,7 @@ async function main() {
     const fitFalse: string[] = [];
     blindClean.forEach((c, k) => {
       const h = k % 2 === 0 ? cleanHalf.fit : cleanHalf.held;
-      const findings = scanForInjection(c.text);
+      const findings = scanProduct(c.text);
       h.n++;
       if (findings.length > 0) h.hit++;
       if (findings.length > 0 && k % 2 === 0)
@@ -407,12 +417,12 @@ async function main() {
     };
   });
 
-  // rules alone (the product's verdict), classifier alone and two combinations: the same planted attacks and texts
+  // the rules alone, the classifier alone, the product (either) and agreement: the same planted attacks and texts
   // `key`: the figures recorded for a detector that is not the product's (injection.<key>_<set>_recall_pct, …).
   const detectors: { name: string; key?: string; scan: (t: string) => { start: number; end: number }[] }[] = [
-    { name: 'rules alone (the product)', scan: (t) => scanForInjection(t) },
+    { name: 'rules alone (the instructions tier)', key: 'rules', scan: (t) => scanForInjection(t) },
     { name: 'classifier alone', key: 'classifier', scan: (t) => classifyInjection(t) },
-    { name: 'either flags (rules or classifier)', key: 'either', scan: (t) => scanEither(t) },
+    { name: 'rules or classifier (**the product**: instructions and suspect tiers)', scan: (t) => scanProduct(t) },
     { name: 'rules, or both agree (rules score ≥ 1 and classifier)', scan: (t) => scanAgreeing(t) },
     // for reading the curve only
     ...[0.9, 0.97].map((threshold) => ({
@@ -476,7 +486,7 @@ async function main() {
   });
   const compareTable = [
     '',
-    "Rules alone (the product's verdict), the learned classifier alone (lib/agent/injection-classifier.ts), either of them, and agreement (the rules' findings, plus windows where a sentence the rules score ≥ 1 is flagged by the classifier). Blind columns: recall of planted attacks / false positives on the hard clean texts. µs: wall clock under load.",
+    "The rules alone (the instructions tier), the learned classifier alone (lib/agent/injection-classifier.ts), either of them (the product's verdict, lib/agent/retrieved-flags.ts: what only the classifier flags stays evidence, marked), and agreement (the rules' findings, plus windows where a sentence the rules score ≥ 1 is flagged by the classifier). Blind columns: recall of planted attacks / false positives on the hard clean texts. µs: wall clock under load.",
     '',
     `| detector | own attacks recall | clean text FP | clean code FP | BIPIA recall | ${blindLoaded.map((b) => `${b.name} recall / FP`).join(' | ')} | µs per clean chunk |`,
     `| --- | --- | --- | --- | --- | ${blindLoaded.map(() => '---').join(' | ')} | --- |`,
@@ -531,7 +541,7 @@ async function main() {
   for (const [task, r] of bipia) lines.push(`| BIPIA ${task} (held out) | ${r.n} | ${r.hit} | ${pct(r.hit, r.n)} |`);
   lines.push(
     '',
-    'Trade-off (the threshold is 3 by design, chosen before measuring; the other rows are for reading the curve, not for tuning):',
+    'Trade-off of the rules alone (their threshold is 3 by design, chosen before measuring; the other rows are for reading the curve, not for tuning):',
     '',
     '| threshold | own attacks recall | clean text false positives | clean code false positives | BIPIA recall (held out) |',
     '| --- | --- | --- | --- | --- |',
@@ -546,7 +556,7 @@ async function main() {
   }
   const fpExamples = [...textClean, ...clean.code]
     .flatMap((s) =>
-      scanForInjection(s.text).map(
+      scanProduct(s.text).map(
         (f) =>
           `${s.source}: ${f.signals.join('+')} — "${f.span.replace(/\s+/g, ' ').replace(/\|/g, '/').slice(0, 140)}"`,
       ),

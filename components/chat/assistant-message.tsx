@@ -64,10 +64,27 @@ function SourceList({ citations, onCite }: { citations: AgentCitation[]; onCite:
             type="button"
             onClick={() => onCite(c)}
             className="inline-flex max-w-[22rem] items-center gap-1.5 rounded-md border border-slate-200 bg-white px-2 py-1 text-xs text-slate-700 hover:border-brand-300 hover:bg-brand-50"
-            title={[title !== c.filename ? title : null, c.filename, where].filter(Boolean).join(' · ')}
+            title={[
+              title !== c.filename ? title : null,
+              c.filename,
+              where,
+              c.instructionLike ? 'contains instruction-like text, used as data and not followed' : null,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
             data-testid="source-chip"
           >
             <span className="font-mono font-semibold text-brand-700">[{c.n}]</span>
+            {c.instructionLike ? (
+              <span
+                role="img"
+                aria-label="Contains instruction-like text"
+                className="flex-none text-amber-600"
+                data-testid="source-chip-instruction-like"
+              >
+                <AlertIcon className="h-3.5 w-3.5" />
+              </span>
+            ) : null}
             <FileIcon className="h-3.5 w-3.5 flex-none text-slate-400" />
             <span className="truncate">{c.filename}</span>
             {where ? <span className="max-w-[9rem] flex-none truncate text-slate-500">{where}</span> : null}

@@ -12,6 +12,7 @@ import { fetchJson } from '@/lib/client/fetch-json';
 import type { ChunkView } from '@/lib/db/chunks';
 import { AppError } from '@/lib/errors';
 import { locatePassage, locateQuoteInChunk } from './highlight';
+import { InstructionLikeNote } from './instruction-like-note';
 import { locationLabel } from './trace-format';
 import { viewerHref } from './viewer-href';
 
@@ -110,6 +111,7 @@ export function CitationPanel({ citation, onClose }: { citation: AgentCitation; 
         </button>
       </header>
       <div className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
+        {citation.instructionLike ? <InstructionLikeNote /> : null}
         {citation.quote ? (
           <figure className="mb-4">
             <figcaption className="mb-1 text-[0.7rem] font-semibold uppercase tracking-wide text-slate-400">

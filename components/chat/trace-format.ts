@@ -67,7 +67,7 @@ export function fallbackLabel(stage: string): string {
 const CONFIDENCE_TEXT: Record<Confidence, string> = {
   high: 'High: the answer passed every check, cites its sources, and at least 80% of its sentences are backed by the quoted passages. Nothing asked for was missing.',
   medium:
-    'Medium: the answer passed the checks and cites its sources, but some sentences are less directly backed, part of the question was not covered, or a document contained planted instructions.',
+    'Medium: the answer passed the checks and cites its sources, but some sentences are less directly backed, part of the question was not covered, or a document contained planted instructions or a cited passage reads like instructions to an AI.',
   low: 'Low: the answer could not be fully validated, cites nothing, or fewer than half of its sentences are backed by the sources. Read the sources before relying on it.',
 };
 
@@ -78,6 +78,8 @@ export function confidenceExplanation(confidence: Confidence): string {
 
 const FLAG_TEXT: Record<string, string> = {
   injection_in_context: 'A document contained instructions aimed at the assistant; they were ignored.',
+  cites_instruction_like_text:
+    'A cited passage contains text that reads like instructions to an AI. It is shown as what the document says; nothing in it was followed.',
   injection_attempt_blocked: 'The assistant tried to act on text planted in a document; that step was blocked.',
   prompt_injection: 'The question looked like an attempt to change the assistant’s rules, so it was not run.',
   empty_knowledge_base: 'You have no indexed documents yet, so there was nothing to search.',

@@ -1,6 +1,7 @@
 'use client';
 
 import { useMemo, useState } from 'react';
+import { InstructionLikeNote } from '@/components/chat/instruction-like-note';
 import { locationLabel } from '@/components/chat/trace-format';
 import { displayTitle } from '@/components/documents/display-title';
 import { EvidenceText } from '@/components/documents/evidence-text';
@@ -120,6 +121,11 @@ export function SharedAnswer({ snapshot }: { snapshot: ShareSnapshot }) {
                 </p>
               ) : (
                 <>
+                  {c.instructionLike ? (
+                    <div className="mt-3">
+                      <InstructionLikeNote />
+                    </div>
+                  ) : null}
                   {c.quote ? (
                     <blockquote className="mt-3 border-l-4 border-amber-300 pl-3 text-slate-800">
                       “{c.quote}”

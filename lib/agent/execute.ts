@@ -82,7 +82,9 @@ export async function executeCalls(rc: RunContext, calls: ToolCall[]): Promise<s
       });
       continue;
     }
-    if (copiesPlantedText(`${call.query ?? ''} ${call.reference ?? ''}`, state.injectedSpans, state.question)) {
+    const callText = `${call.query ?? ''} ${call.reference ?? ''}`;
+    // Suspect spans (classifier-only) stay evidence, but a call that copies one would be following it.
+    if (copiesPlantedText(callText, [...state.injectedSpans, ...state.suspectSpans], state.question)) {
       state.safetyFlags.add('injection_attempt_blocked');
       jobs.push({
         id,

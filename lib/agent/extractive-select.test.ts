@@ -604,7 +604,7 @@ describe('definition questions: the defining sentence fills the slot', () => {
     const pool = (opened: ReturnType<typeof chunkOf>) =>
       opened.text.split(/(?<=\.) /).map(
         (text, i): Candidate => ({
-          opened: { n: 1, handle: 'c1', chunk: opened, score: 1, injected: [], modelChars: 0 },
+          opened: { n: 1, handle: 'c1', chunk: opened, score: 1, injected: [], suspect: [], modelChars: 0 },
           sentence: { text, start: i * 100, end: i * 100 + text.length },
           terms: new Set(),
         }),

@@ -132,6 +132,7 @@ export function groundAnswer(answer: string, state: AgentState): Grounded {
         charStart: chunk.charStart,
         charEnd: chunk.charEnd,
         score: Math.round(opened.score * 1000) / 1000,
+        instructionLike: opened.injected.length > 0 || opened.suspect.length > 0,
         openedAs: oldN,
       },
     ];

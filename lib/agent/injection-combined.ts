@@ -2,8 +2,8 @@ import { type InjectionFinding, scanForInjection } from './injection';
 import { type ClassifierFinding, classifyInjection } from './injection-classifier';
 
 /**
- * Combinations of the rules (injection.ts, the product's verdict) and the learned classifier, measured by
- * eval:injection. Kept apart from injection.ts so the product does not load the model while it does not use it.
+ * A combination of the rules (injection.ts) and the learned classifier that eval:injection measures beside the
+ * product's verdict (retrieved-flags.ts: rules or classifier, in two tiers).
  */
 
 /** A sentence the rules score at least this much is suspicious enough for the classifier to decide on. */
@@ -20,8 +20,7 @@ const learnedFinding = (c: ClassifierFinding): InjectionFinding => ({
 /**
  * Rules and the learned classifier (injection-classifier.ts) together: the rules' findings, plus windows where a
  * sentence the rules score at least SUSPICIOUS (below their threshold) is also flagged by the classifier. Measured
- * in eval:injection and NOT used by the product: it raises recall on fresh attacks but also false positives on hard
- * clean text (docs/benchmarks-agent.md, "Learned classifier").
+ * in eval:injection, not used by the product (docs/benchmarks-agent.md, "Learned classifier").
  */
 export function scanAgreeing(text: string): InjectionFinding[] {
   const rules = scanForInjection(text);
@@ -33,13 +32,4 @@ export function scanAgreeing(text: string): InjectionFinding[] {
     only: (w) => suspicious.some((s) => s.start < w.end && s.end > w.start),
   }).map(learnedFinding);
   return learned.length === 0 ? rules : [...rules, ...learned].sort((x, y) => x.start - y.start);
-}
-
-/** Rules or classifier, flagged when either flags (measured in eval:injection; not used by the product). */
-export function scanEither(text: string): InjectionFinding[] {
-  const rules = scanForInjection(text);
-  const learned = classifyInjection(text)
-    .filter((c) => !rules.some((f) => f.start < c.end && f.end > c.start))
-    .map(learnedFinding);
-  return [...rules, ...learned].sort((x, y) => x.start - y.start);
 }

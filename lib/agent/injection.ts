@@ -709,9 +709,12 @@ export function isInjectedQuestion(question: string): boolean {
  * The instruction-like spans of retrieved text: each flagged sentence, extended over a directly following code
  * block (an instruction may carry its payload there). Empty for clean text.
  */
-export function findInjectedSpans(text: string): string[] {
+export function findInjectedSpans(
+  text: string,
+  findings: readonly InjectionFinding[] = scanForInjection(text),
+): string[] {
   const spans: string[] = [];
-  for (const f of scanForInjection(text)) {
+  for (const f of findings) {
     let span = f.span;
     const rest = text.slice(f.end);
     const fence = /^\s*(?::\s*)?```[^\n]*\n([\s\S]*?)```/.exec(rest);

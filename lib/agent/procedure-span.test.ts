@@ -114,6 +114,7 @@ function opened(n: number): OpenedChunk {
     chunk: chunkOf(`doc${n}.txt`, 'text'),
     score: 1,
     injected: [],
+    suspect: [],
     modelChars: 4,
   };
 }

@@ -2,7 +2,7 @@ import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
 import { checkAnswer } from './gate/check';
 import type { Unit } from './gate/units';
 import type { AgentState } from './state';
-import { missingParts, repeatsPlantedText, ungroundedTerms } from './validate';
+import { missingParts, repeatsPlantedText, repeatsSuspectUncited, ungroundedTerms } from './validate';
 
 /**
  * The best grounded version of a draft that the gate kept rejecting: markers to unopened sources are stripped,
@@ -24,7 +24,8 @@ export function bestGroundedVersion(draft: string, state: AgentState): { answer:
     const bad = new Set(report.issues.map((i) => i.unit));
     report.units.forEach((u, i) => {
       if (u.kind === 'heading') return;
-      if (repeatsPlantedText(u.text, state.injectedSpans, state.question)) bad.add(i);
+      if (repeatsPlantedText(u.text, state.injectedSpans, state.question) || repeatsSuspectUncited(u, state))
+        bad.add(i);
       else if (u.kind !== 'code' && ungroundedTerms(u.text, opened).length > 0) bad.add(i);
     });
     if (bad.size === 0) break;

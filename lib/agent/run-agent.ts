@@ -266,13 +266,17 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
           ]
         : reported;
     const validated = outcome.validated && gated.kind === 'verified' && !gated.stopped;
+    // A cited passage with instruction-like text only the classifier flags: used as data, marked, never High.
+    const citesSuspect = grounded.citations.some((c) => c.instructionLike);
+    if (citesSuspect && !safetyFlags.includes('cites_instruction_like_text'))
+      safetyFlags.push('cites_instruction_like_text');
     const confidenceArgs = {
       validated,
       citations: grounded.citations.length,
       support: grounded.support,
       insufficiencies: insufficiencies.length,
       answer: grounded.answer,
-      injectionInContext: state.safetyFlags.has('injection_in_context'),
+      injectionInContext: state.safetyFlags.has('injection_in_context') || citesSuspect,
       signals: answerSignals(state),
     };
     const confidence: Confidence = computeConfidence(confidenceArgs);

@@ -3,6 +3,7 @@ import type { PromptConstraints } from './constraints';
 import type { AgentLimits } from './limits';
 import type { AgentPlan } from './plan';
 import type { CatalogDocument } from './ports';
+import type { RetrievedFlags } from './retrieved-flags';
 import type { AgentFilters } from './types';
 
 /**
@@ -15,8 +16,10 @@ export interface ResultEntry {
   hit: SearchHit;
   documentHandle: string;
   queries: string[];
-  /** Instruction-like spans found in the hit's text (never obeyed). */
+  /** Instruction-like spans the rules found in the hit's text (planted: never obeyed, never evidence). */
   injected: string[];
+  /** Spans only the learned classifier flags (still evidence, marked, never obeyed; retrieved-flags.ts). */
+  suspect: string[];
   /** Marked irrelevant by the model; first to go when evidence is pruned. */
   irrelevant: boolean;
   /** Removed from the model's view by the evidence budget (still resolvable). */
@@ -30,7 +33,10 @@ export interface OpenedChunk {
   handle: string;
   chunk: IndexedChunk;
   score: number;
+  /** Planted instruction spans (rules): cut out of the evidence. */
   injected: string[];
+  /** Instruction-like spans only the classifier flags: evidence, but marked (retrieved-flags.ts). */
+  suspect: string[];
   /** Text shown to the model may be shortened by the evidence budget; validation always uses the full chunk. */
   modelChars: number;
   /** false for a vision model's reading of a page image: never a source of verbatim quotes (see the gate). */
@@ -70,6 +76,8 @@ export interface AgentState {
   feedback: string[];
   safetyFlags: Set<string>;
   injectedSpans: string[];
+  /** Every suspect span seen (classifier-only flags): a tool call copying one is blocked. */
+  suspectSpans: string[];
   /** One-line summaries of evidence pruned from the model's view. */
   prunedNotes: string[];
   follow: { visited: Set<string>; tokens: number; docCounts: Map<string, number> };
@@ -98,6 +106,7 @@ export function createAgentState(args: {
     feedback: [],
     safetyFlags: new Set(),
     injectedSpans: [],
+    suspectSpans: [],
     prunedNotes: [],
     follow: { visited: new Set(), tokens: 0, docCounts: new Map() },
     metadata: new Map(),
@@ -119,7 +128,7 @@ export function registerHit(
   state: AgentState,
   hit: SearchHit,
   query: string,
-  injected: string[],
+  flags: RetrievedFlags,
   origin: ResultEntry['origin'] = 'search',
 ): ResultEntry {
   const existingHandle = state.chunkHandles.get(hit.chunkId);
@@ -141,7 +150,8 @@ export function registerHit(
     hit,
     documentHandle: documentHandle(state, hit.documentId),
     queries: [query],
-    injected,
+    injected: flags.injected,
+    suspect: flags.suspect,
     irrelevant: false,
     pruned: false,
     origin,
@@ -158,11 +168,12 @@ export function normalizeHandle(raw: string | undefined, prefix: 'r' | 'd'): str
   return m?.[1] ? `${prefix}${Number.parseInt(m[1], 10)}` : null;
 }
 
-/** Records that an instruction-like span was seen in retrieved text. */
-export function recordInjection(state: AgentState, spans: string[]): void {
-  if (spans.length === 0) return;
+/** Records the instruction-like spans seen in retrieved text (both tiers: retrieved-flags.ts). */
+export function recordInjection(state: AgentState, flags: RetrievedFlags): void {
+  for (const s of flags.suspect) if (!state.suspectSpans.includes(s)) state.suspectSpans.push(s);
+  if (flags.injected.length === 0) return;
   state.safetyFlags.add('injection_in_context');
-  for (const s of spans) if (!state.injectedSpans.includes(s)) state.injectedSpans.push(s);
+  for (const s of flags.injected) if (!state.injectedSpans.includes(s)) state.injectedSpans.push(s);
 }
 
 export function remainingToolCalls(state: AgentState): number {

@@ -461,7 +461,7 @@ describe('opening the chunk that holds the asked row', () => {
         state,
         { ...chunk, snippet: chunk.text.slice(0, 80), text: chunk.text, score: 0.5 - i * 0.1, scores: { keyword: 1 } },
         question,
-        [],
+        { injected: [], suspect: [] },
       );
     return state;
   }
@@ -488,7 +488,7 @@ describe('opening the chunk that holds the asked row', () => {
       state,
       { ...newer, snippet: newer.text.slice(0, 80), text: newer.text, score: 0.5, scores: { keyword: 1 } },
       state.question,
-      [],
+      { injected: [], suspect: [] },
     );
     const handle = tableRowToOpen(state);
     expect(state.results.get(handle ?? '')?.hit.chunkId).toBe(newer.chunkId);

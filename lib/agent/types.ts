@@ -84,6 +84,11 @@ export interface AgentCitation {
   /** Retrieval score of the chunk (engine scale), 0 when it was reached only by opening. */
   score: number;
   /**
+   * The cited passage holds text that reads like instructions to an AI (either detector tier, retrieved-flags.ts).
+   * It was treated as what the document says, never followed; the UI marks the source. Absent in older answers.
+   */
+  instructionLike?: boolean;
+  /**
    * The number the source had when it was opened during the run (the trace's `Opened r1 as [k]`); `n` is its number
    * in the answer (renumbered by first use). Lets the trace show the answer's numbers. Absent in older answers.
    */

@@ -21,4 +21,6 @@ export const citationFieldsSchema = z.object({
   charStart: z.number().int(),
   charEnd: z.number().int(),
   score: z.number(),
+  /** The passage holds instruction-like text (quoted as data, never followed). Absent in answers stored before. */
+  instructionLike: z.boolean().optional(),
 });

@@ -171,6 +171,12 @@ export const citationSchema = citationFieldsSchema
     n: z.number().int().describe('The [n] marker in the answer'),
     documentId: z.uuid(),
     chunkId: z.uuid().describe('Open it with GET /api/chunks/{id}'),
+    instructionLike: z
+      .boolean()
+      .optional()
+      .describe(
+        'The cited passage contains text that reads like instructions to an AI: it was used as data (what the document says), never followed. Absent in answers stored before this flag existed.',
+      ),
   })
   .meta({ id: 'Citation' });
 

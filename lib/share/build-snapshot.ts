@@ -31,6 +31,7 @@ const storedCitationSchema = z.object({
   quote: z.string().default(''),
   quoteStart: z.number().int().nullable().default(null),
   quoteEnd: z.number().int().nullable().default(null),
+  instructionLike: z.boolean().default(false),
 });
 
 const insufficiencySchema = z.object({
@@ -101,6 +102,7 @@ export function buildShareSnapshot(
       quoteEnd: c.quoteEnd,
       sha256: source?.sha256 ?? null,
       redacted: !source,
+      instructionLike: c.instructionLike,
     };
   });
   const confidence = z.enum(['high', 'medium', 'low']).catch('low').parse(answer.confidence);

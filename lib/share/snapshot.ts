@@ -21,6 +21,8 @@ export const snapshotCitationSchema = z.object({
   quoteEnd: z.number().int().nullable(),
   sha256: z.string().nullable(),
   redacted: z.boolean(),
+  /** The passage holds instruction-like text, quoted as data (absent in snapshots frozen before the flag). */
+  instructionLike: z.boolean().optional(),
 });
 
 export const shareSnapshotSchema = z.object({

@@ -1,5 +1,5 @@
 import type { SearchHit } from '@/lib/retrieval/types';
-import { findInjectedSpans } from '../injection';
+import { flagRetrievedText } from '../retrieved-flags';
 import { normalizeHandle, recordInjection, registerHit } from '../state';
 import { estimateTokens, keyTerms } from '../text';
 import { type DetectedReference, detectReferences, parseReference } from './references';
@@ -158,9 +158,9 @@ export function createFollowReferenceTool(ctx: ToolContext): AgentTool {
         const count = (state.follow.docCounts.get(hit.documentId) ?? 0) + 1;
         state.follow.docCounts.set(hit.documentId, count);
         state.follow.tokens += estimateTokens(hit.text ?? hit.snippet);
-        const spans = findInjectedSpans(hit.text ?? hit.snippet);
-        recordInjection(state, spans);
-        const registered = registerHit(state, hit, ref.original, spans, 'follow');
+        const flags = flagRetrievedText(hit.text ?? hit.snippet);
+        recordInjection(state, flags);
+        const registered = registerHit(state, hit, ref.original, flags, 'follow');
         depthOf.set(hit.chunkId, depth);
         lines.push(describeEntry(registered));
         if (count >= state.limits.convergenceSameDoc) {

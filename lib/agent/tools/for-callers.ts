@@ -1,8 +1,8 @@
 import { analyzeConstraints } from '@/lib/agent/constraints';
-import { findInjectedSpans } from '@/lib/agent/injection';
 import { resolveLimits } from '@/lib/agent/limits';
 import { defaultPlan } from '@/lib/agent/plan';
 import type { CatalogDocument } from '@/lib/agent/ports';
+import { flagRetrievedText, isFlagged } from '@/lib/agent/retrieved-flags';
 import { createAgentState } from '@/lib/agent/state';
 import { createSearchDocsTool } from '@/lib/agent/tools/search-docs';
 import { createSearchSemanticTool } from '@/lib/agent/tools/search-semantic';
@@ -88,7 +88,7 @@ export async function searchWithAgentTool(
   const results = [...state.results.values()]
     .sort((a, b) => b.hit.score - a.hit.score)
     .slice(0, limit)
-    .map(({ hit, injected }) => ({
+    .map(({ hit, injected, suspect }) => ({
       chunkId: hit.chunkId,
       documentId: hit.documentId,
       filename: hit.filename,
@@ -98,7 +98,7 @@ export async function searchWithAgentTool(
       headingPath: hit.headingPath,
       score: hit.score,
       snippet: hit.snippet,
-      suspicious: injected.length > 0,
+      suspicious: injected.length > 0 || suspect.length > 0,
     }));
   return { ok: true, value: results };
 }
@@ -136,7 +136,7 @@ export async function openCitationForCaller(
       sheet: chunk.sheet,
       headingPath: chunk.headingPath,
       text: chunk.text,
-      suspicious: findInjectedSpans(chunk.text).length > 0,
+      suspicious: isFlagged(flagRetrievedText(chunk.text)),
     },
   };
 }

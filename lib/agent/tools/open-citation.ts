@@ -1,4 +1,4 @@
-import { findInjectedSpans } from '../injection';
+import { flagRetrievedText } from '../retrieved-flags';
 import { normalizeHandle, recordInjection } from '../state';
 import { type AgentTool, type ToolContext, toolError } from './types';
 
@@ -50,11 +50,11 @@ export function createOpenCitationTool(ctx: ToolContext): AgentTool {
         if (!chunk || !allowed.has(chunk.documentId)) {
           return toolError('NOT_FOUND', `${handle} is no longer available.`, 'Open another result or search again.');
         }
-        const injected = findInjectedSpans(chunk.text);
-        recordInjection(state, injected);
+        const { injected, suspect } = flagRetrievedText(chunk.text);
+        recordInjection(state, { injected, suspect });
         const n = state.opened.length + 1;
         const modelChars = Math.min(chunk.text.length, state.limits.maxCitationCharsForModel);
-        state.opened.push({ n, handle, chunk, score: entry.hit.score, injected, modelChars });
+        state.opened.push({ n, handle, chunk, score: entry.hit.score, injected, suspect, modelChars });
         const where = chunk.page !== null ? ` p.${chunk.page}` : chunk.sheet ? ` sheet ${chunk.sheet}` : '';
         const summary = `Opened ${handle} as [${n}]: ${chunk.filename}${where} (${(chunk.text.length / 1024).toFixed(1)} KB)`;
         return { ok: true, hits: 1, summary, forModel: `${summary}. Its text is under OPENED SOURCES as [${n}].` };

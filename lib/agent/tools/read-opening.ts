@@ -1,6 +1,6 @@
 import type { IndexedChunk, SearchHit } from '@/lib/retrieval/types';
 import { MAX_DOCUMENTS } from '../document-answer';
-import { findInjectedSpans } from '../injection';
+import { flagRetrievedText } from '../retrieved-flags';
 import { normalizeHandle, recordInjection, registerHit } from '../state';
 import { describeEntry, intersect } from './search-common';
 import { type AgentTool, type ToolContext, toolError } from './types';
@@ -89,9 +89,9 @@ export function createReadOpeningTool(ctx: ToolContext): AgentTool {
         );
       const lines = chunks.map((chunk, i) => {
         const hit = openingHit(chunk, i);
-        const spans = findInjectedSpans(hit.text ?? hit.snippet);
-        recordInjection(state, spans);
-        return describeEntry(registerHit(state, hit, query, spans));
+        const flags = flagRetrievedText(hit.text ?? hit.snippet);
+        recordInjection(state, flags);
+        return describeEntry(registerHit(state, hit, query, flags));
       });
       const more = total > documents.length ? ` (the newest ${documents.length} of ${total})` : '';
       const summary = `${chunks.length} opening passages of ${documents.length} documents${more}`;

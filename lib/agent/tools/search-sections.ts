@@ -1,8 +1,8 @@
 import { isIndexUnavailable } from '@/lib/retrieval/errors';
 import type { SearchMode } from '@/lib/retrieval/types';
 import { summaryRoute } from '@/lib/summaries/route';
-import { findInjectedSpans } from '../injection';
 import { deadlineSignal } from '../model-call';
+import { flagRetrievedText } from '../retrieved-flags';
 import { recordInjection, registerHit } from '../state';
 import { describeEntry, filtersWithMetaDocuments, mergeFilters, resolveModelFilters } from './search-common';
 import { type AgentTool, type ToolContext, toolError } from './types';
@@ -85,9 +85,9 @@ export function createSearchSectionsTool(ctx: ToolContext): AgentTool {
           'Use search_docs or search_text, which search every passage.',
         );
       const lines = hits.map((hit) => {
-        const spans = findInjectedSpans(hit.text ?? hit.snippet);
-        recordInjection(ctx.state, spans);
-        const entry = registerHit(ctx.state, hit, query, spans);
+        const flags = flagRetrievedText(hit.text ?? hit.snippet);
+        recordInjection(ctx.state, flags);
+        const entry = registerHit(ctx.state, hit, query, flags);
         return `${describeEntry(entry)} [section: ${hit.section}]`;
       });
       const sections = route.sections.map((s) => `"${s.label}"`).join(', ');

@@ -103,6 +103,7 @@ export function createVisualInterpretationTool(ctx: ToolContext): AgentTool {
         chunk,
         score: 0,
         injected: [],
+        suspect: [],
         modelChars: Math.min(text.length, state.limits.maxCitationCharsForModel),
         verbatim: false,
       });

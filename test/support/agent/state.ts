@@ -1,7 +1,7 @@
 import { analyzeConstraints } from '@/lib/agent/constraints';
-import { findInjectedSpans } from '@/lib/agent/injection';
 import { resolveLimits } from '@/lib/agent/limits';
 import { defaultPlan } from '@/lib/agent/plan';
+import { flagRetrievedText } from '@/lib/agent/retrieved-flags';
 import { type AgentState, createAgentState, recordInjection, registerHit } from '@/lib/agent/state';
 import type { IndexedChunk } from '@/lib/retrieval/types';
 
@@ -28,20 +28,21 @@ export function stateWith(args: { question: string; opened: IndexedChunk[]; quer
     });
   }
   args.opened.forEach((chunk, i) => {
-    const injected = findInjectedSpans(chunk.text);
-    recordInjection(state, injected);
+    const flags = flagRetrievedText(chunk.text);
+    recordInjection(state, flags);
     const entry = registerHit(
       state,
       { ...chunk, snippet: chunk.text.slice(0, 120), text: chunk.text, score: 1 - i * 0.1, scores: { keyword: 1 } },
       args.question,
-      injected,
+      flags,
     );
     state.opened.push({
       n: i + 1,
       handle: entry.handle,
       chunk,
       score: entry.hit.score,
-      injected,
+      injected: flags.injected,
+      suspect: flags.suspect,
       modelChars: chunk.text.length,
     });
   });

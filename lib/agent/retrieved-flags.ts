@@ -1,0 +1,50 @@
+import { findInjectedSpans, type InjectionFinding, scanForInjection } from './injection';
+import { classifyInjection } from './injection-classifier';
+
+/**
+ * The product's verdict on retrieved text (issue #13, item 7), in two tiers:
+ *
+ * - `injected`: what the rules flag (injection.ts). Precise (no flag on the eval's clean text and code), so these
+ *   spans are treated as planted instructions: cut out of the evidence a chunk counts for, never quoted, an answer
+ *   or tool call that repeats them is blocked.
+ * - `suspect`: what only the learned classifier flags (injection-classifier.ts). It catches far more unseen attacks
+ *   than the rules (docs/benchmarks-agent.md, "Learned classifier for injections"), but also flags some clean text
+ *   that instructs people (forms, exam sheets, security notices). So a suspect span stays evidence: it may be quoted
+ *   and cited for what the document says, the source is marked as holding instruction-like text (for the model, in
+ *   the answer's citation and in the UI), an answer is not High when it cites one, and its instructions are never
+ *   followed: a tool call copying it is blocked, and an answer may repeat it only in a unit that cites its source.
+ */
+export interface RetrievedFlags {
+  injected: string[];
+  suspect: string[];
+}
+
+const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) =>
+  a.start < b.end && a.end > b.start;
+
+/** Both tiers of findings with their positions (the eval measures these; the product uses flagRetrievedText). */
+export function scanRetrievedText(text: string): { rules: InjectionFinding[]; learned: InjectionFinding[] } {
+  const rules = scanForInjection(text);
+  const learned = classifyInjection(text)
+    .filter((c) => !rules.some((f) => overlaps(f, c)))
+    .map((c) => ({ span: c.span, start: c.start, end: c.end, score: c.probability, signals: ['learned' as const] }));
+  return { rules, learned };
+}
+
+/** The product's findings in one list, rules and learned, in text order (what eval:injection scores). */
+export function scanProduct(text: string): InjectionFinding[] {
+  const { rules, learned } = scanRetrievedText(text);
+  return [...rules, ...learned].sort((x, y) => x.start - y.start);
+}
+
+/** The planted (rules) and suspect (classifier-only) spans of a retrieved text. */
+export function flagRetrievedText(text: string): RetrievedFlags {
+  if (text.trim().length === 0) return { injected: [], suspect: [] };
+  const { rules, learned } = scanRetrievedText(text);
+  return { injected: findInjectedSpans(text, rules), suspect: learned.map((f) => f.span) };
+}
+
+/** True when either tier flagged something. */
+export function isFlagged(flags: RetrievedFlags): boolean {
+  return flags.injected.length > 0 || flags.suspect.length > 0;
+}
