@@ -10,7 +10,9 @@ export interface Sentence {
 }
 
 // Chinese and Japanese full stops, exclamation and question marks (。！？) end a sentence with no space after them.
-const SENTENCE_END = /[.!?](?=\s|$)|[。！？]+|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)/g;
+// A sentence that ends inside a quotation or parenthesis ends after its closing marks (`… attacker@example.com."`),
+// unless a citation marker follows them: a quoted answer sentence keeps its marker (`"… per token." [1]`).
+const SENTENCE_END = /[.!?](?=\s|$)|[.!?]["”’»)]+(?=\s|$)(?!\s*\[\d)|[。！？]+|\n\s*\n|\n(?=\s*(?:[-*•]|\d+[.)])\s)/g;
 
 /**
  * A short capitalised abbreviation followed by a number ("Ste. 305", "Fig. 3", "Vol. 2", "Art. 5"): the number is
