@@ -1,5 +1,6 @@
 import { findInjectedSpans, type InjectionFinding, scanForInjection } from './injection';
-import { classifyInjection } from './injection-classifier';
+import { type ClassifierFinding, classifyInjection } from './injection-classifier';
+import { splitSentences } from './text';
 
 /**
  * The product's verdict on retrieved text (issue #13, item 7), in two tiers:
@@ -22,13 +23,39 @@ export interface RetrievedFlags {
 const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) =>
   a.start < b.end && a.end > b.start;
 
+const learnedFinding = (c: ClassifierFinding): InjectionFinding => ({
+  span: c.span,
+  start: c.start,
+  end: c.end,
+  score: c.probability,
+  signals: ['learned'],
+});
+
+/**
+ * The classifier's findings, narrowed to the sentences it flags on their own. It also scores pairs of adjacent
+ * sentences and merges overlapping windows, so a finding often takes in a clean neighbour ("The warranty covers
+ * parts for two years." before the attack); the gate lets an answer restate a suspect span only as a quotation, so a
+ * span must not hold more than the flagged sentence. A finding no single sentence explains (only a pair scored) is
+ * kept whole.
+ */
+function learnedFindings(text: string, rules: readonly InjectionFinding[]): InjectionFinding[] {
+  const merged = classifyInjection(text).filter((c) => !rules.some((f) => overlaps(f, c)));
+  if (merged.length === 0) return [];
+  const sentences = splitSentences(text);
+  const withinOne = (w: { start: number; end: number }) => sentences.some((s) => w.start >= s.start && w.end <= s.end);
+  const single = classifyInjection(text, {
+    only: (w) => withinOne(w) && merged.some((m) => overlaps(m, w)),
+  });
+  return merged.flatMap((m) => {
+    const inside = single.filter((s) => overlaps(s, m));
+    return (inside.length > 0 ? inside : [m]).map(learnedFinding);
+  });
+}
+
 /** Both tiers of findings with their positions (the eval measures these; the product uses flagRetrievedText). */
 export function scanRetrievedText(text: string): { rules: InjectionFinding[]; learned: InjectionFinding[] } {
   const rules = scanForInjection(text);
-  const learned = classifyInjection(text)
-    .filter((c) => !rules.some((f) => overlaps(f, c)))
-    .map((c) => ({ span: c.span, start: c.start, end: c.end, score: c.probability, signals: ['learned' as const] }));
-  return { rules, learned };
+  return { rules, learned: learnedFindings(text, rules) };
 }
 
 /** The product's findings in one list, rules and learned, in text order (what eval:injection scores). */

@@ -153,15 +153,20 @@ export function repeatsPlantedText(answer: string, spans: readonly string[], que
 
 /**
  * True when a claim unit repeats a suspect span (instruction-like text only the classifier flags, which stays
- * evidence: retrieved-flags.ts) without citing a source that holds it. Quoting or restating it with its source's
- * [n] reports what the document says, and the citation carries the mark; the same words in the answer's own voice,
- * uncited or credited to another source, would be following it.
+ * evidence: retrieved-flags.ts) other than as a marked quotation of its source. Quoting it, inside quotation marks or
+ * a block quote, with the [n] of a source that holds it, reports what the document says, and the citation carries
+ * the mark; the same words or link in the answer's own voice (outside quotation marks), uncited, or credited to
+ * another source would be following it.
  */
 export function repeatsSuspectUncited(unit: Unit, state: AgentState): boolean {
   if (state.suspectSpans.length === 0 || unit.kind === 'heading') return false;
+  const quotedWhole = unit.kind === 'blockquote' || unit.kind === 'code';
+  let outside = unit.text;
+  if (!quotedWhole) for (const q of unit.quotes) outside = outside.split(q.text).join(' ');
   const cited = new Set([...unit.cites, ...unit.quotes.flatMap((q) => q.cites)]);
   for (const span of state.suspectSpans) {
     if (!repeatsPlantedText(unit.text, [span], state.question)) continue;
+    if (!quotedWhole && repeatsPlantedText(outside, [span], state.question)) return true;
     if (!state.opened.some((o) => cited.has(o.n) && o.suspect.includes(span))) return true;
   }
   return false;
