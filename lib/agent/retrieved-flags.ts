@@ -1,3 +1,4 @@
+import { memoByText } from './gate/memo';
 import { findInjectedSpans, type InjectionFinding, scanForInjection } from './injection';
 import { type ClassifierFinding, classifyInjection } from './injection-classifier';
 import { splitSentences } from './text';
@@ -19,6 +20,10 @@ export interface RetrievedFlags {
   injected: string[];
   suspect: string[];
 }
+
+/** Retrieved texts whose verdict is kept (about 2 KB each at most: a few MB). */
+const FLAG_MEMO_TEXTS = 2000;
+const NONE = Object.freeze<string[]>([]) as string[];
 
 const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) =>
   a.start < b.end && a.end > b.start;
@@ -64,12 +69,19 @@ export function scanProduct(text: string): InjectionFinding[] {
   return [...rules, ...learned].sort((x, y) => x.start - y.start);
 }
 
-/** The planted (rules) and suspect (classifier-only) spans of a retrieved text. */
-export function flagRetrievedText(text: string): RetrievedFlags {
-  if (text.trim().length === 0) return { injected: [], suspect: [] };
+/**
+ * The planted (rules) and suspect (classifier-only) spans of a retrieved text. Memoised by text (`memoByText`): a
+ * run flags the same chunk when a search returns it and again when it is opened, and popular chunks come back across
+ * runs; the verdict depends on the text alone. The arrays are frozen, since they are shared.
+ */
+export const flagRetrievedText: (text: string) => RetrievedFlags = memoByText((text: string): RetrievedFlags => {
+  if (text.trim().length === 0) return { injected: NONE, suspect: NONE };
   const { rules, learned } = scanRetrievedText(text);
-  return { injected: findInjectedSpans(text, rules), suspect: learned.map((f) => f.span) };
-}
+  return {
+    injected: Object.freeze(findInjectedSpans(text, rules)) as string[],
+    suspect: Object.freeze(learned.map((f) => f.span)) as string[],
+  };
+}, FLAG_MEMO_TEXTS);
 
 /** True when either tier flagged something. */
 export function isFlagged(flags: RetrievedFlags): boolean {
