@@ -14,7 +14,8 @@ import { splitSentences } from './text';
  *   that instructs people (forms, exam sheets, security notices). So a suspect span stays evidence: it may be quoted
  *   and cited for what the document says, the source is marked as holding instruction-like text (for the model, in
  *   the answer's citation and in the UI), an answer is not High when it cites one, and its instructions are never
- *   followed: a tool call copying it is blocked, and an answer may repeat it only in a unit that cites its source.
+ *   followed: a tool call copying it is blocked, and an answer may repeat it only as a quotation citing its source
+ *   (validate.ts, `repeatsSuspectUncited`).
  */
 export interface RetrievedFlags {
   injected: string[];

@@ -266,7 +266,7 @@ export async function runAgent(input: RunAgentInput, deps: AgentDeps, emit?: Age
           ]
         : reported;
     const validated = outcome.validated && gated.kind === 'verified' && !gated.stopped;
-    // A cited passage with instruction-like text only the classifier flags: used as data, marked, never High.
+    // A cited passage holding instruction-like text (either tier): used as data, marked, never High.
     const citesSuspect = grounded.citations.some((c) => c.instructionLike);
     if (citesSuspect && !safetyFlags.includes('cites_instruction_like_text'))
       safetyFlags.push('cites_instruction_like_text');
