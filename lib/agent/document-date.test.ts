@@ -66,21 +66,15 @@ describe('the date a document opens with (document-date.ts)', () => {
 
   it('leaves other questions, later passages, other documents and two dated documents to the reader', () => {
     const q = 'When was How to Get New Ideas written?';
+    const open = (...chunks: ReturnType<typeof opened>[]) => stateWith({ question: q, opened: chunks }).opened;
     // not asked when the document was made
-    expect(
-      documentDateAnswer('When did the author notice anomalies?', 'date', [{ n: 1, chunk: opened(ESSAY) } as never]),
-    ).toBeNull();
+    expect(documentDateAnswer('When did the author notice anomalies?', 'date', open(opened(ESSAY)))).toBeNull();
     // not the opening passage
-    expect(documentDateAnswer(q, 'date', [{ n: 1, chunk: opened(ESSAY, 3) } as never])).toBeNull();
+    expect(documentDateAnswer(q, 'date', open(opened(ESSAY, 3)))).toBeNull();
     // the question names another document
-    expect(
-      documentDateAnswer('When was the annual report written?', 'date', [{ n: 1, chunk: opened(ESSAY) } as never]),
-    ).toBeNull();
+    expect(documentDateAnswer('When was the annual report written?', 'date', open(opened(ESSAY)))).toBeNull();
     // two dated documents fit "the essay"
-    const two = [
-      { n: 1, chunk: opened(ESSAY) },
-      { n: 2, chunk: opened('May 2020 Another essay.', 0, 'Another Essay', 'other.html') },
-    ] as never[];
+    const two = open(opened(ESSAY), opened('May 2020 Another essay.', 0, 'Another Essay', 'other.html'));
     expect(documentDateAnswer('When was the essay written?', 'date', two)).toBeNull();
     expect(documentDateAnswer(q, 'date', two)?.date).toBe('January 2023');
   });
