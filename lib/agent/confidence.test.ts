@@ -256,6 +256,14 @@ describe('the High rule (certifiedHigh, extractiveConfidence)', () => {
     expect(high({ ...strong, sentenceCoverage: 0.79 })).not.toBe('high');
   });
 
+  it('must not be High or Medium: the same document states the asked attribute with another value (a conflict)', () => {
+    for (const signals of [strong, prose, { ...prose, answerType: 'quantity' as const }]) {
+      expect(high({ ...signals, conflict: true })).toBe('low');
+      expect(singledOut({ ...signals, conflict: true })).toBe(false);
+      expect(high({ ...signals, conflict: false })).toBe('high');
+    }
+  });
+
   it('must not be High or Medium: a value question whose quoted sentences hold no value next to its words', () => {
     // "Who wrote …?" answered by one sentence saying "wrote" and another holding a name far from the question's words
     for (const answerType of ['entity', 'date', 'quantity'] as const) {

@@ -33,6 +33,11 @@ export interface AnswerSignals {
   table: boolean;
   /** A value of the asked type stands next to the question's terms in the quoted evidence (open types: true). */
   slotNear: boolean;
+  /**
+   * The same document states the asked quantity's attribute elsewhere with another number (value-conflict.ts): the
+   * evidence does not single out one value, so the answer is neither High nor Medium.
+   */
+  conflict?: boolean;
   /** A description whose completeness its words cannot show (an overview of a document): never High. */
   openSpan?: boolean;
   /** How the quoted sentences fit the question (lib/agent/answer-fit.ts); absent for table cells and overviews. */
@@ -196,7 +201,7 @@ export function certifiedHigh(x: ConfidenceInput): boolean {
   const s = x.signals;
   if (!s || s.declined || s.openSpan || OPEN_SPAN_TYPES.has(s.answerType)) return false;
   if (!x.validated || x.hedged || x.insufficiencies > 0 || x.injectionInContext || x.citations === 0) return false;
-  if (fitDoubts(s.fit).length > 0 || !slotFilled(s)) return false;
+  if (fitDoubts(s.fit).length > 0 || !slotFilled(s) || s.conflict) return false;
   return s.sentenceCoverage >= HIGH_RULE.sentenceCoverage && s.rivalMargin >= HIGH_RULE.rivalMargin;
 }
 
@@ -223,7 +228,7 @@ export const MEDIUM_RULE = { rivalMargin: 0.7, oneSentenceShare: 0.9 } as const;
 
 /** Whether an extractive answer's evidence singles out one statement (`MEDIUM_RULE`). */
 export function singledOut(s: AnswerSignals): boolean {
-  if (s.rivalMargin < MEDIUM_RULE.rivalMargin || !slotFilled(s)) return false;
+  if (s.rivalMargin < MEDIUM_RULE.rivalMargin || !slotFilled(s) || s.conflict) return false;
   if (s.table) return true;
   return (s.fit?.oneSentenceShare ?? s.sentenceCoverage) >= MEDIUM_RULE.oneSentenceShare;
 }

@@ -38,6 +38,44 @@ describe('extractive evidence selection', () => {
     expect(ex.answer).not.toContain('central to our strategy');
   });
 
+  it('records a conflict when the document states the asked quantity twice with different numbers', () => {
+    const doc = makeDocument({
+      filename: 'winter-sports.epub',
+      title: 'Winter Sports in Switzerland',
+      mime: 'application/epub+zip',
+    });
+    const front = makeChunk(
+      doc,
+      0,
+      'WINTER SPORTS IN SWITZERLAND\n\nWITH 12 FULL-PAGE ILLUSTRATIONS IN COLOUR BY\n\nC. FLEMING WILLIAMS',
+    );
+    const advert = makeChunk(
+      doc,
+      1,
+      'HOMES AND HAUNTS OF RUSKIN\n\nBy Sir EDWARD T. COOK\n\nWith 28 Full-page Illustrations in Colour and 17 in Black and White by Miss E. M. B. Warren.',
+    );
+    const question = 'How many full-page illustrations in colour does the book have?';
+    const state = stateWith({ question, opened: [advert, front] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(answerSignals(state)?.conflict).toBe(true);
+    // asked of the book itself: the statement before the other (its title page) is the book's own
+    expect(ex.answer).toContain('WITH 12 FULL-PAGE ILLUSTRATIONS IN COLOUR BY" [');
+    expect(ex.answer).not.toContain('28');
+    expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+    // not asked of the document: the conflict is recorded, the best-scored sentence stays
+    const plain = stateWith({
+      question: 'How many full-page illustrations in colour are there?',
+      opened: [advert, front],
+    });
+    const other = extractiveAnswer(plain, 'concise');
+    expect(answerSignals(plain)?.conflict).toBe(true);
+    expect(other.answer).toContain('28');
+    // the advertisement alone states one value
+    const alone = stateWith({ question, opened: [advert] });
+    extractiveAnswer(alone, 'concise');
+    expect(answerSignals(alone)?.conflict).toBe(false);
+  });
+
   it('answers "where does X get its name" from the sentence saying what X is named after', () => {
     const c = chunkOf(
       'lakeside.txt',
@@ -761,6 +799,20 @@ describe('a sentence that only repeats the question', () => {
       expect(ex.answer, question).toContain(`: ${value} [1]`);
       expect(ex.answer, question).not.toMatch(/of QX41-7\./);
     }
+  });
+
+  it('a table cell under a caption that says the asked attribute covers it (Brinell hardness under "Hardness of …")', () => {
+    const hardness = chunkOf(
+      'alloy.html',
+      ['Hardness of grade QX41-7', '', '- | Brinell HBW / HB | Rockwell C HRC | Vickers HV', 'QX41-7 | 293-375'].join(
+        '\n',
+      ),
+      'QX41-7 data sheet',
+    );
+    const state = stateWith({ question: 'What is the Brinell hardness of QX41-7?', opened: [hardness] });
+    const ex = extractiveAnswer(state, 'concise');
+    expect(ex.answer).toContain('293-375 [1]');
+    expect(answerSignals(state)?.attributeCoverage).toBe(1);
   });
 
   it('is not evidence: a property the document only names in its keyword line is declined', () => {

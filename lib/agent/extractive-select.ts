@@ -33,12 +33,14 @@ import {
   answersFromTable,
   askedNoun,
   bestTableRow,
+  captionAbove,
   cellFits,
   type TableHit,
   type TableQuery,
   tableRows,
 } from './table-answer';
 import { askedAcronyms, keyTerms, normalizeForQuote, type Sentence, spelledAcronyms } from './text';
+import { otherValues } from './value-conflict';
 import { holdsFamily } from './word-family';
 
 /**
@@ -475,6 +477,28 @@ export function selectEvidence(args: {
   const useTable =
     table !== null && answersFromTable(table, DECLINE_ATTRIBUTE) && table.coverage >= (top?.chunk ?? 0) * 0.75;
 
+  // A quantity the same document also states with another number (value-conflict.ts): not singled out, never
+  // certain. When the question asks it of the document itself ("the book", said by its format), the statement nearer
+  // the document's opening is the document's own (its title page, not an advertisement for another book at its end).
+  const answerDocument = picked[0]?.opened.chunk;
+  const opposed =
+    !useTable && answerType === 'quantity' && answerDocument
+      ? otherValues({
+          answer: picked.map((p) => ({ text: p.sentence.text, terms: p.terms })),
+          others: scored
+            .filter((x) => x.c.opened.chunk.documentId === answerDocument.documentId)
+            .map((x) => ({ text: x.c.sentence.text, terms: x.c.terms, c: x.c })),
+          attributes: askedAttributes,
+          question,
+          analyzeWord: analyze,
+          window: SLOT_WINDOW,
+          holds,
+        })
+      : [];
+  const conflict = opposed.length > 0;
+  const ownLine = answerDocument ? ownStatement(opposed, picked, kindTerms(answerDocument.mime), termSet) : null;
+  if (ownLine) picked.splice(0, picked.length, ownLine);
+
   const chosen = useTable && table ? [table.opened] : [...new Set(picked.map((p) => p.opened))];
   const chosenTerms = new Set<string>();
   for (const o of chosen) for (const t of contextTerms(o, contexts)) chosenTerms.add(t);
@@ -507,7 +531,7 @@ export function selectEvidence(args: {
   const modifiers = typed ? typeNounModifiers(question, answerType) : new Set<string>();
   const attributes = terms.filter((t) => !specific.has(t) && !typeNouns.has(t));
   const headingOnly =
-    !useTable && picked.length > 0 && scored.filter((x) => picked.includes(x.c)).every((x) => x.heading);
+    !useTable && !ownLine && picked.length > 0 && scored.filter((x) => picked.includes(x.c)).every((x) => x.heading);
   const second = scored.find((x) => top && x.c.opened.chunk.documentId !== top.c.opened.chunk.documentId);
   const margin = top ? relativeGap(top.s, second?.s ?? 0) : 0;
   const rivalMargin = top ? relativeGap(top.s, rivalOf(top.c, scored)?.s ?? 0) : 0;
@@ -515,7 +539,10 @@ export function selectEvidence(args: {
 
   const pickedTerms = new Set<string>();
   if (useTable && table)
-    for (const t of analyze(`${table.row.text} ${table.headers.map((h) => h.text).join(' ')}`)) pickedTerms.add(t);
+    for (const t of analyze(
+      `${table.row.text} ${table.headers.map((h) => h.text).join(' ')} ${captionAbove(table.opened.chunk.text, table.headers[0] ?? table.row)}`,
+    ))
+      pickedTerms.add(t);
   for (const t of readTerms(picked)) pickedTerms.add(t);
   const sentenceCoverage = useTable && table ? table.coverage : weighted(terms, (t) => holds(pickedTerms, t), weight);
   const sentenceAttributes =
@@ -597,6 +624,7 @@ export function selectEvidence(args: {
     declined: unanswerable,
     table: useTable,
     slotNear,
+    conflict,
     // How the quoted sentences fit the question (a table cell is read where the asked row meets the column: none).
     fit: useTable ? undefined : answerFit(question, picked.map(fitSentence)),
   };
@@ -804,6 +832,31 @@ export function onlyTitleRuns(group: readonly Candidate[]): boolean {
   return group.length > 0 && group.every((c) => isTitleRun(c.sentence.text));
 }
 
+/**
+ * The document's own statement of a conflicting value (`otherValues`), when the question asks it of the document
+ * itself (a word naming the document's format, "the book" of an e-book, is among the question's terms): the one
+ * conflicting statement that stands before every quoted sentence in the document (an earlier passage, or earlier in
+ * the same passage). A book's title page and preface describe the book; its back pages advertise other books. Null
+ * when the question names no format, or two earlier statements differ.
+ */
+function ownStatement(
+  opposed: readonly { text: string; c: Candidate }[],
+  picked: readonly Candidate[],
+  kind: readonly string[],
+  terms: ReadonlySet<string>,
+): Candidate | null {
+  if (!kind.some((t) => terms.has(t)) || picked.length === 0) return null;
+  const at = (c: Candidate) => [c.opened.chunk.index, c.sentence.start] as const;
+  const before = (a: Candidate, b: Candidate) => {
+    const [ai, as] = at(a);
+    const [bi, bs] = at(b);
+    return ai < bi || (ai === bi && as < bs);
+  };
+  const earlier = opposed.filter((o) => picked.every((p) => before(o.c, p)));
+  const texts = new Set(earlier.map((o) => normalizeForQuote(o.text).toLowerCase()));
+  return texts.size === 1 ? (earlier[0]?.c ?? null) : null;
+}
+
 /** (top - other) / top, within 0-1. */
 function relativeGap(top: number, other: number): number {
   return Math.max(0, Math.min(1, (top - other) / Math.max(top, 1e-9)));
@@ -882,6 +935,7 @@ export function combinedSignals(parts: readonly Selection[]): AnswerSignals {
     declined: answered.length === 0,
     table: from.every((s) => s.table),
     slotNear: from.every((s) => s.slotNear),
+    conflict: from.some((s) => s.conflict === true),
     fit: combinedFit(from.map((s) => s.fit)),
   };
 }

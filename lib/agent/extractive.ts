@@ -3,6 +3,7 @@ import { detectAnswerType, questionFrameTerms, subQuestions, withoutInterrogativ
 import { recordAnswerSignals } from './confidence';
 import { DEFAULT_INSUFFICIENCY_PHRASE } from './constraints';
 import { documentAnswer } from './document-answer';
+import { documentDateAnswer } from './document-date';
 import { kindTerms } from './document-kind';
 import { mailHeaderAnswer } from './email-header';
 import { declineAnswer, questionWords, tableAnswerLine } from './extractive-answer';
@@ -190,6 +191,16 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
   if (mail) {
     recordAnswerSignals(state, mail.signals);
     return { answer: mail.lines.map((l) => quoted(l, mail.opened.n)).join(' '), insufficiencies: [], coverage: 1 };
+  }
+
+  // When a document was written: the date line at its opening, read by its place (document-date.ts).
+  const dated =
+    c.requiredSections.length === 0
+      ? documentDateAnswer(state.question, detectAnswerType(state.question), state.opened)
+      : null;
+  if (dated) {
+    recordAnswerSignals(state, dated.signals);
+    return { answer: `Dated at its opening: ${quoted(dated.date, dated.opened.n)}`, insufficiencies: [], coverage: 1 };
   }
 
   // A list under a label that says what the question asks ("Important points:" and its bullets; labelled-list.ts).

@@ -9,6 +9,7 @@ import { registerHit } from './state';
 import {
   answersFromTable,
   bestTableRow,
+  captionAbove,
   isDataRow,
   isIdentifierCell,
   isValueCell,
@@ -496,5 +497,34 @@ describe('opening the chunk that holds the asked row', () => {
 
   it('opens nothing when the searched row has no column saying the asked attribute', () => {
     expect(tableRowToOpen(withUnopened('What is the floor area of the Dunmore depot?', [second]))).toBeNull();
+  });
+});
+
+describe('captionAbove', () => {
+  const text = [
+    'Intro sentence that runs on for a good many words before the table, as prose does in a page.',
+    '',
+    'Hardness of grade X',
+    '',
+    '- | Brinell | Vickers',
+    'X | 293 |',
+  ].join('\n');
+  const first = (t: string, line: string) => ({
+    text: line,
+    start: t.indexOf(line),
+    end: t.indexOf(line) + line.length,
+    cells: line.split(' | '),
+  });
+
+  it('is the short line above the table, blank lines skipped', () => {
+    expect(captionAbove(text, first(text, '- | Brinell | Vickers'))).toBe('Hardness of grade X');
+  });
+
+  it('is empty for a table at the top, under prose, or under another table line', () => {
+    const top = '- | Brinell | Vickers\nX | 293 |';
+    expect(captionAbove(top, first(top, '- | Brinell | Vickers'))).toBe('');
+    const prose = text.replace('Hardness of grade X\n\n', '');
+    expect(captionAbove(prose, first(prose, '- | Brinell | Vickers'))).toBe('');
+    expect(captionAbove(text, first(text, 'X | 293 |'))).toBe('');
   });
 });

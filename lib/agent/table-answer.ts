@@ -114,6 +114,25 @@ export function isDataRow(cells: readonly string[]): boolean {
  */
 const MAX_HEADER_LINES = 5;
 
+/** The most words a table's caption line may have (a title, not a sentence of prose). */
+const CAPTION_WORDS = 12;
+
+/**
+ * The caption of the table whose first line (its top header, or the row itself) is `first`: the nearest non-blank
+ * line above it when that line is short and no table line ("Hardness of grade SNB22-3" above "- | Brinell HBW / HB |
+ * …"); empty when the table has none.
+ */
+export function captionAbove(text: string, first: TableLine): string {
+  const above = text
+    .slice(0, first.start)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0)
+    .at(-1);
+  if (!above || isTableLine(above) || above.split(/\s+/).length > CAPTION_WORDS) return '';
+  return above;
+}
+
 /** The tables of a chunk: data rows with the header lines above them. */
 export function tableRows(text: string): { row: TableLine; headers: TableLine[] }[] {
   // The table lines (null: a line that ends a table), separator lines dropped.
