@@ -173,7 +173,7 @@ async function main() {
     plantsPerAttack: 12,
     maxNegativeWindows: 90_000,
     epochs: 4,
-    targetFp: 0.015,
+    targetFp: 0.02,
     heldOutFraction: 0.2,
   };
   if (EVALUATE) {
