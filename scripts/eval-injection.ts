@@ -495,13 +495,13 @@ async function main() {
 
   // ------------------------------------------------------------ report
   const fp = (list: Sample[]) => ({ n: list.length, flagged: list.filter(flagged).length });
-  const fpBySource = (list: Sample[]) => {
+  const fpBySource = (list: Sample[], isFlagged: (s: Sample) => boolean = flagged) => {
     const m = new Map<string, { n: number; flagged: number }>();
     for (const s of list) {
       const key = s.source.includes('/') ? (s.source.split('/')[0] ?? s.source) : s.source;
       const r = m.get(key) ?? { n: 0, flagged: 0 };
       r.n++;
-      if (flagged(s)) r.flagged++;
+      if (isFlagged(s)) r.flagged++;
       m.set(key, r);
     }
     return m;
@@ -552,6 +552,14 @@ async function main() {
   lines.push('| kind | source | chunks | flagged | rate |', '| --- | --- | --- | --- | --- |');
   for (const [kind, list] of Object.entries(clean)) {
     for (const [source, r] of [...fpBySource(list).entries()].sort(([a], [b]) => a.localeCompare(b)))
+      lines.push(`| ${kind} | ${source} | ${r.n} | ${r.flagged} | ${pct(r.flagged, r.n)} |`);
+  }
+  // the learned classifier's false positives on the same (non-blind) clean sources: counts only
+  lines.push('', 'Learned classifier alone, false positives by clean source:', '');
+  lines.push('| kind | source | chunks | flagged | rate |', '| --- | --- | --- | --- | --- |');
+  for (const [kind, list] of Object.entries(clean)) {
+    const bySource = fpBySource(list, (x) => classifyInjection(x.text).length > 0);
+    for (const [source, r] of [...bySource.entries()].sort(([a], [b]) => a.localeCompare(b)))
       lines.push(`| ${kind} | ${source} | ${r.n} | ${r.flagged} | ${pct(r.flagged, r.n)} |`);
   }
   const fpExamples = [...textClean, ...clean.code]

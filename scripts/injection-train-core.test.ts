@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isHeldOut, plantAt, rng, train } from './injection-train-core';
+import { evaluateHeldOut, isHeldOut, plantAt, rng, train } from './injection-train-core';
 
 const CLEAN = Array.from({ length: 40 }, (_, i) => ({
   source: 'synthetic',
@@ -47,5 +47,19 @@ describe('injection classifier training', () => {
     expect(held).toBeGreaterThan(300);
     expect(held).toBeLessThan(500);
     expect(keys.filter((k) => isHeldOut(k, 0.2)).length).toBe(held);
+  });
+
+  it('holds out hard clean sentences by hash and measures them the same way for any model file', () => {
+    const hard = Array.from(
+      { length: 30 },
+      (_, i) => `Please ignore my previous e-mail number ${i}; the meeting stays on Thursday.`,
+    );
+    const report = train(CLEAN, ATTACKS, OPTIONS, hard);
+    const held = hard.filter((h) => isHeldOut(`hard:${h}`, OPTIONS.heldOutFraction)).length;
+    expect(report.heldOut.hardTotal).toBe(held);
+    expect(report.heldOut.hardFlagged).toBeLessThanOrEqual(held);
+    expect(Object.keys(report.heldOut.curve)).toContain('0.5');
+    // evaluating the trained model again (as `--evaluate` does for a committed model) gives the same report
+    expect(evaluateHeldOut(report.model, CLEAN, ATTACKS, OPTIONS, hard)).toEqual(report.heldOut);
   });
 });

@@ -80,6 +80,11 @@ interface Example {
   y: number;
 }
 
+const MIN_LETTERS = 8;
+/** Source groups of held-out clean chunks smaller than this do not set the threshold. */
+const MIN_GROUP = 100;
+const letters = (t: string) => t.match(/\p{L}/gu)?.length ?? 0;
+
 /** The windows of `carrier` with `attack` planted that are mostly the planted text. */
 function plantedWindows(carrier: string, attack: string, r: () => number): { pos: string[]; planted: string } {
   const p = plantAt(carrier, attack, r);
@@ -87,6 +92,8 @@ function plantedWindows(carrier: string, attack: string, r: () => number): { pos
   for (const w of windows(p.text)) {
     const overlap = Math.max(0, Math.min(w.end, p.end) - Math.max(w.start, p.start));
     // mostly attack, or most of the attack: a positive; a window that only grazes it is left out
+    // (a window of dressing alone, "-->" or "> [!NOTE]", says nothing: fewer than MIN_LETTERS letters is left out)
+    if (letters(w.text) < MIN_LETTERS) continue;
     if (overlap >= 0.5 * (w.end - w.start) || overlap >= 0.8 * (p.end - p.start)) pos.push(w.text);
   }
   return { pos, planted: p.text };
@@ -111,6 +118,14 @@ export interface TrainReport {
     plantedAttacks: number;
     detected: number;
     byGroup: Record<string, string>;
+    /** Held-out hard clean sentences (instructions to people, quoted attacks, prompts in code) flagged, alone. */
+    hardFlagged: number;
+    hardTotal: number;
+    /** The same sentences planted into held-out clean chunks: flagged windows overlapping them. */
+    hardPlantedFlagged: number;
+    hardPlanted: number;
+    /** Threshold → held-out rates, for reading the trade-off. */
+    curve: Record<string, string>;
   };
   counts: Record<string, number>;
 }
@@ -130,6 +145,7 @@ export function train(
   const cleanHeld = clean.filter((c) => isHeldOut(c.text, o.heldOutFraction));
   const attackTrain = attacks.filter((a) => !isHeldOut(a.id, o.heldOutFraction));
   const attackHeld = attacks.filter((a) => isHeldOut(a.id, o.heldOutFraction));
+  const hardTrain = hardClean.filter((h) => !isHeldOut(`hard:${h}`, o.heldOutFraction));
 
   const examples: Example[] = [];
   const push = (text: string, y: number) => {
@@ -140,11 +156,13 @@ export function train(
   const negWindows = cleanTrain.flatMap((c) => windows(c.text).map((w) => w.text));
   const step = Math.max(1, negWindows.length / o.maxNegativeWindows);
   for (let i = 0; i < negWindows.length; i += step) push(negWindows[Math.floor(i)] ?? '', 0);
-  for (const h of hardClean) {
+  for (const h of hardTrain) {
     push(h, 0);
     for (let k = 0; k < o.plantsPerAttack; k++) {
       const carrier = cleanTrain[Math.floor(r() * cleanTrain.length)]?.text ?? '';
-      for (const w of plantedWindows(carrier, h, r).pos) push(w, 0);
+      // dressed like the attacks, so a comment marker, "IMPORTANT:" or upper case is not evidence by itself
+      const dress = DRESS[Math.floor(r() * DRESS.length)] ?? ((x: string) => x);
+      for (const w of plantedWindows(carrier, dress(h), r).pos) push(w, 0);
     }
   }
   const negatives = examples.length;
@@ -210,7 +228,8 @@ export function train(
   }
   let threshold = 0.5;
   for (const scores of groups.values()) {
-    if (scores.length < 30) continue;
+    // a group needs enough chunks for its rate to mean something: in a group of 71, one chunk is 1.4%
+    if (scores.length < MIN_GROUP) continue;
     scores.sort((a, b) => a - b);
     const cut = Math.min(scores.length - 1, Math.floor((1 - o.targetFp) * scores.length));
     threshold = Math.max(threshold, (scores[cut] ?? 0.5) + 1e-4);
@@ -219,32 +238,83 @@ export function train(
   const file = quantise(w, bias, Number(threshold.toFixed(4)), counts);
   const model = modelFromFile(file);
 
-  // held-out recall: held-out attacks planted into held-out clean chunks
-  let planted = 0;
-  let detected = 0;
+  return { file, model, heldOut: evaluateHeldOut(model, clean, attacks, o, hardClean), counts };
+}
+
+export type HeldOutReport = TrainReport['heldOut'];
+
+/**
+ * The held-out measurement of a model (the one just trained, or any other model file, for comparing versions on the
+ * same held-out data): attacks held out by id planted into clean chunks held out by text, held-out hard clean
+ * sentences alone and planted, and held-out clean chunks, at the model's threshold and along a curve.
+ */
+export function evaluateHeldOut(
+  model: Model,
+  clean: CleanChunk[],
+  attacks: TrainAttack[],
+  o: Pick<TrainOptions, 'seed' | 'heldOutFraction'>,
+  hardClean: readonly string[] = [],
+): HeldOutReport {
+  const cleanHeld = clean.filter((c) => isHeldOut(c.text, o.heldOutFraction));
+  const attackHeld = attacks.filter((a) => isHeldOut(a.id, o.heldOutFraction));
+  const hardHeld = hardClean.filter((h) => isHeldOut(`hard:${h}`, o.heldOutFraction));
+  // held-out scores (highest window probability): held-out attacks planted into held-out clean chunks, held-out
+  // hard clean sentences alone and planted, held-out clean chunks; the counts at the threshold and a curve follow
   const rh = rng(o.seed + 1);
-  for (const a of attackHeld) {
-    for (let k = 0; k < 3; k++) {
-      const carrier = cleanHeld[Math.floor(rh() * cleanHeld.length)]?.text ?? '';
-      const p = plantAt(carrier, a.text, rh);
-      planted++;
-      const hit = windows(p.text).some(
-        (win) => win.start < p.end && win.end > p.start && maxProbability(win.text, model) >= model.threshold,
-      );
-      if (hit) detected++;
-    }
-  }
-  const cleanFlagged = cleanHeld.filter((c) => maxProbability(c.text, model) >= model.threshold).length;
+  const plantedScore = (carrier: string, planted: string) => {
+    const p = plantAt(carrier, planted, rh);
+    let best = 0;
+    for (const win of windows(p.text))
+      if (win.start < p.end && win.end > p.start) best = Math.max(best, maxProbability(win.text, model));
+    return best;
+  };
+  const attackScores: number[] = [];
+  for (const a of attackHeld)
+    for (let k = 0; k < 3; k++)
+      attackScores.push(plantedScore(cleanHeld[Math.floor(rh() * cleanHeld.length)]?.text ?? '', a.text));
+  const hardAlone = hardHeld.map((h) => maxProbability(h, model));
+  const hardPlantedScores = hardHeld.map((h) =>
+    plantedScore(cleanHeld[Math.floor(rh() * cleanHeld.length)]?.text ?? '', h),
+  );
+  const cleanScores = cleanHeld.map((c) => ({
+    key: c.source.split(' ')[0] ?? c.source,
+    p: maxProbability(c.text, model),
+  }));
+  const atLeast = (xs: readonly number[], t: number) => xs.filter((x) => x >= t).length;
+  const pct = (n: number, d: number) => `${((100 * n) / Math.max(1, d)).toFixed(1)}%`;
+  const curve: Record<string, string> = {};
+  for (const t of [0.5, 0.6, 0.7, 0.8, 0.9, 0.95])
+    curve[String(t)] = `attacks ${pct(atLeast(attackScores, t), attackScores.length)}, clean ${pct(
+      atLeast(
+        cleanScores.map((c) => c.p),
+        t,
+      ),
+      cleanScores.length,
+    )}, hard alone ${pct(atLeast(hardAlone, t), hardAlone.length)}, hard planted ${pct(atLeast(hardPlantedScores, t), hardPlantedScores.length)}`;
+  const th = model.threshold;
+  const planted = attackScores.length;
+  const detected = atLeast(attackScores, th);
+  const hardFlagged = atLeast(hardAlone, th);
+  const hardPlantedFlagged = atLeast(hardPlantedScores, th);
+  const cleanFlagged = atLeast(
+    cleanScores.map((c) => c.p),
+    th,
+  );
   const byGroup: Record<string, string> = {};
-  for (const c of cleanHeld) {
-    const key = c.source.split(' ')[0] ?? c.source;
-    const [f, n] = (byGroup[key] ?? '0/0').split('/').map(Number);
-    byGroup[key] = `${(f ?? 0) + (maxProbability(c.text, model) >= model.threshold ? 1 : 0)}/${(n ?? 0) + 1}`;
+  for (const c of cleanScores) {
+    const [f, n] = (byGroup[c.key] ?? '0/0').split('/').map(Number);
+    byGroup[c.key] = `${(f ?? 0) + (c.p >= th ? 1 : 0)}/${(n ?? 0) + 1}`;
   }
   return {
-    file,
-    model,
-    heldOut: { cleanChunks: cleanHeld.length, cleanFlagged, plantedAttacks: planted, detected, byGroup },
-    counts,
+    cleanChunks: cleanHeld.length,
+    cleanFlagged,
+    plantedAttacks: planted,
+    detected,
+    byGroup,
+    hardFlagged,
+    hardTotal: hardHeld.length,
+    hardPlantedFlagged,
+    hardPlanted: hardHeld.length,
+    curve,
   };
 }

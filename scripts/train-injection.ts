@@ -8,10 +8,18 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { type Model, modelFromFile, probability, windows } from '@/lib/agent/injection-classifier';
 import { parseAndChunkPath } from '@/lib/ingest/parse-and-chunk';
 import { chunkText } from '@/test/support/agent/corpus';
 import { jsonl, walk } from './injection-files';
-import { type CleanChunk, isHeldOut, type TrainAttack, train } from './injection-train-core';
+import {
+  type CleanChunk,
+  evaluateHeldOut,
+  type HeldOutReport,
+  isHeldOut,
+  type TrainAttack,
+  train,
+} from './injection-train-core';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DATA =
@@ -20,6 +28,8 @@ const DATA =
   path.resolve(ROOT, '../shared/data');
 const OUT = path.join(ROOT, 'lib/agent/injection-model.json');
 const DRY = process.argv.includes('--dry-run');
+/** `--evaluate <model.json>`: no training; the held-out report of that model file (to compare versions). */
+const EVALUATE = process.argv.includes('--evaluate') ? process.argv[process.argv.indexOf('--evaluate') + 1] : undefined;
 const CHUNK = 1800;
 
 const sha = (s: string) => createHash('sha1').update(s).digest('hex');
@@ -158,30 +168,56 @@ async function main() {
   console.log(`clean chunks ${clean.length}:`, Object.fromEntries(bySource));
   console.log(`hard clean sentences ${hard.length}`);
   console.log(`attacks ${attacks.length} in ${new Set(attacks.map((a) => a.lang)).size} languages`);
-  const report = train(
-    clean,
-    attacks,
-    {
-      seed: 13,
-      plantsPerAttack: 12,
-      maxNegativeWindows: 90_000,
-      epochs: 4,
-      targetFp: 0.015,
-      heldOutFraction: 0.2,
-    },
-    hard,
-  );
-  const h = report.heldOut;
+  const options = {
+    seed: 13,
+    plantsPerAttack: 12,
+    maxNegativeWindows: 90_000,
+    epochs: 4,
+    targetFp: 0.02,
+    heldOutFraction: 0.2,
+  };
+  if (EVALUATE) {
+    const model = modelFromFile(JSON.parse(readFileSync(EVALUATE, 'utf8')));
+    printHeldOut(model.threshold, evaluateHeldOut(model, clean, attacks, options, hard));
+    if (process.argv.includes('--show-top')) showTop(model, clean, options.heldOutFraction);
+    return;
+  }
+  const report = train(clean, attacks, options, hard);
   console.log('counts', report.counts);
-  console.log(
-    `threshold ${report.file.threshold}; held-out clean chunks flagged ${h.cleanFlagged}/${h.cleanChunks} (${((100 * h.cleanFlagged) / Math.max(1, h.cleanChunks)).toFixed(1)}%); held-out attacks planted in held-out chunks detected ${h.detected}/${h.plantedAttacks} (${((100 * h.detected) / Math.max(1, h.plantedAttacks)).toFixed(1)}%)`,
-  );
-  console.log('held-out clean flagged by source', h.byGroup);
+  printHeldOut(report.file.threshold, report.heldOut);
   console.log(`train time ${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (DRY) return;
   const json = `${JSON.stringify(report.file, null, 2)}\n`;
   writeFileSync(OUT, json);
   console.log(`wrote ${path.relative(ROOT, OUT)} (${(json.length / 1024).toFixed(0)} KiB)`);
+}
+
+/** The held-out clean chunks the model scores highest, with their highest window (to see what it confuses). */
+function showTop(model: Model, clean: CleanChunk[], fraction: number) {
+  const scored = clean
+    .filter((c) => isHeldOut(c.text, fraction))
+    .map((c) => {
+      let best = { p: 0, text: '' };
+      for (const w of windows(c.text)) {
+        const p = probability(model, w.text);
+        if (p > best.p) best = { p, text: w.text };
+      }
+      return { source: c.source, ...best };
+    })
+    .sort((a, b) => b.p - a.p)
+    .slice(0, 25);
+  for (const s of scored) console.log(`${s.p.toFixed(3)} ${s.source}: ${JSON.stringify(s.text.slice(0, 220))}`);
+}
+
+function printHeldOut(threshold: number, h: HeldOutReport) {
+  console.log(
+    `threshold ${threshold}; held-out clean chunks flagged ${h.cleanFlagged}/${h.cleanChunks} (${((100 * h.cleanFlagged) / Math.max(1, h.cleanChunks)).toFixed(1)}%); held-out attacks planted in held-out chunks detected ${h.detected}/${h.plantedAttacks} (${((100 * h.detected) / Math.max(1, h.plantedAttacks)).toFixed(1)}%)`,
+  );
+  console.log('held-out clean flagged by source', h.byGroup);
+  console.log(
+    `held-out hard clean sentences flagged alone ${h.hardFlagged}/${h.hardTotal}, planted ${h.hardPlantedFlagged}/${h.hardPlanted}`,
+  );
+  console.log('held-out curve', h.curve);
 }
 
 await main();
