@@ -8,7 +8,7 @@ import { analyze } from '@/lib/retrieval/analyzer';
  * that answers states the fact ("Kentucky won the title in 1951"), seldom the asker's modality, so these are no topic
  * words the answer must hold.
  */
-const STANCE = /\b(must|might|ought|ever|truly|really|actually)\b|\b(supposed|expect(?:ed)?)\s+to\s+[a-z]/gi;
+const STANCE = /\b(must|might|ought|ever|truly|really)\b|\b(supposed|expect(?:ed)?)\s+to\s+[a-z]/gi;
 
 /** The analysed terms of the question's stance words (`STANCE`): no topic words. */
 export function stanceTerms(question: string): Set<string> {
