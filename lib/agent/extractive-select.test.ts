@@ -88,6 +88,12 @@ describe('extractive evidence selection', () => {
     expect(ex.answer).toMatch(/named after the family of Johan Lake.*\[1\]/);
   });
 
+  it('answers a question whose stance words ("ever", "must") the passage does not write', () => {
+    const c = chunkOf('wildcats.txt', 'Kentucky lies in the American South . Kentucky won the title in 1950 .');
+    const ex = extractiveAnswer(stateWith({ question: 'has kentucky really ever won', opened: [c] }), 'concise');
+    expect(ex.answer).toMatch(/Kentucky won the title in 1950.*\[1\]/);
+  });
+
   it('declines with no citation and names the missing words when the passage lacks the asked attribute', () => {
     const state = stateWith({ question: 'What was the total revenue reported in the 10-K?', opened: [TENK] });
     const ex = extractiveAnswer(state, 'concise');

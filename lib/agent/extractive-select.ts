@@ -28,6 +28,7 @@ import { asksDimensionWith, measureReader, unitHeaderReader } from './measure';
 import { procedureSpan } from './procedure-span';
 import { asks } from './question-sentence';
 import { isFieldLine } from './sentence-units';
+import { stanceTerms } from './stance-words';
 import type { OpenedChunk } from './state';
 import {
   answersFromTable,
@@ -353,6 +354,7 @@ export function selectEvidence(args: {
   const answerType = detectAnswerType(question);
   // The topic terms (interrogatives dropped); specific ones (names, numbers, codes) weigh 3.
   const frame = questionFrameTerms(question);
+  for (const t of stanceTerms(question)) frame.add(t);
   const topic = keyTerms(withoutInterrogatives(question)).filter((t) => !frame.has(t));
   const terms = topic.length > 0 ? topic : args.terms;
   const contexts = new Map<OpenedChunk, Set<string>>();
