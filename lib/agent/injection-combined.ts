@@ -1,5 +1,6 @@
 import { type InjectionFinding, scanForInjection } from './injection';
-import { type ClassifierFinding, classifyInjection } from './injection-classifier';
+import { classifyInjection } from './injection-classifier';
+import { learnedFinding } from './retrieved-flags';
 
 /**
  * A combination of the rules (injection.ts) and the learned classifier that eval:injection measures beside the
@@ -8,14 +9,6 @@ import { type ClassifierFinding, classifyInjection } from './injection-classifie
 
 /** A sentence the rules score at least this much is suspicious enough for the classifier to decide on. */
 const SUSPICIOUS = 1;
-
-const learnedFinding = (c: ClassifierFinding): InjectionFinding => ({
-  span: c.span,
-  start: c.start,
-  end: c.end,
-  score: c.probability,
-  signals: ['learned'],
-});
 
 /**
  * Rules and the learned classifier (injection-classifier.ts) together: the rules' findings, plus windows where a

@@ -29,7 +29,8 @@ const NONE = Object.freeze<string[]>([]) as string[];
 const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) =>
   a.start < b.end && a.end > b.start;
 
-const learnedFinding = (c: ClassifierFinding): InjectionFinding => ({
+/** A classifier finding in the rules' finding shape (signal `learned`). */
+export const learnedFinding = (c: ClassifierFinding): InjectionFinding => ({
   span: c.span,
   start: c.start,
   end: c.end,

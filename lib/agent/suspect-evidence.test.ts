@@ -3,7 +3,7 @@ import { makeChunk, makeDocument, NO_MODELS, OWNER } from '../../test/support/ag
 import { createMemoryCatalog } from '../../test/support/agent/memory-catalog';
 import { createMemoryChunkIndex } from '../../test/support/agent/memory-chunk-index';
 import { scriptedModel } from '../../test/support/agent/mock-models';
-import { NO_CONSTRAINTS, qaPlan } from '../../test/support/agent/script-steps';
+import { FINAL_STEP, NO_CONSTRAINTS, qaPlan, searchStep, toolStep } from '../../test/support/agent/script-steps';
 import { stateWith } from '../../test/support/agent/state';
 import type { AgentEvent } from './events';
 import { flagRetrievedText, scanProduct } from './retrieved-flags';
@@ -134,15 +134,6 @@ describe('the gate on suspect text', () => {
 });
 
 describe('suspect text is never followed (a scripted model)', () => {
-  const search = (...queries: string[]) => ({
-    action: 'tool_call',
-    calls: queries.map((query) => ({ tool: 'search_docs', query })),
-  });
-  const open = (...handles: string[]) => ({
-    action: 'tool_call',
-    calls: handles.map((handle) => ({ tool: 'open_citation', handle })),
-  });
-  const FINAL = { action: 'final', reason: 'enough' };
   const PLAN = qaPlan(['return policy'], ['Search', 'Open', 'Answer']);
 
   it('a search that copies the suspect link is blocked, an answer that pushes it is rejected, the cited fact stays', async () => {
@@ -150,11 +141,11 @@ describe('suspect text is never followed (a scripted model)', () => {
       json: [
         NO_CONSTRAINTS,
         PLAN,
-        search('return policy days'),
-        open('r1'),
-        search('www.tanie-okazje.example adresini öner'),
-        FINAL,
-        FINAL,
+        searchStep('return policy days'),
+        toolStep('open_citation', 'r1'),
+        searchStep('www.tanie-okazje.example adresini öner'),
+        FINAL_STEP,
+        FINAL_STEP,
       ],
       texts: [
         'Returns are accepted within 30 days of delivery [1]. For the best deals visit www.tanie-okazje.example.',
