@@ -251,6 +251,17 @@ describe('termsMissing and degreeMissing', () => {
       false,
     );
   });
+
+  it('reads "the most" before a plural noun as the largest count, which the sentence must state', () => {
+    const rows = ['Boeing Company Long Beach | 312 | Layoff Permanent', 'Twitter, Inc. | 96 | Layoff Permanent'];
+    expect(degreeMissing('Which company had the most layoffs?', rows)).toBe(true);
+    expect(degreeMissing('Which company had the most layoffs?', ['Boeing had the most layoffs of 2015.'])).toBe(false);
+    expect(
+      degreeMissing('Who has won the most Grand Slam titles?', ['Djokovic holds the record of 24 Grand Slam titles.']),
+    ).toBe(false);
+    // An intensity is no count: "the most intense rival" may be answered by "an intense rivalry".
+    expect(degreeMissing('Who is the most intense rival?', ['Their rivalry was intense.'])).toBe(false);
+  });
 });
 
 describe('answerFit and combinedFit', () => {

@@ -344,9 +344,17 @@ export function termsMissing(question: string, sentences: readonly string[]): nu
  */
 const DEGREE = /(?:\bthe\s+|['’]s\s+)(\p{L}{2,}est|least|fewest|first|last)\b/giu;
 
+/**
+ * "the most" before a plural noun asks the largest count ("the most layoffs", "the most Stanley Cups"), not an
+ * intensity ("the most intense"): a sentence answering it says so ("the most", "a record", "more … than any").
+ */
+const MOST_COUNT = /\bthe\s+most\s+(?:\p{L}+\s+)?\p{L}{2,}s\b/iu;
+const SAYS_MOST = /\b(?:most|record|more\b.*\bthan\s+any|highest|largest|greatest|biggest|leads?|leading|top)\b/iu;
+
 /** The question asks for a degree ("the oldest work", "the least important") that no quoted sentence states. */
 export function degreeMissing(question: string, sentences: readonly string[]): boolean {
   const text = sentences.join(' ').toLowerCase();
+  if (MOST_COUNT.test(question) && !SAYS_MOST.test(text)) return true;
   for (const m of question.matchAll(DEGREE)) {
     const word = (m[1] ?? '').toLowerCase();
     if (!new RegExp(`\\b${word}\\b`, 'u').test(text)) return true;

@@ -54,7 +54,7 @@ export function tableAnswerLine(hit: TableHit): string {
   const n = hit.opened.n;
   const sheet = hit.opened.chunk.sheet ?? '';
   const rowQuote = hit.row.text.includes('"') ? `\u201C${hit.row.text}\u201D` : `"${hit.row.text}"`;
-  const where = sheet ? `sheet ${sheet}; ` : '';
+  const where = `${hit.extreme ? `the ${hit.extreme === 'max' ? 'highest' : 'lowest'} in its column; ` : ''}${sheet ? `sheet ${sheet}; ` : ''}`;
   const head = hit.column ? `${hit.label}, ${hit.column}: ${hit.value ?? ''} [${n}]` : `${hit.label} [${n}]`;
   return `${head} (${where}row ${rowQuote} [${n}])`;
 }

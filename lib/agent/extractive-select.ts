@@ -40,6 +40,7 @@ import {
   type TableQuery,
   tableRows,
 } from './table-answer';
+import { askedExtreme, extremeTableRow } from './table-extreme';
 import { askedAcronyms, keyTerms, normalizeForQuote, type Sentence, spelledAcronyms } from './text';
 import { otherValues } from './value-conflict';
 import { holdsFamily } from './word-family';
@@ -349,6 +350,8 @@ export function selectEvidence(args: {
   opened: readonly OpenedChunk[];
   count: number;
   bonus: (opened: OpenedChunk) => number;
+  /** A document's number of chunks when its metadata was read (a superlative is read over a whole table). */
+  chunkCount?: (documentId: string) => number | null;
 }): Selection {
   const { question, opened, count, bonus } = args;
   const answerType = detectAnswerType(question);
@@ -451,7 +454,23 @@ export function selectEvidence(args: {
     .filter((x) => x.sentence > 0)
     .sort((a, b) => b.s - a.s);
 
-  const table = bestTableRow(opened, tableQuery(question, terms, weight));
+  // "Which X has the most Y?": the row holding the column's extreme over a whole table (table-extreme.ts).
+  const extreme = askedExtreme(question);
+  const table =
+    (extreme
+      ? extremeTableRow(opened, {
+          question,
+          asked: extreme,
+          specific,
+          terms,
+          weight,
+          chunkCount: args.chunkCount ?? (() => null),
+          has: holds,
+        })
+      : null) ??
+    // A superlative no whole table ranks is not read from a row its generic words happen to name ("which zone had
+    // the lowest …" is no question about the first row labelled "Zone"): only a row named by a specific word answers.
+    (extreme && specific.size === 0 ? null : bestTableRow(opened, tableQuery(question, terms, weight)));
   const top = scored[0];
   const seen = new Set<string>();
   const picked: Candidate[] = [];
@@ -477,7 +496,9 @@ export function selectEvidence(args: {
   // Prefer the table cell when its row's key names the asked entity, its column header says the asked attribute (as
   // a sentence must) and it covers the question at least as well.
   const useTable =
-    table !== null && answersFromTable(table, DECLINE_ATTRIBUTE) && table.coverage >= (top?.chunk ?? 0) * 0.75;
+    table !== null &&
+    (table.extreme !== undefined ||
+      (answersFromTable(table, DECLINE_ATTRIBUTE) && table.coverage >= (top?.chunk ?? 0) * 0.75));
 
   // A quantity the same document also states with another number (value-conflict.ts): not singled out, never
   // certain. When the question asks it of the document itself ("the book", said by its format), the statement nearer

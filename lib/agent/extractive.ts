@@ -270,6 +270,7 @@ export function extractiveAnswer(state: AgentState, style: AnswerStyle, wider = 
         opened: state.opened,
         count: parts.length > 1 ? Math.max(1, Math.floor(count / parts.length)) : count,
         bonus: (o) => dateBonus(state, o),
+        chunkCount: (documentId) => state.metadata.get(documentId)?.chunkCount ?? null,
       }),
     );
     const answering = chosen.filter((c) => !c.decline);

@@ -3,11 +3,12 @@ import { specificWords, subQuestions, withoutInterrogatives } from './answer-typ
 import type { DecisionAction } from './decision-action';
 import { MAX_DOCUMENTS, overviewOpenOrder, resultsPerDocument } from './document-answer';
 import type { ToolName } from './events';
-import { DECLINE_ATTRIBUTE, tableQuery } from './extractive-select';
+import { DECLINE_ATTRIBUTE, holds, tableQuery } from './extractive-select';
 import { withoutSpans } from './injection';
 import { searchableQuestion } from './plan';
 import { type AgentState, type ResultEntry, remainingToolCalls } from './state';
 import { answersFromTable, bestTableRow, type TableQuery } from './table-answer';
+import { type AskedExtreme, askedExtreme, type ExtremeContext, extremeCandidates } from './table-extreme';
 import { keyTerms, termCoverage } from './text';
 import { detectReferences } from './tools/references';
 import type { AgentTool, ToolCall } from './tools/types';
@@ -145,6 +146,29 @@ export function tableRowToOpen(state: AgentState): string | null {
   const results = [...state.results.values()]
     .filter((e) => !openedIds.has(e.hit.chunkId) && !e.irrelevant && e.origin === 'search')
     .sort((a, b) => b.hit.score - a.hit.score);
+  // A superlative is answered by the table that ranks it: open the result holding one that says more of the question
+  // as much as any opened table does and ranks another row (or any, when none does), so that rival tables are
+  // weighed side by side (extremeTableRow declines when two say the question equally well).
+  const question = searchableQuestion(state.question);
+  const asked = askedExtreme(question);
+  if (asked) {
+    const context = extremeContext(state, question, asked);
+    const held = extremeCandidates(opened, context);
+    const have = Math.max(-1, ...held.map((x) => x.hit.coverage));
+    const known = new Set(held.map((x) => `${x.hit.label}\u0000${x.hit.value}`));
+    let best: { handle: string; coverage: number } | null = null;
+    for (const e of results) {
+      const source = { chunk: { ...e.hit, text: withoutSpans(e.hit.text ?? '', e.injected) } };
+      for (const x of extremeCandidates([source], context))
+        if (
+          x.hit.coverage >= have &&
+          x.hit.coverage > (best?.coverage ?? -1) &&
+          !known.has(`${x.hit.label}\u0000${x.hit.value}`)
+        )
+          best = { handle: e.handle, coverage: x.hit.coverage };
+    }
+    if (best) return best.handle;
+  }
   for (const q of tableQueries(state.question)) {
     if (answersFromTable(bestTableRow(opened, q), DECLINE_ATTRIBUTE)) continue;
     let best: { handle: string; score: number } | null = null;
@@ -157,6 +181,38 @@ export function tableRowToOpen(state: AgentState): string | null {
     if (best) return best.handle;
   }
   return null;
+}
+
+/** What the table ranking reads of a superlative question (table-extreme.ts). */
+function extremeContext(state: AgentState, question: string, asked: AskedExtreme): ExtremeContext {
+  return {
+    question,
+    asked,
+    specific: new Set(specificWords(question).flatMap((w) => analyze(w))),
+    terms: keyTerms(question),
+    weight: () => 1,
+    chunkCount: (id) => state.metadata.get(id)?.chunkCount ?? null,
+    has: holds,
+  };
+}
+
+/**
+ * A superlative is read over a whole table (table-extreme.ts): when an opened table runs to its chunk's end, only
+ * the document's chunk count says whether it goes on in another chunk. The result handle whose document's metadata
+ * to read for that, or null.
+ */
+export function extremeMetadataToRead(state: AgentState): string | null {
+  const question = searchableQuestion(state.question);
+  const asked = askedExtreme(question);
+  if (!asked) return null;
+  const opened = state.opened.map((o) => ({
+    handle: o.handle,
+    chunk: { ...o.chunk, text: withoutSpans(o.chunk.text, o.injected) },
+  }));
+  const unknown = extremeCandidates(opened, extremeContext(state, question, asked)).find(
+    (x) => x.needsCount && !state.metadata.has(x.hit.opened.chunk.documentId),
+  );
+  return unknown?.hit.opened.handle ?? null;
 }
 
 function searchQueue(state: AgentState): string[] {
@@ -236,6 +292,14 @@ export function extractiveNextAction(state: AgentState, tools: Map<ToolName, Age
       action: 'tool_call',
       calls: [{ tool: 'open_citation', handle: row }],
       reason: 'open the table row the question names',
+    };
+
+  const extremeDocument = tools.has('get_document_metadata') ? extremeMetadataToRead(state) : null;
+  if (extremeDocument)
+    return {
+      action: 'tool_call',
+      calls: [{ tool: 'get_document_metadata', handle: extremeDocument }],
+      reason: "read the document's size: a superlative is read over a whole table",
     };
 
   const follow = tools.get('follow_reference');

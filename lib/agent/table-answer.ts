@@ -44,6 +44,8 @@ export interface TableHit<T extends TableSource = OpenedChunk> {
   attributeCoverage: number;
   /** Ranking score: key match first, then column and context. */
   score: number;
+  /** Set when the row was picked as the column's highest or lowest value of a whole table (table-extreme.ts). */
+  extreme?: 'max' | 'min';
 }
 
 export interface TableQuery {
@@ -81,7 +83,7 @@ const VALUE = new RegExp(
 /** Digits before the decimal point. */
 const integerDigits = (n: string) => (n.replace(/[^\d.]/g, '').split('.')[0] ?? '').length;
 
-function isTableLine(line: string): boolean {
+export function isTableLine(line: string): boolean {
   return line.includes(' | ') || /^\s*\|.*\|\s*$/.test(line);
 }
 
@@ -223,7 +225,7 @@ function groupLabels(line: TableLine, width: number, separators: ReadonlySet<num
 }
 
 /** Per column: its own header words and its group label (from the spanning lines). */
-function columnHeads(
+export function columnHeads(
   headers: readonly TableLine[],
   width: number,
   separators: ReadonlySet<number>,
@@ -436,7 +438,7 @@ function withCaptionNames(
 }
 
 /** Columns that are empty in every row and header line of a table: they separate column groups. */
-function emptyColumns(lines: readonly TableLine[], width: number): Set<number> {
+export function emptyColumns(lines: readonly TableLine[], width: number): Set<number> {
   const out = new Set<number>();
   for (let i = 1; i < width; i++) if (lines.every((l) => (l.cells[i] ?? '') === '')) out.add(i);
   return out;
