@@ -2,7 +2,9 @@
 // weights to lib/agent/injection-model.json. Deterministic (seeded). Training data never includes an evaluation file
 // (eval/injection/*.jsonl, BIPIA): clean text from SciFact, ClapNQ and SQuAD passages the eval does not use, half of
 // the real documents, and code, READMEs and Markdown docs from node_modules ranked after the files the eval samples;
-// attacks from eval/injection/train/attacks.jsonl (written for training only), planted into clean chunks.
+// attacks from eval/injection/train/attacks.jsonl (written for training only), planted into clean chunks; hard clean
+// sentences (clean-hard.jsonl) and whole ordinary documents (clean-docs.jsonl: e-mails, letters, forms), both written
+// for training, and generated e-mail header blocks (injection-mail-headers.ts) as negatives.
 // `--dry-run`: train and report, do not write the model.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
