@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { syntheticHeaderBlocks } from './injection-mail-headers';
 import { evaluateHeldOut, isHeldOut, plantAt, rng, train } from './injection-train-core';
 
 const CLEAN = Array.from({ length: 40 }, (_, i) => ({
@@ -61,5 +62,36 @@ describe('injection classifier training', () => {
     expect(Object.keys(report.heldOut.curve)).toContain('0.5');
     // evaluating the trained model again (as `--evaluate` does for a committed model) gives the same report
     expect(evaluateHeldOut(report.model, CLEAN, ATTACKS, OPTIONS, hard)).toEqual(report.heldOut);
+  });
+
+  it('takes every window of a whole clean chunk as a negative, however small the sampling cap', () => {
+    const capped = { ...OPTIONS, maxNegativeWindows: 10 };
+    const mails = Array.from({ length: 8 }, (_, i) => ({
+      source: 'written',
+      text: `Hi team ${i}. Please reply to this e-mail by Friday. Click here to unsubscribe. Send the form to office${i}@firm.example.`,
+      whole: true,
+    }));
+    const without = train(CLEAN, ATTACKS, capped).counts.negativeWindows ?? 0;
+    const once = train([...CLEAN, ...mails], ATTACKS, capped).counts.negativeWindows ?? 0;
+    const twice = train([...CLEAN, ...mails], ATTACKS, { ...capped, wholeRepeats: 2 }).counts.negativeWindows ?? 0;
+    // the whole chunks' windows come on top of the capped sample (minus the few held out), and repeat
+    expect(once).toBeGreaterThan(without);
+    expect(twice - without).toBe(2 * (once - without));
+  });
+});
+
+describe('synthetic e-mail header blocks', () => {
+  it('are deterministic per seed and look like a header: From, a recipient line, a date, a subject, a body', () => {
+    const a = syntheticHeaderBlocks(50, rng(7));
+    expect(syntheticHeaderBlocks(50, rng(7))).toEqual(a);
+    expect(syntheticHeaderBlocks(50, rng(8))).not.toEqual(a);
+    for (const block of a) {
+      const [head = '', body = ''] = block.split('\n\n');
+      const labels = head.split('\n').map((l) => l.slice(0, l.indexOf(':')));
+      expect(labels.some((l) => ['From', 'Von', 'De', 'Van'].includes(l))).toBe(true);
+      expect(labels.some((l) => ['To', 'An', 'À', 'Para', 'Aan'].includes(l))).toBe(true);
+      expect(head).toMatch(/@/);
+      expect(body.trim().length).toBeGreaterThan(0);
+    }
   });
 });

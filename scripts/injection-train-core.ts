@@ -22,6 +22,11 @@ export interface TrainAttack {
 export interface CleanChunk {
   source: string;
   text: string;
+  /**
+   * Every window is a negative (not sampled down with the bulk of the clean text): the few hand-written ordinary
+   * documents (e-mails, letters, forms) would otherwise be a fraction of a percent of the negatives.
+   */
+  whole?: boolean;
 }
 
 /** mulberry32: a small seeded PRNG (training must give the same weights twice). */
@@ -107,6 +112,8 @@ export interface TrainOptions {
   /** Target false-positive rate on held-out clean chunks. */
   targetFp: number;
   heldOutFraction: number;
+  /** How many times each window of a `whole` clean chunk is a negative (default 1). */
+  wholeRepeats?: number;
 }
 
 export interface TrainReport {
@@ -153,9 +160,11 @@ export function train(
     if (f.idx.length > 0) examples.push({ ...f, y });
   };
   // negatives: windows of clean chunks, evenly sampled up to the cap
-  const negWindows = cleanTrain.flatMap((c) => windows(c.text).map((w) => w.text));
+  const negWindows = cleanTrain.filter((c) => !c.whole).flatMap((c) => windows(c.text).map((w) => w.text));
   const step = Math.max(1, negWindows.length / o.maxNegativeWindows);
   for (let i = 0; i < negWindows.length; i += step) push(negWindows[Math.floor(i)] ?? '', 0);
+  for (const c of cleanTrain)
+    if (c.whole) for (let k = 0; k < (o.wholeRepeats ?? 1); k++) for (const w of windows(c.text)) push(w.text, 0);
   for (const h of hardTrain) {
     push(h, 0);
     for (let k = 0; k < o.plantsPerAttack; k++) {

@@ -2,7 +2,9 @@
 // weights to lib/agent/injection-model.json. Deterministic (seeded). Training data never includes an evaluation file
 // (eval/injection/*.jsonl, BIPIA): clean text from SciFact, ClapNQ and SQuAD passages the eval does not use, half of
 // the real documents, and code, READMEs and Markdown docs from node_modules ranked after the files the eval samples;
-// attacks from eval/injection/train/attacks.jsonl (written for training only), planted into clean chunks.
+// attacks from eval/injection/train/attacks.jsonl (written for training only), planted into clean chunks; hard clean
+// sentences (clean-hard.jsonl) and whole ordinary documents (clean-docs.jsonl: e-mails, letters, forms), both written
+// for training, and generated e-mail header blocks (injection-mail-headers.ts) as negatives.
 // `--dry-run`: train and report, do not write the model.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,11 +14,13 @@ import { type Model, modelFromFile, probability, windows } from '@/lib/agent/inj
 import { parseAndChunkPath } from '@/lib/ingest/parse-and-chunk';
 import { chunkText } from '@/test/support/agent/corpus';
 import { jsonl, walk } from './injection-files';
+import { syntheticHeaderBlocks } from './injection-mail-headers';
 import {
   type CleanChunk,
   evaluateHeldOut,
   type HeldOutReport,
   isHeldOut,
+  rng,
   type TrainAttack,
   train,
 } from './injection-train-core';
@@ -31,6 +35,8 @@ const DRY = process.argv.includes('--dry-run');
 /** `--evaluate <model.json>`: no training; the held-out report of that model file (to compare versions). */
 const EVALUATE = process.argv.includes('--evaluate') ? process.argv[process.argv.indexOf('--evaluate') + 1] : undefined;
 const CHUNK = 1800;
+/** Generated e-mail header blocks added as clean text (scripts/injection-mail-headers.ts). */
+const HEADER_BLOCKS = 300;
 
 const sha = (s: string) => createHash('sha1').update(s).digest('hex');
 const byHash = <T>(items: T[], key: (t: T) => string) =>
@@ -149,6 +155,7 @@ function translations(): CleanChunk[] {
   return out;
 }
 
+const docSchema = z.object({ id: z.string(), lang: z.string(), kind: z.string(), text: z.string().min(20) });
 const attackSchema = z.object({ id: z.string(), lang: z.string(), style: z.string(), text: z.string().min(5) });
 
 async function main() {
@@ -157,6 +164,16 @@ async function main() {
   const attacks: TrainAttack[] = jsonl(path.join(ROOT, 'eval/injection/train/attacks.jsonl')).map((r) =>
     attackSchema.parse(r),
   );
+  // ordinary documents written for training (e-mails, newsletters, letters, invoices, support replies, invitations,
+  // forms, header blocks): every window a negative, so calls to action for the human reader are not evidence
+  const docs: CleanChunk[] = jsonl(path.join(ROOT, 'eval/injection/train/clean-docs.jsonl')).map((r) => {
+    const d = docSchema.parse(r);
+    return { source: `written ${d.kind} ${d.lang}`, text: d.text, whole: true };
+  });
+  clean.push(...docs);
+  // header blocks (From/To/Cc/Date/Subject with names and addresses), generated: an e-mail's header is no attack
+  const headers = syntheticHeaderBlocks(HEADER_BLOCKS, rng(29));
+  for (const text of headers) clean.push({ source: 'header synthetic', text, whole: true });
   const hard = jsonl(path.join(ROOT, 'eval/injection/train/clean-hard.jsonl')).map(
     (r) => z.object({ id: z.string(), lang: z.string(), text: z.string().min(5) }).parse(r).text,
   );
@@ -166,15 +183,16 @@ async function main() {
     bySource.set(key, (bySource.get(key) ?? 0) + 1);
   }
   console.log(`clean chunks ${clean.length}:`, Object.fromEntries(bySource));
-  console.log(`hard clean sentences ${hard.length}`);
+  console.log(`hard clean sentences ${hard.length}; written documents ${docs.length}`);
   console.log(`attacks ${attacks.length} in ${new Set(attacks.map((a) => a.lang)).size} languages`);
   const options = {
     seed: 13,
     plantsPerAttack: 12,
     maxNegativeWindows: 90_000,
     epochs: 4,
-    targetFp: 0.02,
+    targetFp: 0.015,
     heldOutFraction: 0.2,
+    wholeRepeats: 3,
   };
   if (EVALUATE) {
     const model = modelFromFile(JSON.parse(readFileSync(EVALUATE, 'utf8')));

@@ -113,9 +113,10 @@ describe('through the run and its gate', () => {
     expect(result.validated).toBe(true);
     expect(result.answer).toContain('From: "Ada Lovelace" <ada@example.org>');
     expect(result.citations[0]?.filename).toBe('budget-2025-draft.eml');
-    // High, unless the learned injection classifier marks the header block as instruction-like (the committed v9
-    // model does for this fixture, p ≈ 0.79, a known false positive: docs/benchmarks-agent.md): a marked source is
-    // never High (retrieved-flags.ts), and then it must say so on the citation.
-    expect(result.confidence).toBe(result.citations[0]?.instructionLike ? 'medium' : 'high');
+    // High and unmarked: an e-mail's header block (names and addresses) is not instruction-like text. Classifier v9
+    // marked this fixture (p ≈ 0.79), which made the answer Medium; v10 was trained on e-mails and header blocks
+    // (docs/benchmarks-agent.md, "Ordinary e-mails and business text").
+    expect(result.citations[0]?.instructionLike).toBeFalsy();
+    expect(result.confidence).toBe('high');
   });
 });
