@@ -44,6 +44,8 @@ export interface AnswerSignals {
    * neither High nor Medium.
    */
   sectionChoice?: boolean;
+  /** A quoted sentence ends in a title written before a name ("approved by Dr."): the name is cut off. */
+  cutName?: boolean;
   /** A description whose completeness its words cannot show (an overview of a document): never High. */
   openSpan?: boolean;
   /** How the quoted sentences fit the question (lib/agent/answer-fit.ts); absent for table cells and overviews. */
@@ -207,7 +209,7 @@ export function certifiedHigh(x: ConfidenceInput): boolean {
   const s = x.signals;
   if (!s || s.declined || s.openSpan || OPEN_SPAN_TYPES.has(s.answerType)) return false;
   if (!x.validated || x.hedged || x.insufficiencies > 0 || x.injectionInContext || x.citations === 0) return false;
-  if (fitDoubts(s.fit).length > 0 || !slotFilled(s) || s.conflict || s.sectionChoice) return false;
+  if (fitDoubts(s.fit).length > 0 || !slotFilled(s) || s.conflict || s.sectionChoice || s.cutName) return false;
   return s.sentenceCoverage >= HIGH_RULE.sentenceCoverage && s.rivalMargin >= HIGH_RULE.rivalMargin;
 }
 
@@ -234,7 +236,8 @@ export const MEDIUM_RULE = { rivalMargin: 0.7, oneSentenceShare: 0.9 } as const;
 
 /** Whether an extractive answer's evidence singles out one statement (`MEDIUM_RULE`). */
 export function singledOut(s: AnswerSignals): boolean {
-  if (s.rivalMargin < MEDIUM_RULE.rivalMargin || !slotFilled(s) || s.conflict || s.sectionChoice) return false;
+  if (s.rivalMargin < MEDIUM_RULE.rivalMargin || !slotFilled(s) || s.conflict || s.sectionChoice || s.cutName)
+    return false;
   if (s.table) return true;
   return (s.fit?.oneSentenceShare ?? s.sentenceCoverage) >= MEDIUM_RULE.oneSentenceShare;
 }

@@ -7,6 +7,7 @@ import {
   type Candidate,
   definitionSlot,
   echoOf,
+  endsInNameTitle,
   evidenceByDocument,
   holds,
   isFormField,
@@ -36,6 +37,22 @@ describe('extractive evidence selection', () => {
     const ex = extractiveAnswer(state, 'concise');
     expect(ex.answer).toContain('1,245 employees');
     expect(ex.answer).not.toContain('central to our strategy');
+  });
+
+  it('a quote ending in the title of a name is cut off, and records it', () => {
+    expect(endsInNameTitle('Revision 3, approved by Dr.')).toBe(true);
+    expect(endsInNameTitle('Questions go to Mme.')).toBe(true);
+    // must not fire: a title after a name, a word ending like a title, a title inside the sentence
+    expect(endsInNameTitle('It was written by Martin Luther King Jr.')).toBe(false);
+    expect(endsInNameTitle('The path leads to the MDr.')).toBe(false);
+    expect(endsInNameTitle('Approved by Dr. Ada Lee.')).toBe(false);
+    const protocol = chunkOf(
+      'protocol.txt',
+      'PROTOCOL LB-07: Colony PCR for screening transformants, revision 3, approved by Dr. Tomasz Wierzbicki on 9 September 2026.',
+    );
+    const state = stateWith({ question: 'Who approved protocol LB-07?', opened: [protocol] });
+    extractiveAnswer(state, 'concise');
+    expect(answerSignals(state)?.cutName).toBe(true);
   });
 
   it('records a section choice when only the heading says the asked attribute and its section holds other sentences', () => {

@@ -537,6 +537,7 @@ export function selectEvidence(args: {
   const headingOnly =
     !useTable && !ownLine && picked.length > 0 && scored.filter((x) => picked.includes(x.c)).every((x) => x.heading);
   const sectionChoice = !useTable && !ownLine && attributesOnlyAbove(picked, pool, attributes);
+  const cutName = !useTable && picked.some((p) => endsInNameTitle(p.sentence.text));
   const second = scored.find((x) => top && x.c.opened.chunk.documentId !== top.c.opened.chunk.documentId);
   const margin = top ? relativeGap(top.s, second?.s ?? 0) : 0;
   const rivalMargin = top ? relativeGap(top.s, rivalOf(top.c, scored)?.s ?? 0) : 0;
@@ -631,6 +632,7 @@ export function selectEvidence(args: {
     slotNear,
     conflict,
     sectionChoice,
+    cutName,
     // How the quoted sentences fit the question (a table cell is read where the asked row meets the column: none).
     fit: useTable ? undefined : answerFit(question, picked.map(fitSentence)),
   };
@@ -658,6 +660,19 @@ export function selectEvidence(args: {
       : null,
     signals,
   };
+}
+
+/**
+ * A title written before a name ("Dr.", "Mr.", "Prof.", "Mme."; courtesy, academic, clerical and military titles),
+ * ending a quoted unit: the sentence splitter ended the sentence at the title's stop, so the name it labels is cut off
+ * ("… revision 3, approved by Dr."). Sentences are still split there (joining a title to the next capitalised word was
+ * measured and not kept, docs/benchmarks-agent.md "Fresh documents check"); the cut quote only cannot be sure.
+ */
+const NAME_TITLE_END =
+  /(?:^|[^\p{L}])(?:Mr|Mrs|Ms|Mx|Messrs|Dr|Drs|Prof|Mme|Mmes|Mlle|Rev|Hon|Fr|Hr|Gen|Col|Capt|Lt|Sgt|Gov|Sen|Rep|Insp|Supt)\.$/u;
+
+export function endsInNameTitle(text: string): boolean {
+  return NAME_TITLE_END.test(text.trim());
 }
 
 /**
@@ -970,6 +985,7 @@ export function combinedSignals(parts: readonly Selection[]): AnswerSignals {
     slotNear: from.every((s) => s.slotNear),
     conflict: from.some((s) => s.conflict === true),
     sectionChoice: from.some((s) => s.sectionChoice === true),
+    cutName: from.some((s) => s.cutName === true),
     fit: combinedFit(from.map((s) => s.fit)),
   };
 }
