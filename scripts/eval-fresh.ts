@@ -2,7 +2,7 @@
 // questions, written for the "Fresh documents check" of docs/benchmarks-agent.md, asked in extractive mode (no model)
 // as `scripts/eval-agent.ts` asks the own set. Prints every outcome and the answers per confidence label; records
 // nothing (no figures, no docs section). `--mode quick` asks in quick mode; `--verbose` prints every answer.
-// Rebuild the DOCX/PDF/XLSX files with `npx tsx scripts/qa/fresh-documents.ts`.
+// Rebuild the DOCX/PDF/XLSX files with `npx tsx scripts/fresh-documents.ts`.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

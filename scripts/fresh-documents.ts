@@ -6,10 +6,10 @@ import { buildDocx } from '@/test/support/ingest/test-zip';
 
 /**
  * Writes the binary documents of the fresh-documents bed (eval/fresh/documents: DOCX, PDF, XLSX) from the text
- * below, so the bed can be rebuilt without any office software: `npx tsx scripts/qa/fresh-documents.ts`.
+ * below, so the bed can be rebuilt without any office software: `npx tsx scripts/fresh-documents.ts`.
  */
 
-const DIR = path.resolve(import.meta.dirname, '../../eval/fresh/documents');
+const DIR = path.resolve(import.meta.dirname, '../eval/fresh/documents');
 
 const MINUTES: [string | null, string][] = [
   ['Heading1', 'Riverside Allotment Society - Committee Meeting Minutes'],
