@@ -46,6 +46,13 @@ describe('detectAnswerType', () => {
     expect(detectAnswerType(q)).toBe(type);
   });
 
+  it('a question asking a number of one dimension wants a quantity, however it opens', () => {
+    expect(detectAnswerType('At what temperature is the focaccia baked?')).toBe('quantity');
+    expect(detectAnswerType('How hot does the engine get?')).toBe('quantity');
+    expect(detectAnswerType('At what age do pupils start school?')).toBe('quantity');
+    expect(detectAnswerType('At what point did the talks fail?')).toBe('other');
+  });
+
   it('a "when" inside a procedure question does not make it a date question', () => {
     expect(detectAnswerType('What should a trustee do when the handbook conflicts with local rules?')).not.toBe('date');
   });
@@ -68,6 +75,14 @@ describe('holdsAnswerType', () => {
     expect(holdsAnswerType('Comments are due by September 21, 2020.', 'date', 'When are comments due?')).toBe(true);
     expect(holdsAnswerType('The window is 02:00-04:00 UTC.', 'date', 'When is the window?')).toBe(true);
     expect(holdsAnswerType('Comments are welcome.', 'date', 'When are comments due?')).toBe(false);
+  });
+
+  it('a version or section number of three dotted parts is no date; a numeric date with a year is', () => {
+    const q = 'When was the release published?';
+    for (const version of ['3.2.0', '10.4.1', '1.2.3', '4.1.100'])
+      expect(holdsAnswerType(`It will be removed in version ${version}.`, 'date', q)).toBe(false);
+    for (const date of ['12/01/2015', '2021-03-12', '3.2.21', '14.10.2026', '2026/10/14'])
+      expect(holdsAnswerType(`It was published on ${date}.`, 'date', q)).toBe(true);
   });
 
   it('reads "may" and "march" as months only when capitalised, and asks a day or a clock time when the question does', () => {

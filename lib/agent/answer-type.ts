@@ -10,6 +10,7 @@
 import { analyze } from '@/lib/retrieval/analyzer';
 import { detectQueryLanguage } from '@/lib/retrieval/language';
 import { HAS_UNSPACED_SCRIPT, UNSPACED_RUN, wordsOf } from '@/lib/retrieval/unspaced-scripts';
+import { askedDimension } from './measure';
 import { NUMBER_WORD_ALTERNATION } from './number-words';
 import { UNSPACED_QUESTION_NOISE } from './text';
 
@@ -42,6 +43,8 @@ export function detectAnswerType(question: string): AnswerType {
   const q = question.replace(/\s+/g, ' ').trim();
   if (DATE.test(q) || DATE_CJK.test(q)) return 'date';
   if (QUANTITY.test(q) || QUANTITY_CJK.test(q)) return 'quantity';
+  // A question asking a number of one dimension ("at what temperature", "at what age", "how hot") wants a number.
+  if (askedDimension(q) !== null) return 'quantity';
   if (ENTITY.test(q) || ENTITY_CJK.test(q)) return 'entity';
   if (/^\s*(?:what|which|quel(?:le)?s?|was|welche[rsn]?)\b/i.test(q) && MEASURE_NOUN.test(q)) return 'quantity';
   if (DEFINITION.test(q)) return 'definition';
@@ -64,7 +67,12 @@ function namesMonth(text: string): boolean {
   return false;
 }
 
-const NUMERIC_DATE = /\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b/;
+/**
+ * A numeric date: a year of four digits first ("2021-03-12"), or day and month before a year of two or four digits
+ * ("12/01/2015", "3.2.21"). Three dotted numbers with a one-digit or three-digit last part are a version or a section
+ * number ("3.2.0", "10.4.1", "4.1.100"), never a date: no calendar writes a year with one or three digits.
+ */
+const NUMERIC_DATE = /\b(?:\d{4}[/.-]\d{1,2}[/.-]\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2}))\b/;
 /** A clock time ("9:30", "6 p.m.", "noon"). */
 const CLOCK = /\b\d{1,2}[:h.]\d{2}\b|\b\d{1,2}\s*(?:a\.?m\.?|p\.?m\.?)(?!\w)|\b(?:noon|midnight)\b/i;
 /** A question that asks for a calendar date or a clock time, not any point in time ("when"). */

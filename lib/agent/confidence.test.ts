@@ -264,6 +264,22 @@ describe('the High rule (certifiedHigh, extractiveConfidence)', () => {
     }
   });
 
+  it('must not be High or Medium: a quoted sentence cut off after the title of a name', () => {
+    for (const signals of [prose, { ...prose, answerType: 'entity' as const }]) {
+      expect(high({ ...signals, cutName: true })).toBe('low');
+      expect(singledOut({ ...signals, cutName: true })).toBe(false);
+      expect(high({ ...signals, cutName: false })).toBe('high');
+    }
+  });
+
+  it('must not be High or Medium: the asked attribute is said only by the heading over a section of several sentences', () => {
+    for (const signals of [prose, { ...prose, answerType: 'quantity' as const }]) {
+      expect(high({ ...signals, sectionChoice: true })).toBe('low');
+      expect(singledOut({ ...signals, sectionChoice: true })).toBe(false);
+      expect(high({ ...signals, sectionChoice: false })).toBe('high');
+    }
+  });
+
   it('must not be High or Medium: a value question whose quoted sentences hold no value next to its words', () => {
     // "Who wrote …?" answered by one sentence saying "wrote" and another holding a name far from the question's words
     for (const answerType of ['entity', 'date', 'quantity'] as const) {

@@ -38,6 +38,14 @@ export interface AnswerSignals {
    * evidence does not single out one value, so the answer is neither High nor Medium.
    */
   conflict?: boolean;
+  /**
+   * The asked attribute is said only by the section heading above the quoted sentence, and the section holds other
+   * sentences (`attributesOnlyAbove` in extractive-select.ts): which one answers is not singled out, so the answer is
+   * neither High nor Medium.
+   */
+  sectionChoice?: boolean;
+  /** A quoted sentence ends in a title written before a name ("approved by Dr."): the name is cut off. */
+  cutName?: boolean;
   /** A description whose completeness its words cannot show (an overview of a document): never High. */
   openSpan?: boolean;
   /** How the quoted sentences fit the question (lib/agent/answer-fit.ts); absent for table cells and overviews. */
@@ -201,7 +209,7 @@ export function certifiedHigh(x: ConfidenceInput): boolean {
   const s = x.signals;
   if (!s || s.declined || s.openSpan || OPEN_SPAN_TYPES.has(s.answerType)) return false;
   if (!x.validated || x.hedged || x.insufficiencies > 0 || x.injectionInContext || x.citations === 0) return false;
-  if (fitDoubts(s.fit).length > 0 || !slotFilled(s) || s.conflict) return false;
+  if (fitDoubts(s.fit).length > 0 || !slotFilled(s) || s.conflict || s.sectionChoice || s.cutName) return false;
   return s.sentenceCoverage >= HIGH_RULE.sentenceCoverage && s.rivalMargin >= HIGH_RULE.rivalMargin;
 }
 
@@ -228,7 +236,8 @@ export const MEDIUM_RULE = { rivalMargin: 0.7, oneSentenceShare: 0.9 } as const;
 
 /** Whether an extractive answer's evidence singles out one statement (`MEDIUM_RULE`). */
 export function singledOut(s: AnswerSignals): boolean {
-  if (s.rivalMargin < MEDIUM_RULE.rivalMargin || !slotFilled(s) || s.conflict) return false;
+  if (s.rivalMargin < MEDIUM_RULE.rivalMargin || !slotFilled(s) || s.conflict || s.sectionChoice || s.cutName)
+    return false;
   if (s.table) return true;
   return (s.fit?.oneSentenceShare ?? s.sentenceCoverage) >= MEDIUM_RULE.oneSentenceShare;
 }

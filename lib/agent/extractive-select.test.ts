@@ -7,6 +7,7 @@ import {
   type Candidate,
   definitionSlot,
   echoOf,
+  endsInNameTitle,
   evidenceByDocument,
   holds,
   isFormField,
@@ -36,6 +37,47 @@ describe('extractive evidence selection', () => {
     const ex = extractiveAnswer(state, 'concise');
     expect(ex.answer).toContain('1,245 employees');
     expect(ex.answer).not.toContain('central to our strategy');
+  });
+
+  it('a quote ending in the title of a name is cut off, and records it', () => {
+    expect(endsInNameTitle('Revision 3, approved by Dr.')).toBe(true);
+    expect(endsInNameTitle('Questions go to Mme.')).toBe(true);
+    // must not fire: a title after a name, a word ending like a title, a title inside the sentence
+    expect(endsInNameTitle('It was written by Martin Luther King Jr.')).toBe(false);
+    expect(endsInNameTitle('The path leads to the MDr.')).toBe(false);
+    expect(endsInNameTitle('Approved by Dr. Ada Lee.')).toBe(false);
+    const protocol = chunkOf(
+      'protocol.txt',
+      'PROTOCOL LB-07: Colony PCR for screening transformants, revision 3, approved by Dr. Tomasz Wierzbicki on 9 September 2026.',
+    );
+    const state = stateWith({ question: 'Who approved protocol LB-07?', opened: [protocol] });
+    extractiveAnswer(state, 'concise');
+    expect(answerSignals(state)?.cutName).toBe(true);
+  });
+
+  it('records a section choice when only the heading says the asked attribute and its section holds other sentences', () => {
+    const doc = makeDocument({ filename: 'postmortem.md', title: 'Postmortem: Checkout outage of 4 November 2026' });
+    const section = (text: string) => makeChunk(doc, 1, text, { headingPath: 'Postmortem > Root cause' });
+    const question = 'What was the root cause of the checkout outage?';
+    const two = section(
+      "## Root cause\n\nA configuration change to the payment gateway's connection pool reduced the maximum number of connections from 200 to 20. Under afternoon load, checkout requests waited for a free connection and timed out after 10 seconds.",
+    );
+    const state = stateWith({ question, opened: [two] });
+    extractiveAnswer(state, 'concise');
+    expect(answerSignals(state)?.sectionChoice).toBe(true);
+    // must not fire: a section of one sentence, or a quoted sentence that says the asked attribute itself
+    const one = section(
+      '## Root cause\n\nUnder afternoon load, checkout requests waited for a free connection and timed out after 10 seconds.',
+    );
+    const alone = stateWith({ question, opened: [one] });
+    extractiveAnswer(alone, 'concise');
+    expect(answerSignals(alone)?.sectionChoice).toBe(false);
+    const says = section(
+      '## Root cause\n\nThe root cause was a connection pool reduced from 200 to 20 connections. Checkout requests timed out after 10 seconds.',
+    );
+    const direct = stateWith({ question, opened: [says] });
+    extractiveAnswer(direct, 'concise');
+    expect(answerSignals(direct)?.sectionChoice).toBe(false);
   });
 
   it('records a conflict when the document states the asked quantity twice with different numbers', () => {
@@ -197,6 +239,26 @@ describe('extractive evidence selection', () => {
     expect(looksLikeHeading('Galaxy Gaming 10-K', o)).toBe(true);
     expect(looksLikeHeading('Quarterly Results Overview', o)).toBe(true);
     expect(looksLikeHeading('The company had 1,245 employees at the end of 2023.', o)).toBe(false);
+  });
+
+  it('a list item stating an amount is no heading, and answers how much of it is needed', () => {
+    const state = stateWith({ question: 'x', opened: [TENK] });
+    const o = state.opened[0];
+    if (!o) throw new Error('opened');
+    expect(looksLikeHeading('- 500 g bread flour', o)).toBe(false);
+    // must not fire: a bullet without an amount, a title
+    expect(looksLikeHeading('- Bread Flour', o)).toBe(true);
+    const recipe = chunkOf(
+      'focaccia.html',
+      'Ingredients\n\n- 500 g bread flour\n- 400 ml lukewarm water\n- 7 g instant yeast',
+      'Rosemary Focaccia',
+    );
+    const ex = extractiveAnswer(
+      stateWith({ question: 'How much bread flour does the focaccia need?', opened: [recipe] }),
+      'concise',
+    );
+    expect(ex.answer).toContain('"- 500 g bread flour" [1]');
+    expect(ex.answer).not.toContain('water');
   });
 
   describe('the asked entity named once above the answer sentence', () => {

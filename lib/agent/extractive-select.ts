@@ -27,7 +27,7 @@ import { labelsOfHeldIdentifiers } from './identifier-label';
 import { asksDimensionWith, measureReader, unitHeaderReader } from './measure';
 import { procedureSpan } from './procedure-span';
 import { asks } from './question-sentence';
-import { isFieldLine } from './sentence-units';
+import { isFieldLine, LIST_ITEM, shortStatement } from './sentence-units';
 import { stanceTerms } from './stance-words';
 import type { OpenedChunk } from './state';
 import {
@@ -146,6 +146,8 @@ export function looksLikeHeading(text: string, opened: OpenedChunk): boolean {
     return !cells.slice(1).some((c) => /\d/.test(c));
   }
   if (isFormField(t)) return false;
+  // A list item stating an amount ("- 500 g bread flour") is a line of the list, not a title over it.
+  if (LIST_ITEM.test(t) && shortStatement(t)) return false;
   // Words as a reader counts them (a Chinese sentence has no spaces); a full-width stop ends a sentence too.
   const words = wordsOf(t).length;
   if (/[.!?;:)"”。！？；：）」』]$/.test(t) || words > 14) return false;
@@ -555,6 +557,8 @@ export function selectEvidence(args: {
   const attributes = terms.filter((t) => !specific.has(t) && !typeNouns.has(t));
   const headingOnly =
     !useTable && !ownLine && picked.length > 0 && scored.filter((x) => picked.includes(x.c)).every((x) => x.heading);
+  const sectionChoice = !useTable && !ownLine && attributesOnlyAbove(picked, pool, attributes);
+  const cutName = !useTable && picked.some((p) => endsInNameTitle(p.sentence.text));
   const second = scored.find((x) => top && x.c.opened.chunk.documentId !== top.c.opened.chunk.documentId);
   const margin = top ? relativeGap(top.s, second?.s ?? 0) : 0;
   const rivalMargin = top ? relativeGap(top.s, rivalOf(top.c, scored)?.s ?? 0) : 0;
@@ -648,6 +652,8 @@ export function selectEvidence(args: {
     table: useTable,
     slotNear,
     conflict,
+    sectionChoice,
+    cutName,
     // How the quoted sentences fit the question (a table cell is read where the asked row meets the column: none).
     fit: useTable ? undefined : answerFit(question, picked.map(fitSentence)),
   };
@@ -675,6 +681,46 @@ export function selectEvidence(args: {
       : null,
     signals,
   };
+}
+
+/**
+ * A title written before a name ("Dr.", "Mr.", "Prof.", "Mme."; courtesy, academic, clerical and military titles),
+ * ending a quoted unit: the sentence splitter ended the sentence at the title's stop, so the name it labels is cut off
+ * ("… revision 3, approved by Dr."). Sentences are still split there (joining a title to the next capitalised word was
+ * measured and not kept, docs/benchmarks-agent.md "Fresh documents check"); the cut quote only cannot be sure.
+ */
+const NAME_TITLE_END =
+  /(?:^|[^\p{L}])(?:Mr|Mrs|Ms|Mx|Messrs|Dr|Drs|Prof|Mme|Mmes|Mlle|Rev|Hon|Fr|Hr|Gen|Col|Capt|Lt|Sgt|Gov|Sen|Rep|Insp|Supt)\.$/u;
+
+export function endsInNameTitle(text: string): boolean {
+  return NAME_TITLE_END.test(text.trim());
+}
+
+/**
+ * Whether the asked attribute is said only by the section heading above the quoted sentences ("Root cause" over "Under
+ * afternoon load, checkout requests … timed out"), while their section holds other sentences that could be the answer
+ * as well: the heading says what the section is about, not which of its sentences answers, so the answer does not
+ * single out one statement. The attribute words the document's title or file name say (what the whole document is
+ * about: "checkout outage") aside, the heading must say all the others and the quoted sentences none of them; a
+ * section of one sentence is singled out by its heading.
+ */
+export function attributesOnlyAbove(
+  picked: readonly Candidate[],
+  pool: readonly Candidate[],
+  attributes: readonly string[],
+): boolean {
+  if (picked.length === 0 || attributes.length === 0) return false;
+  const own = new Set(picked.flatMap((p) => [...p.terms]));
+  return picked.some((p) => {
+    const c = p.opened.chunk;
+    const heading = new Set(analyze(c.headingPath ?? ''));
+    const documentWords = new Set(analyze(`${c.title ?? ''} ${c.filename.replace(/[-_.]/g, ' ')}`));
+    const sectionWords = attributes.filter((t) => !holds(documentWords, t));
+    if (sectionWords.length === 0 || sectionWords.some((t) => holds(own, t) || !holds(heading, t))) return false;
+    return pool.some(
+      (x) => x.opened === p.opened && !picked.includes(x) && !looksLikeHeading(x.sentence.text, x.opened),
+    );
+  });
 }
 
 /**
@@ -959,6 +1005,8 @@ export function combinedSignals(parts: readonly Selection[]): AnswerSignals {
     table: from.every((s) => s.table),
     slotNear: from.every((s) => s.slotNear),
     conflict: from.some((s) => s.conflict === true),
+    sectionChoice: from.some((s) => s.sectionChoice === true),
+    cutName: from.some((s) => s.cutName === true),
     fit: combinedFit(from.map((s) => s.fit)),
   };
 }

@@ -18,6 +18,10 @@ describe('askedDimension', () => {
     ['Combien coûte le billet ?', 'money'],
     ['How long did the strike last?', 'duration'],
     ['For how long is the permit valid?', 'duration'],
+    ['At what temperature is the bread baked?', 'temperature'],
+    ['How hot does the engine get?', 'temperature'],
+    ['Which temperature is required for storage?', 'temperature'],
+    ['Quelle température faut-il ?', 'temperature'],
     // not a measurement of one dimension
     ['How many staff were hired?', null],
     ['How much revenue did the firm report?', null],
@@ -61,6 +65,10 @@ describe('saysMeasure', () => {
     ['How old were the children?', 'Two children, a 4-year-old child and a baby, lived there.'],
     ['How old was the victim?', 'A 3-year-old child was brought to the hospital.'],
     ['How old was the child?', 'The child was 3 years old, and lived with a 4 year old cousin.'],
+    ['At what temperature is the bread baked?', 'Heat the oven to 230 °C.'],
+    ['At what temperature is the bread baked?', 'Bake at 450°F until golden.'],
+    ['What temperature should the samples be kept at?', 'Store the samples at minus 20 degrees C.'],
+    ['How hot does the engine get?', 'The engine reaches 110 ℃ under load.'],
   ])('%s is answered by "%s"', (question, text) => {
     expect(saysMeasure(text, question)).toBe(true);
   });
@@ -86,17 +94,22 @@ describe('saysMeasure', () => {
     ],
     ['How old was the mother?', "The mother's 4-year-old son was at school."],
     ['How old is the patient?', 'The patient lives with a 9-year-old daughter.'],
+    // a time or an amount said next to "temperature" measures no temperature
+    ['At what temperature is the bread baked?', 'Bread keeps for 2 days at room temperature.'],
+    ['At what temperature is the bread baked?', 'Press 200 g of tomatoes into the dough before baking.'],
   ])('%s is not answered by "%s"', (question, text) => {
     expect(saysMeasure(text, question)).toBe(false);
   });
 
   const UNITS: Record<Exclude<Dimension, 'money' | 'age' | 'distance'>, string[]> = {
+    temperature: ['°C', '°F', 'degrees', 'celsius', 'kelvin', '°'],
     length: ['m', 'km', 'metres', 'feet', 'ft', 'inches'],
     weight: ['kg', 'g', 'tonnes', 'pounds', 'lbs', 'ounces'],
     speed: ['km/h', 'mph', 'knots', 'm/s'],
     duration: ['seconds', 'minutes', 'hours', 'days', 'weeks', 'months', 'years'],
   };
   const QUESTION: Record<keyof typeof UNITS, string> = {
+    temperature: 'How hot does the mast get?',
     length: 'How tall is the mast?',
     weight: 'How heavy is the mast?',
     speed: 'How fast does the mast turn?',

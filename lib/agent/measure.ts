@@ -10,7 +10,7 @@
 
 import { NUMBER_WORD_ALTERNATION } from './number-words';
 
-export type Dimension = 'age' | 'distance' | 'length' | 'weight' | 'speed' | 'money' | 'duration';
+export type Dimension = 'age' | 'distance' | 'length' | 'weight' | 'speed' | 'money' | 'duration' | 'temperature';
 
 /** The question forms that ask for a number of one dimension (English, French, German). */
 const ASKS: readonly (readonly [RegExp, Dimension])[] = [
@@ -22,6 +22,10 @@ const ASKS: readonly (readonly [RegExp, Dimension])[] = [
   [/\bhow\s+(?:tall|deep|wide|thick)\b|\bwie\s+(?:tief|breit|dick)\b/iu, 'length'],
   [/\bhow\s+heavy\b|\bwie\s+schwer\b/iu, 'weight'],
   [/\bhow\s+fast\b|\bwie\s+schnell\b/iu, 'speed'],
+  [
+    /\bhow\s+(?:hot|cold|warm)\b|\b(?:what|which)\s+temperatures?\b|\bquelle\s+temp[ée]rature\b|\bwelche[rsn]?\s+temperatur\b|\bwie\s+(?:hei(?:ß|ss)|warm|kalt)\b/iu,
+    'temperature',
+  ],
   [
     /\bhow\s+much\b.*\b(?:cost|costs|costed|pay|paid|pays|paying|charge|charged|charges|spend|spent|spends|earn|earns|earned|price|priced|fee|fees|worth)\b|\bhow\s+much\b.*\b(?:sell|sold|buy|bought|rent|rented)\s+for\b|\bwie\s+viel\b.*\b(?:kostet|kosten|kostete|kosteten|bezahlt|bezahlte|zahlt|zahlte|verdient)\b|\bcombien\b.*\b(?:co[uû]te|co[uû]tent|co[uû]tait|pay[ée]e?s?|paie|vaut|valait)\b/iu,
     'money',
@@ -45,6 +49,8 @@ const WEIGHT_UNITS =
   'mg g kg t gram grams gramme grammes kilogram kilograms kilo kilos tonne tonnes ton tons lb lbs pound pounds ounce ' +
   'ounces oz stone stones carat carats ct gramm kilogramm tonnen pfund';
 const SPEED_UNITS = 'km/h kmh kph mph m/s km/s ft/s knot knots kn kt mach km/std';
+/** "°" is kept on its word by the tokenizer: "230 °C", "95°C", "℃" (NFKC "°C"), "95 degrees C", "300 kelvin". */
+const TEMPERATURE_UNITS = '° °c °f °k °r degree degrees deg celsius fahrenheit kelvin centigrade grad degré degrés';
 const CURRENCY_WORDS =
   'dollar dollars euro euros eur usd gbp jpy cny rmb inr cad aud chf sek nok dkk pound pounds sterling yen yuan ' +
   'renminbi rupee rupees rs cent cents pence penny pennies franc francs krona kronor krone kroner peso pesos real ' +
@@ -61,6 +67,7 @@ const UNITS: Record<Dimension, ReadonlySet<string>> = {
   speed: words(SPEED_UNITS),
   money: words(CURRENCY_WORDS),
   duration: words(TIME_UNITS),
+  temperature: words(TEMPERATURE_UNITS),
 };
 
 /** Words standing before the number that give its dimension: "aged 3", "Age: 3", "USD 40", "Rs. 500". */
@@ -105,8 +112,8 @@ function tokenize(text: string): Token[] {
     const symbol = CURRENCY_SYMBOL.test(raw);
     const word = raw
       .toLowerCase()
-      .replace(/^[^\p{L}\p{N}$€£¥₹₩₽₺₪฿′″'"]+/u, '')
-      .replace(/[^\p{L}\p{N}$€£¥₹₩₽₺₪฿′″'"/]+$/u, '')
+      .replace(/^[^\p{L}\p{N}$€£¥₹₩₽₺₪฿′″'"°]+/u, '')
+      .replace(/[^\p{L}\p{N}$€£¥₹₩₽₺₪฿′″'"/°]+$/u, '')
       .replace(/[.:]+$/u, '');
     if (word.length === 0 && !symbol) continue;
     const closes = /[.,;:!?)\]]$/u.test(raw);
@@ -269,6 +276,7 @@ const ASKING_WORDS: Record<Dimension, ReadonlySet<string>> = {
       'verdient coûte coûtent coûtait coute coutent coutait payé payée payés paie vaut valait',
   ),
   duration: words('long take takes took taken last lasts lasted'),
+  temperature: words('hot cold warm temperature temperatures température temperatur heiß heiss kalt'),
 };
 
 /** Whether a question's word (lower case) is one it asks its dimension with (`ASKING_WORDS`). */

@@ -109,6 +109,14 @@ describe('shortStatement and tooShortToQuote', () => {
     expect(isFieldLine('The five reasons we give here are: cost')).toBe(false);
     expect(tooShortToQuote('Language: English')).toBe(true);
   });
+  it('keeps a list item that states an amount of something ("- 500 g bread flour")', () => {
+    expect(tooShortToQuote('- 500 g bread flour')).toBe(false);
+    expect(tooShortToQuote('* 2 sprigs fresh rosemary')).toBe(false);
+    // must not fire: an item without a number, an item of two words, a numbered item whose only digit is its marker
+    expect(tooShortToQuote('- fresh rosemary')).toBe(true);
+    expect(tooShortToQuote('- 12 eggs')).toBe(true);
+    expect(tooShortToQuote('3. Mix it well')).toBe(true);
+  });
   it('still drops labels, running heads and fragments (must not fire)', () => {
     expect(tooShortToQuote('Page 4')).toBe(true);
     expect(tooShortToQuote('1100 REGISTERED VOTERS')).toBe(true);

@@ -82,13 +82,24 @@ export function quoteUnits(text: string): Sentence[] {
   return out;
 }
 
+/** The marker opening a bullet or numbered list item ("- ", "* ", "• ", "3. ", "3) "). */
+export const LIST_ITEM = /^(?:[-*•]|\d{1,2}[.)])\s+/;
+
 /**
  * A short unit that still states something: a sentence end, at least three words and a digit ("This edition July
- * 2016."), or a field line of at least three words ("Author: E. F. Benson"). Other short units are dropped as fragments (labels, page furniture, running heads).
+ * 2016."), a list item of three words or more holding a digit ("- 500 g bread flour"), or a field line of at least
+ * three words ("Author: E. F. Benson"). Other short units are dropped as fragments (labels, page furniture, running
+ * heads).
  */
 export function shortStatement(text: string): boolean {
   const t = text.trim();
   if (isFieldLine(t) && !t.includes('\n')) return wordsOf(t).length >= 3;
+  // A list item stating an amount of something ("- 500 g bread flour", "2. 3 x M6 bolts"): a list's line ends without
+  // a full stop, like an ingredient, a part or a dose.
+  if (LIST_ITEM.test(t) && !t.includes('\n')) {
+    const item = t.replace(LIST_ITEM, '');
+    return wordsOf(item).length >= 3 && /\d/.test(item);
+  }
   return /[.!?。！？]$/.test(t) && wordsOf(t).length >= 3 && /\d/.test(t);
 }
 

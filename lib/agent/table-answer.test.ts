@@ -74,6 +74,23 @@ describe('tableRows', () => {
     for (const v of ['20-8143439', 'Nine quarters to 30 June 2023', 'FY 23/24', 'Q1 2024', 'TOR', ''])
       expect(isValueCell(v), v).toBe(false);
   });
+  it('values with their currency symbol or unit, as a spec sheet or price list writes them; words keep a text cell', () => {
+    for (const v of [
+      '$2,899',
+      '€ 40',
+      '1.2 kg',
+      '38 min',
+      '68 km/h',
+      '5,000 mAh',
+      '230 °C',
+      '2.1 mg/L',
+      '$10 - $20',
+      '-10 to 40 °C',
+    ])
+      expect(isValueCell(v), v).toBe(true);
+    for (const v of ['12 months notice', '2 sprigs fresh rosemary', 'Lab 2', 'Studio 1', '1 teaspoon', 'B12'])
+      expect(isValueCell(v), v).toBe(false);
+  });
 });
 
 describe('table answers', () => {
@@ -92,6 +109,30 @@ describe('table answers', () => {
     expect(ex.answer).toContain('sheet Segments');
     expect(ex.answer).not.toMatch(/"\s*\|\s*Sales/);
     expect(validateDraft(ex.answer, state, { skipProcess: true }).passed).toBe(true);
+  });
+
+  it('a spec sheet written with units reads the asked row under the model named by its column', () => {
+    const text = [
+      'Specifications',
+      '',
+      'Parameter | Kestrel X4 | Kestrel X4 Pro',
+      'Takeoff weight | 1.2 kg | 1.45 kg',
+      'Maximum flight time | 38 min | 46 min',
+      'Operating temperature | -10 to 40 °C | -20 to 45 °C',
+      'Price | $2,899 | $3,799',
+    ].join('\n');
+    expect(tableRows(text).map((r) => r.headers.map((h) => h.cells[0]))).toEqual([
+      ['Parameter'],
+      ['Parameter'],
+      ['Parameter'],
+      ['Parameter'],
+    ]);
+    const chunk = chunkOf(text, 'kestrel-x4-spec.html', null);
+    const price = answer('What is the price of the Kestrel X4?', chunk).ex.answer;
+    expect(price).toMatch(/^Price, Kestrel X4: \$2,899 \[1\]/);
+    const time = answer('What is the maximum flight time of the Kestrel X4 Pro?', chunk).ex.answer;
+    expect(time).toMatch(/^Maximum flight time, Kestrel X4 Pro: 46 min \[1\]/);
+    expect(declines(answer('What is the maximum altitude of the Kestrel X4?', chunk).ex.answer)).toBe(true);
   });
 
   it('a row the table does not hold is declined, not answered from another row', () => {

@@ -74,9 +74,20 @@ export interface TableQuery {
 }
 
 const NUMBER = String.raw`[-−–—+]?\(?\d[\d.,\s]*\)?`;
-/** A value cell: a number, a range ("0.75 - 1.2", "293-375"), a bound ("max 0.025", "≤ 5"), a percentage, a dash. */
+/** A currency symbol before an amount ("$2,899", "€ 40"). */
+const CURRENCY = String.raw`[$€£¥₹₩₽₺₪฿]\s*`;
+/**
+ * A unit after a number: one short token of letters and unit signs ("1.2 kg", "38 min", "68 km/h", "20 MP", "5,000
+ * mAh", "230 °C", "2.1 mg/L"), at most five characters, so that a word ("12 months", "2 sprigs fresh rosemary") keeps
+ * the cell a text cell. A spec sheet or a price list writes its values with their units.
+ */
+const UNIT = String.raw`[\p{L}°µ][\p{L}°µ/²³]{0,4}`;
+/**
+ * A value cell: a number, a range ("0.75 - 1.2", "293-375", "-10 to 40 °C"), a bound ("max 0.025", "≤ 5"), a percentage, a dash; an
+ * amount may carry its currency symbol and a number its unit.
+ */
 const VALUE = new RegExp(
-  String.raw`^(?:[<>≤≥~≈]\s*|\p{Ll}{1,3}\.?\s+)?(${NUMBER})(?:\s*[-−–—]\s*(${NUMBER}))?\s*%?$|^[—–-]$`,
+  String.raw`^(?:[<>≤≥~≈]\s*|\p{Ll}{1,3}\.?\s+)?(?:${CURRENCY})?(${NUMBER})(?:\s*(?:[-−–—]|to)\s*(?:${CURRENCY})?(${NUMBER}))?\s*(?:%|${UNIT})?$|^[—–-]$`,
   'u',
 );
 
