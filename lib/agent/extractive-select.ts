@@ -472,7 +472,9 @@ export function selectEvidence(args: {
       : null) ??
     // A superlative no whole table ranks is not read from a row its generic words happen to name ("which zone had
     // the lowest …" is no question about the first row labelled "Zone"): only a row named by a specific word answers.
-    (extreme && specific.size === 0 ? null : bestTableRow(opened, tableQuery(question, terms, weight)));
+    (extreme && !extreme.limit && specific.size === 0
+      ? null
+      : bestTableRow(opened, tableQuery(question, terms, weight)));
   const top = scored[0];
   const seen = new Set<string>();
   const picked: Candidate[] = [];

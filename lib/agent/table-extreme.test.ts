@@ -62,8 +62,19 @@ describe('askedExtreme', () => {
     });
     expect(askedExtreme('Which region had the lowest sales in 2023?')?.direction).toBe('min');
     expect(askedExtreme('Who scored the highest number of goals?')?.focus.length).toBeGreaterThan(0);
-    expect(askedExtreme('Which plan is the cheapest?')).toEqual({ direction: 'min', focus: [], price: true });
-    expect(askedExtreme('What is the most expensive item?')).toEqual({ direction: 'max', focus: [], price: true });
+    expect(askedExtreme('Which plan is the cheapest?')).toEqual({
+      direction: 'min',
+      focus: [],
+      price: true,
+      limit: false,
+    });
+    expect(askedExtreme('What is the most expensive item?')).toEqual({
+      direction: 'max',
+      focus: [],
+      price: true,
+      limit: false,
+    });
+    expect(askedExtreme('Which drone has the maximum speed?')).toMatchObject({ direction: 'max', limit: true });
   });
 
   it('asks no extreme for bounds, bare superlatives and non-questions', () => {
@@ -71,6 +82,9 @@ describe('askedExtreme', () => {
     expect(askedExtreme('Which city is the largest?')).toBeNull();
     expect(askedExtreme('What is the highest number?')).toBeNull();
     expect(askedExtreme('The most goals were scored in 2019.')).toBeNull();
+    // "maximum" names the attribute of one row: a lookup, not a ranking.
+    expect(askedExtreme('What is the maximum speed of the drone?')).toBeNull();
+    expect(askedExtreme('What is the top speed?')).toBeNull();
   });
 });
 

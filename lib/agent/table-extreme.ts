@@ -26,10 +26,16 @@ export interface AskedExtreme {
   focus: string[];
   /** Whether the column must be a price or cost ("the cheapest", "the most expensive"). */
   price: boolean;
+  /**
+   * Whether the word was "maximum", "minimum" or "top", which may also name a column ("Max. speed"): then a row the
+   * question names may still be looked up when no table ranks.
+   */
+  limit: boolean;
 }
 
 const MAX_WORDS = ['most', 'highest', 'largest', 'greatest', 'biggest', 'maximum', 'max', 'top'];
 const MIN_WORDS = ['least', 'lowest', 'smallest', 'fewest', 'minimum', 'min'];
+const LIMIT_WORDS = ['maximum', 'max', 'minimum', 'min', 'top'];
 /** Words that end the counted noun phrase ("the most goals in 2022", "the highest sales of any region"). */
 const STOP =
   /^(?:in|of|for|on|at|among|across|by|during|with|from|per|to|than|and|or|is|was|are|were|has|have|had|does|did|do|this|that|the|a|an|ever|overall|so|far|as|since|between|within|according)$/i;
@@ -50,8 +56,8 @@ const PRICE_HEADER = /\b(?:price|prices|cost|costs|fee|fees|charge|rate|eur|usd|
 /** The extreme a question asks about, or null when it asks none (or names nothing a column could count). */
 export function askedExtreme(question: string): AskedExtreme | null {
   if (!/\b(?:which|what|who|whose)\b/i.test(question)) return null;
-  if (PRICE_MIN.test(question)) return { direction: 'min', focus: [], price: true };
-  if (PRICE_MAX.test(question)) return { direction: 'max', focus: [], price: true };
+  if (PRICE_MIN.test(question)) return { direction: 'min', focus: [], price: true, limit: false };
+  if (PRICE_MAX.test(question)) return { direction: 'max', focus: [], price: true, limit: false };
   // "the highest number of goals": the counted thing follows the word naming a number.
   const counted = question.replace(/\b(?:number|amount|count|quantity|total)\s+of\s+/gi, '');
   const words = counted.match(/[\p{L}\p{N}][\p{L}\p{N}'’.&-]*/gu) ?? [];
@@ -61,6 +67,10 @@ export function askedExtreme(question: string): AskedExtreme | null {
     if (!direction) continue;
     // "at least", "at most": a bound, not a superlative.
     if ((w === 'least' || w === 'most') && words[i - 1]?.toLowerCase() === 'at') continue;
+    // "the maximum speed of the drone", "its top speed": a word of the attribute a row's column may be named by; it
+    // asks a ranking only of a question asking which row ("which drone has the maximum speed").
+    const limit = LIMIT_WORDS.includes(w);
+    if (limit && !/\b(?:which|who|whose)\b/i.test(question)) continue;
     const phrase: string[] = [];
     for (const next of words.slice(i + 1)) {
       if (STOP.test(next) || phrase.length >= 4) break;
@@ -69,7 +79,7 @@ export function askedExtreme(question: string): AskedExtreme | null {
     // "the most common", "the largest city": an adjective or a noun of the answer, not a counted column.
     const focus = analyze(phrase.join(' ')).filter((t) => !GENERIC.has(t));
     if (focus.length === 0) return null;
-    return { direction, focus, price: false };
+    return { direction, focus, price: false, limit };
   }
   return null;
 }
