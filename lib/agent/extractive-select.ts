@@ -39,6 +39,7 @@ import {
   type TableHit,
   type TableQuery,
   tableRows,
+  weighted,
 } from './table-answer';
 import { askedExtreme, extremeTableRow } from './table-extreme';
 import { askedAcronyms, keyTerms, normalizeForQuote, type Sentence, spelledAcronyms } from './text';
@@ -81,16 +82,6 @@ export function termWeights(terms: readonly string[], pool: readonly Candidate[]
     w.set(t, Math.log(1 + n / (1 + df)));
   }
   return (t) => w.get(t) ?? 1;
-}
-
-function weighted(terms: readonly string[], have: (t: string) => boolean, weight: Weight): number {
-  let all = 0;
-  let hit = 0;
-  for (const t of terms) {
-    all += weight(t);
-    if (have(t)) hit += weight(t);
-  }
-  return all === 0 ? 0 : hit / all;
 }
 
 /**

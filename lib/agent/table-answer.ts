@@ -254,7 +254,12 @@ export function columnHeads(
   return out.map((c) => ({ own: c.own.join(' '), group: c.group.join(' ') }));
 }
 
-function weighted(terms: readonly string[], have: (t: string) => boolean, weight: (t: string) => number): number {
+/** The weighted share of `terms` that `have` holds (0 when the terms weigh nothing). */
+export function weighted(
+  terms: readonly string[],
+  have: (t: string) => boolean,
+  weight: (t: string) => number,
+): number {
   let all = 0;
   let hit = 0;
   for (const t of terms) {

@@ -9,6 +9,7 @@ import {
   type TableLine,
   type TableSource,
   tableRows,
+  weighted,
 } from './table-answer';
 
 /**
@@ -280,7 +281,7 @@ export function extremeCandidates<T extends TableSource & { chunk: { documentId:
           column: head ? [head.group, head.own].filter(Boolean).join(' ') || null : null,
           value: best.row.cells[column] ?? null,
           // The superlative and the words only naming a number are what the row's rank answers.
-          coverage: weightedShare(c.terms, (t) => RANK_WORDS.has(t) || c.has(all, t), c.weight),
+          coverage: weighted(c.terms, (t) => RANK_WORDS.has(t) || c.has(all, t), c.weight),
           labelCoverage: 0,
           attributeCoverage: 1,
           score: 0,
@@ -290,17 +291,6 @@ export function extremeCandidates<T extends TableSource & { chunk: { documentId:
     }
   }
   return out;
-}
-
-function weightedShare(terms: readonly string[], have: (t: string) => boolean, weight: (t: string) => number): number {
-  let all = 0;
-  let got = 0;
-  for (const t of terms) {
-    const w = weight(t);
-    all += w;
-    if (have(t)) got += w;
-  }
-  return all === 0 ? 0 : got / all;
 }
 
 /**
