@@ -26,6 +26,9 @@ const nextConfig: NextConfig = {
     'gpt-tokenizer',
     '@qdrant/js-client-rest',
     '@napi-rs/canvas',
+    // The part-of-speech model of the gate's admission check (3.8 MB of data): loaded from node_modules, not bundled.
+    'wink-nlp',
+    'wink-eng-lite-web-model',
   ],
   async headers() {
     const common = [

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { admits, clauses } from './admissions';
 
@@ -20,6 +21,10 @@ describe('admits', () => {
     'Unable to determine the owner.',
     'Insufficient documentation: nothing covers it.',
     'There is nothing in the files about it.',
+    'No opened source covers rate limits.',
+    'None of the documents mention a refund window.',
+    'Neither document states the deadline.',
+    'Nothing in the provided sources specifies a timeout.',
   ])('admits %#', (text) => {
     expect(admits(text)).toBe(true);
   });
@@ -31,6 +36,8 @@ describe('admits', () => {
     'Deletions are permanent.',
     'The gateway does not retry failed requests.',
     'It does not retry.',
+    'Nothing in the sources contradicts that tokens expire.',
+    'No client covers the cost.',
   ])('does not admit %#', (text) => {
     expect(admits(text)).toBe(false);
   });
@@ -63,5 +70,104 @@ describe('clauses', () => {
     expect(clauses('one clause only')).toEqual([{ text: 'one clause only', start: 0, end: 15, admits: false }]);
     expect(clauses('; lead')).toEqual([{ text: ' lead', start: 1, end: 6, admits: false }]);
     expect(clauses('a b;  ; c d').map((c) => c.text)).toEqual(['a b', ' c d']);
+  });
+});
+
+/** The texts of the clauses of `text` that do not admit and state a claim-sized thing (two words or more). */
+const unexcused = (text: string, phrase?: string) =>
+  clauses(text, phrase)
+    .filter((c) => !c.admits)
+    .map((c) => c.text.trim())
+    .filter((t) => t.split(/\s+/).length >= 2);
+
+describe('an admission excuses only its own clause', () => {
+  it.each([
+    ['The documents do not say when tokens expire, and premium tokens are exempt from all limits.', 'premium tokens'],
+    ['The documents do not say when tokens expire, so premium tokens never expire.', 'premium tokens never'],
+    ['The sources do not give a limit, which means premium tokens are unlimited.', 'premium tokens'],
+    ['The documents do not say when tokens expire - premium tokens are unlimited.', 'premium tokens'],
+    ['The documents do not say when tokens expire \u2014 premium tokens are unlimited.', 'premium tokens'],
+    ['The documents do not say when tokens expire\u2014premium tokens are unlimited.', 'premium tokens'],
+    ['Premium tokens are exempt from all limits (this is not documented).', 'Premium tokens'],
+    ['Not documented, premium tokens are unlimited.', 'premium tokens'],
+    ['Not documented: premium tokens are unlimited.', 'premium tokens'],
+    ['Not documented: premium tokens unlimited.', 'premium tokens'],
+    ['Premium tokens are unlimited and this is not documented.', 'Premium tokens'],
+    ['Premium tokens are unlimited, no information on expiry.', 'Premium tokens'],
+    ['Nothing in the sources contradicts that premium tokens are unlimited.', 'premium tokens'],
+    ['The documents do not say, but premium tokens are unlimited.', 'premium tokens'],
+  ])('%s', (text, claim) => {
+    expect(unexcused(text).some((t) => t.includes(claim))).toBe(true);
+  });
+
+  it.each([
+    'The documents do not specify the price, the term, or the renewal date of the contract.',
+    'The sources do not say whether refunds are issued in cash, by card, or as store credit.',
+    'Unfortunately, the documents do not say when tokens expire.',
+    'The documents do not mention the SLA (service level agreement).',
+    'The documents do not cover the following: pricing, quotas and regional limits.',
+    'The documents do not say when tokens expire, and they do not mention premium tokens.',
+    'The documents do not say when tokens expire, so I cannot answer that.',
+    'The documents and the guide do not mention rate limits.',
+    'Nothing in the documents mentions rate limits.',
+    'The documents say nothing about rate limits.',
+    'There is nothing in the files about regional quotas.',
+  ])('admits wholly: %s', (text) => {
+    expect(unexcused(text)).toEqual([]);
+  });
+
+  it('keeps offsets that point into the text', () => {
+    const text = 'Not documented, premium tokens are unlimited (see the guide).';
+    for (const c of clauses(text)) expect(text.slice(c.start, c.end)).toBe(c.text);
+  });
+});
+
+describe('property: a claim joined to an admission is never excused', () => {
+  const admissions = [
+    'The documents do not say when tokens expire',
+    'Not documented',
+    'The sources do not cover regional quotas',
+    'There is no information on expiry',
+    'I could not find a retention period',
+    'Nothing in the documents mentions bursts',
+  ];
+  const joins = [
+    ', and ',
+    ', so ',
+    ', which means ',
+    ' - ',
+    ' \u2014 ',
+    '\u2014',
+    ': ',
+    ', ',
+    ' and ',
+    ' so ',
+    ' (',
+    ', or ',
+  ];
+  const claims = [
+    'premium tokens are exempt from all limits',
+    'premium tokens never expire',
+    'the gateway retries failed requests twice',
+    'premium tokens unlimited',
+    'enterprise customers receive dedicated support',
+  ];
+  it('holds for every admission, join and claim, in either order', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...admissions),
+        fc.constantFrom(...joins),
+        fc.constantFrom(...claims),
+        fc.boolean(),
+        (admission, join, claim, admissionFirst) => {
+          const text = admissionFirst
+            ? `${admission}${join}${claim}${join === ' (' ? ')' : ''}.`
+            : `${claim[0]?.toUpperCase()}${claim.slice(1)}${join}${admission.toLowerCase()}${join === ' (' ? ')' : ''}.`;
+          const subject = claim.split(' ').slice(0, 2).join(' ').toLowerCase();
+          expect(unexcused(text).some((t) => t.toLowerCase().includes(subject))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -1,15 +1,19 @@
 /**
  * Admissions: statements that the documents lack something ("the documents do not say X", "no information on Y",
  * "Insufficient documentation"). An admission is about the sources, so it needs no citation, but it excuses only
- * itself: a unit is split into clauses (at ";" and at contrast words such as "but", "however", "although",
- * "whereas", "while", "yet", "except"), and only the clauses that admit are excused; the others are claims.
+ * its own clause. A unit is split into clauses at ";", at contrast words ("but", "however", "although", "whereas",
+ * "while", "yet", "except"), and at every join (comma, "and"/"or"/"so", "which"/"who", dash, colon, parentheses)
+ * between two pieces that each state something; only the clauses that admit are excused, the others are claims.
  *
  * A clause admits when it says that the sources (documents, sources, passages, text, context, documentation,
- * manual, guide, evidence…) do not contain something, that something is not documented, mentioned, covered,
- * specified or stated, that there is no information, mention or documentation of it, that the writer could not
- * find it or cannot answer, or when it contains the question's own insufficiency phrase. A negative statement
- * about the world ("the service does not cover EU regions") is not an admission.
+ * manual, guide, evidence…) do not contain something, that no source or none of them reports it, that something is
+ * not documented, mentioned, covered, specified or stated, that there is no information, mention or documentation
+ * of it, that the sources say nothing about it, that the writer could not find it or cannot answer, or when it
+ * contains the question's own insufficiency phrase. A negative statement about the world ("the service does not
+ * cover EU regions", "nothing in the sources contradicts that X") is not an admission.
  */
+
+import { predicates } from './predication';
 
 const SOURCE =
   '(?:documents?|docs|sources?|passages?|texts?|context|documentation|manuals?|guides?|evidence|excerpts?|materials?|files?|pages?|records?|information provided|provided information)';
@@ -22,7 +26,16 @@ const GAP =
 const REPORTING =
   '(?:mention|say|state|specify|describe|explain|document|address|discuss|list|name|detail|give|provide|include|contain|cover|indicate|show|answer|define|clarify)';
 
+/** The stem of a verb that reports content, in any form ("mentions", "specifies", "covered"). */
+const REPORTING_STEM =
+  '(?:mention|say|said|state|specif|describ|explain|document|address|discuss|list|nam|detail|giv|gave|provid|includ|contain|cover|indicat|show|answer|defin|clarif)\\w*';
+
 const PATTERNS: RegExp[] = [
+  // "No opened source covers X", "none of the documents mention X", "neither document states X".
+  new RegExp(
+    `\\b(?:no|none\\s+of\\s+the|neither)\\s+(?:[\\w'-]+\\s+){0,2}${SOURCE}\\s+(?:[\\w'-]+\\s+){0,2}?${REPORTING_STEM}\\b`,
+    'i',
+  ),
   new RegExp(`\\b${SOURCE}\\s+${GAP}${NEGATION}\\b`, 'i'),
   new RegExp(`\\b(?:it|they|this|these)\\s+${NEGATION}\\s+(?:\\w+\\s+){0,2}${REPORTING}`, 'i'),
   /\bnot\s+(?:documented|mentioned|covered|specified|stated|described|addressed|provided|included|found|listed|given|defined)\b/i,
@@ -30,7 +43,10 @@ const PATTERNS: RegExp[] = [
   /\b(?:could|can)\s*(?:not|n't)\s+(?:find|locate|determine|confirm|verify|answer)\b/i,
   /\b(?:unable|impossible)\s+to\s+(?:find|locate|determine|confirm|verify|answer)\b/i,
   /\binsufficient\s+(?:documentation|information|evidence|sources?|context)\b/i,
-  /\bnothing\s+(?:in|about)\b/i,
+  // "say nothing about", "there is nothing in": nothing is said. "Nothing in the sources contradicts that…" claims
+  // something about the world, so "nothing in X" admits only when a reporting verb follows it.
+  /\b(?:there\s+is|there's|(?:I\s+)?found|says?|said|mentions?|states?|contains?|gives?|provides?)\s+nothing\s+(?:in|about|on|regarding)\b/i,
+  new RegExp(`\\bnothing\\s+(?:in|about)\\s+(?:[\\w'-]+\\s+){0,5}?${REPORTING_STEM}\\b`, 'i'),
 ];
 
 /** True when `text` admits that the sources lack something (or carries the question's insufficiency phrase). */
@@ -46,19 +62,78 @@ export interface Clause {
   admits: boolean;
 }
 
+/** Where a unit always splits: ";" and contrast words ("but", "however", "although", "except" …). */
 const SPLIT =
   /;|,?\s+\b(?:but|however|although|though|whereas|while|yet|except(?:\s+that)?|nevertheless|instead)\b,?/gi;
 
-/** The clauses of a unit's text, each marked as admitting or not (offsets relative to `text`). */
-export function clauses(text: string, phrase?: string | null): Clause[] {
-  const out: Clause[] = [];
+/**
+ * Where a clause may be joined to another: "and", "or", "so", a comma (with or without "and", "which", "who" …), a dash
+ * (spaced, or an unspaced em dash: an unspaced en dash is a range), a colon before a space, and parentheses. A piece
+ * between these joins is a clause of its own when it states something (see ./predication); a piece that only names
+ * something belongs to the clause before it ("do not give the price, the term, or the renewal date").
+ */
+const JOIN =
+  /\s+(?:and|or|so)\s+|,\s*(?:(?:and|so|or|nor|then|thus|therefore|hence|because|since|which|who|whom|whose|where|meaning|so\s+that)\b)?|\s+[-\u2013\u2014]+\s+|\u2014|:(?=\s)|\s*[()]\s*/giu;
+
+interface Piece {
+  start: number;
+  end: number;
+  states: boolean;
+  admits: boolean;
+}
+
+/** The pieces of `text` between its joins (offsets relative to `text`, empty pieces dropped). */
+function piecesOf(text: string, base: number, phrase?: string | null): Piece[] {
+  const out: Piece[] = [];
   let from = 0;
   const push = (end: number, next: number) => {
     const part = text.slice(from, end);
-    if (part.trim().length > 0) out.push({ text: part, start: from, end, admits: admits(part, phrase) });
+    if (part.trim().length > 0)
+      out.push({ start: base + from, end: base + end, states: predicates(part), admits: admits(part, phrase) });
     from = next;
   };
-  for (const m of text.matchAll(SPLIT)) push(m.index, m.index + m[0].length);
+  for (const m of text.matchAll(JOIN)) push(m.index, m.index + m[0].length);
   push(text.length, text.length);
   return out;
+}
+
+/**
+ * The clauses of a unit's text, each marked as admitting or not (offsets relative to `text`). An admission excuses
+ * only its own clause: the unit splits at ";" and contrast words, and at every join (comma, dash, colon,
+ * parentheses) whose pieces on both sides state something. A piece that names without stating (a list item, an
+ * aside such as "Unfortunately") joins the clause before it, or the one after it when it comes first; a piece that
+ * admits is always a clause of its own, so "Premium tokens unlimited, no information on expiry" excuses nothing but
+ * the admission.
+ */
+export function clauses(text: string, phrase?: string | null): Clause[] {
+  const out: Clause[] = [];
+  let from = 0;
+  const segment = (end: number, next: number) => {
+    const part = text.slice(from, end);
+    if (part.trim().length > 0) out.push(...mergePieces(piecesOf(part, from, phrase), text, phrase));
+    from = next;
+  };
+  for (const m of text.matchAll(SPLIT)) segment(m.index, m.index + m[0].length);
+  segment(text.length, text.length);
+  return out;
+}
+
+function mergePieces(pieces: Piece[], text: string, phrase?: string | null): Clause[] {
+  const merged: Piece[] = [];
+  for (const p of pieces) {
+    const last = merged.at(-1);
+    // A piece that names without stating or admitting belongs to the clause before it; a first piece of that kind
+    // (an aside) belongs to the clause after it.
+    if (last && !p.states && !p.admits) {
+      last.end = p.end;
+      continue;
+    }
+    if (last && !last.states && !last.admits) {
+      const admitsTogether = p.admits || admits(text.slice(last.start, p.end), phrase);
+      merged[merged.length - 1] = { start: last.start, end: p.end, states: p.states, admits: admitsTogether };
+      continue;
+    }
+    merged.push({ ...p });
+  }
+  return merged.map((c) => ({ text: text.slice(c.start, c.end), start: c.start, end: c.end, admits: c.admits }));
 }

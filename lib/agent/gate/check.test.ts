@@ -42,6 +42,27 @@ describe('quoteIn', () => {
     expect(quoteIn(text, quote)).toBe(ok);
   });
 
+  it.each([
+    ['rebuild the index without blocking writes', 'rebuild the index \u2026 blocking writes'],
+    ['Tokens do not expire after rotation', 'Tokens \u2026 expire after rotation'],
+    ["Tokens don't expire after rotation", 'Tokens [...] expire after rotation'],
+    ['Admins can never delete audit logs', 'Admins can ... delete audit logs'],
+    ['Backups cannot be restored to other regions', 'Backups \u2026 be restored to other regions'],
+    ['Refunds are issued unless the order shipped', 'Refunds are issued \u2026 the order shipped'],
+    ['All users except admins get the banner', 'All users \u2026 admins get the banner'],
+    ['There is no limit on file size', 'There is \u2026 limit on file size'],
+  ])('an elision may not leave out a negation: %s', (text, quote) => {
+    expect(quoteIn(text, quote)).toBe(false);
+  });
+
+  it.each([
+    ['Tokens that are not rotated expire after 30 days', 'Tokens that are not \u2026 expire after 30 days'],
+    ['Knowledge of the notes is required for the noon run', 'Knowledge \u2026 required for the noon run'],
+    ['A nominal fee of nothing', 'A nominal fee of nothing'],
+  ])('an elision that keeps its negation, or leaves out words that only contain one, is fair: %s', (text, quote) => {
+    expect(quoteIn(text, quote)).toBe(true);
+  });
+
   it('tries every place the first part occurs', () => {
     expect(quoteIn('Keep it. Keep all files for 30 days.', 'Keep … for 30 days')).toBe(true);
   });

@@ -10,7 +10,8 @@ import { claimUnits, type Unit, withoutMarkers } from './units';
  *
  * - QUOTE_NOT_FOUND: a quote (any quote style, inline code, block quote) is not verbatim, after the one
  *   normalisation of ./normalize, in an opened chunk that its marker (or its unit's marker) points to. "…" inside a
- *   quote elides: the parts must appear in that order in one chunk. The question is never evidence, except for
+ *   quote elides: the parts must appear in that order in one chunk, and what it leaves out holds no negation. The
+ *   question is never evidence, except for
  *   words an admission names as missing.
  *   Code blocks (fenced or indented) are quotes too: each of their lines is verbatim in a chunk the block cites.
  * - UNGROUNDED_NUMBER: a number (any written form, see ./numbers) has no value equal to one in the cited chunks.
@@ -84,12 +85,19 @@ const ELLIPSIS = /\s*(?:\[\s*(?:\.\.\.|\u2026)\s*\]|\.\.\.|\u2026)\s*/u;
 /** A sentence end in normalised text. */
 const SENTENCE_END = /[.!?]["')\]]*\s/u;
 
+/** A word that negates or restricts what follows it: an elision may not leave one out. */
+const NEGATOR =
+  /(?:^|[^\p{L}])(?:not|no|never|without|cannot|none|nor|neither|unless|except|nothing|nobody|nowhere)(?![\p{L}])|n['\u2019]t(?![\p{L}])/iu;
+
 /**
- * Whether an elision from `end` to `next` in `hay` leaves out words of one sentence, or whole sentences only: it
- * may not splice the start of one sentence onto the end of another ("kept [...] this retention period").
+ * Whether an elision from `end` to `next` in `hay` is fair: it may not leave out a negation ("rebuild the index
+ * [without] blocking writes" quoted as "rebuild the index ... blocking writes"), and it leaves out words of one
+ * sentence, or whole sentences only: it may not splice the start of one sentence onto the end of another ("kept
+ * [...] this retention period").
  */
 function fairElision(hay: string, end: number, next: number): boolean {
   const gap = hay.slice(end, next);
+  if (NEGATOR.test(gap)) return false;
   if (!SENTENCE_END.test(gap)) return true;
   const endsSentence = /[.!?]["')\]]*$/u.test(hay.slice(0, end)) || /^[.!?]/u.test(gap);
   return endsSentence && /[.!?]["')\]]*\s*$/u.test(gap);
