@@ -201,7 +201,7 @@ function overviewAnswer(state: AgentState, phrase: string): { lines: string[]; i
   const insufficiencies: Insufficiency[] = [];
   if (lines.length > 0 && total > lines.length) {
     // No figure in the answer's text: the gate grounds every number in a cited source; the report gives the count.
-    lines.push('', `${phrase}: only the newest of your documents are described here, not every document in scope.`);
+    lines.push('', `${phrase}: your older documents in scope are not described here, only the newest.`);
     insufficiencies.push({
       section: 'Answer',
       missing: `${total - lines.length} of your ${total} documents in scope are not described (the limit is ${MAX_DOCUMENTS} per answer): ask about one by its name`,
@@ -384,7 +384,7 @@ function documentOverview(state: AgentState, phrase: string): DocumentAnswer {
   };
   if (listed === 0)
     return {
-      answer: `${phrase}: the opening of the documents asked about holds no text that could be quoted.`,
+      answer: `${phrase}: the documents asked about do not open with text that could be quoted.`,
       insufficiencies: [
         {
           section: 'Answer',

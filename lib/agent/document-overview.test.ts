@@ -48,7 +48,7 @@ describe('overview questions in extractive mode', () => {
     const lines = result.answer.split('\n').filter((l) => l.startsWith('- '));
     expect(lines.length).toBeGreaterThanOrEqual(2);
     expect(lines.length).toBeLessThanOrEqual(4);
-    expect(result.answer).toContain('only the newest of your documents are described here');
+    expect(result.answer).toContain('your older documents in scope are not described here, only the newest');
     expect(result.insufficiencies.map((i) => i.missing).join('\n')).toContain('of your 6 documents in scope');
     expect(result.answer).not.toContain('bob-runbook.md');
     expect(result.answer).not.toContain('hunter2');

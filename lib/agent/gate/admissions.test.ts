@@ -171,3 +171,17 @@ describe('property: a claim joined to an admission is never excused', () => {
     );
   });
 });
+
+describe('joins inside quotes', () => {
+  it('do not split: a quote is one thing named', () => {
+    expect(unexcused('No passage found answers "when tokens expire, and who renews premium tokens".')).toEqual([]);
+    expect(unexcused('The documents do not mention "refund window (retail), so returns are free".')).toEqual([]);
+  });
+  it('a join outside the quote still splits', () => {
+    expect(
+      unexcused('The documents do not mention "refund window", and premium tokens are exempt from all limits.').some(
+        (t) => t.includes('premium tokens'),
+      ),
+    ).toBe(true);
+  });
+});

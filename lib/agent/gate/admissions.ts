@@ -14,6 +14,7 @@
  */
 
 import { predicates } from './predication';
+import { findQuotes } from './quotes';
 
 const SOURCE =
   '(?:documents?|docs|sources?|passages?|texts?|context|documentation|manuals?|guides?|evidence|excerpts?|materials?|files?|pages?|records?|information provided|provided information)';
@@ -82,9 +83,13 @@ interface Piece {
   admits: boolean;
 }
 
-/** The pieces of `text` between its joins (offsets relative to `text`, empty pieces dropped). */
+/**
+ * The pieces of `text` between its joins (offsets relative to `text`, empty pieces dropped). A join inside a quote
+ * or code span does not split: the quote is one thing named (and its text is checked as a quote).
+ */
 function piecesOf(text: string, base: number, phrase?: string | null): Piece[] {
   const out: Piece[] = [];
+  const quoted = findQuotes(text);
   let from = 0;
   const push = (end: number, next: number) => {
     const part = text.slice(from, end);
@@ -92,7 +97,10 @@ function piecesOf(text: string, base: number, phrase?: string | null): Piece[] {
       out.push({ start: base + from, end: base + end, states: predicates(part), admits: admits(part, phrase) });
     from = next;
   };
-  for (const m of text.matchAll(JOIN)) push(m.index, m.index + m[0].length);
+  for (const m of text.matchAll(JOIN)) {
+    if (quoted.some((q) => m.index >= q.start && m.index < q.end)) continue;
+    push(m.index, m.index + m[0].length);
+  }
   push(text.length, text.length);
   return out;
 }
