@@ -109,6 +109,16 @@ describe('spelledNumbers: values stated without a cardinal', () => {
       ],
     ],
     [
+      'a tenfold rise, a twofold gap, a hundredfold cost, a thousandfold',
+      [
+        ['tenfold', 10],
+        ['twofold', 2],
+        ['hundredfold', 100],
+        ['thousandfold', 1000],
+      ],
+    ],
+    ['a ten-fold rise', [['ten', 10]]],
+    [
       'it doubled; they triple the limit',
       [
         ['doubled', 2],
@@ -126,6 +136,7 @@ describe('spelledNumbers: values stated without a cardinal', () => {
     'third-party tools and a half-open circuit',
     'Third, restart the service.',
     'on behalf of users',
+    'a manifold of folds, unfold it',
   ])('no value in "%s"', (text) => {
     expect(values(text).filter(([, v]) => v !== 5)).toEqual([]);
   });

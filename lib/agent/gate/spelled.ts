@@ -11,8 +11,8 @@
  * - ordinals from "third" on ("the fourth Tuesday" 4, "twenty-third" 23). "first" and "second" are not read
  *   (an order word and a unit of time far more often than a value), nor an ordinal before a comma ("Third, …"
  *   orders an answer's own steps) or at the head of a hyphenated compound ("third-party", "half-open");
- * - multiples: "twice" 2, "thrice" 3, and "double", "triple", "quadruple" as a verb ("doubled", "doubles the
- *   limit"), not as an adjective ("double quotes").
+ * - multiples: "twice" 2, "thrice" 3, "tenfold" 10 ("twofold", "hundredfold"; "ten-fold" is "ten"), and "double",
+ *   "triple", "quadruple" as a verb ("doubled", "doubles the limit"), not as an adjective ("double quotes").
  */
 
 import { ordinalWordValue, SCALE_WORDS, TENS_WORDS, UNIT_WORDS } from '../number-words';
@@ -129,6 +129,11 @@ function otherWord(text: string, words: readonly Word[], i: number): { value: nu
     return compoundOrListed(text, words[i + 1] as Word) ? null : { value: 1 / (denominator(next) ?? 1), used: 2 };
   if (compoundOrListed(text, w)) return null;
   if (w.w === 'half') return { value: 0.5, used: 1 };
+  const fold = /^([a-z]+?)-?fold$/.exec(w.w)?.[1];
+  if (fold !== undefined) {
+    const times = small(fold) ?? (fold === 'hundred' ? 100 : SCALE_WORDS.get(fold));
+    if (times !== undefined) return { value: times, used: 1 };
+  }
   const multiple = MULTIPLES.get(w.w);
   if (multiple !== undefined) return { value: multiple, used: 1 };
   const verb = MULTIPLY.exec(w.w);

@@ -529,6 +529,14 @@ export const GATE_CASES: GateCase[] = [
     ['rate'],
     'The public API allows 100 requests per minute per token [1]. The documents say nothing about regional quotas.',
   ),
+  block(
+    'number-fold',
+    'number',
+    ['rate'],
+    'The public API allows 100 requests per minute per token, a threefold rise [1].',
+    'threefold',
+    'UNGROUNDED_NUMBER',
+  ),
   // An elision may not leave out a negation.
   block(
     'quote-elided-negation',
