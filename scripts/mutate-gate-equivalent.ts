@@ -21,6 +21,22 @@ interface Reason extends MutantKey {
 
 const REASONS: readonly Reason[] = [
   {
+    file: 'lib/agent/gate/admissions.ts',
+    mutator: 'EqualityOperator',
+    line: 'if (quoted.some((q) => m.index >= q.start && m.index < q.end)) continue;',
+    original: 'm.index >= q.start',
+    replacement: 'm.index > q.start',
+    why: 'a join never starts at a quote mark (it starts with a space, comma, dash, colon or parenthesis), so no join index equals a quote start',
+  },
+  {
+    file: 'lib/agent/gate/predication.ts',
+    mutator: 'MethodExpression',
+    line: 'const before = content.slice(0, -1);',
+    original: 'content.slice(0, -1)',
+    replacement: 'content',
+    why: 'the dropped last tag is ADJ here, never NOUN or PROPN, so the test on the rest is the same with or without it',
+  },
+  {
     file: 'lib/agent/gate/check.ts',
     mutator: 'StringLiteral',
     line: "const texts = cited.map((n) => byN.get(n) ?? '');",

@@ -116,6 +116,28 @@ describe('an admission excuses only its own clause', () => {
     expect(unexcused(text)).toEqual([]);
   });
 
+  it('splits at joins into exact clauses', () => {
+    expect(clauses('(this is not documented) tokens expire after rotation').map((c) => [c.text, c.admits])).toEqual([
+      ['this is not documented', true],
+      ['tokens expire after rotation', false],
+    ]);
+    expect(clauses('Not documented, and tokens expire').map((c) => [c.text, c.start, c.end])).toEqual([
+      ['Not documented', 0, 14],
+      [' tokens expire', 19, 33],
+    ]);
+  });
+
+  it('an aside before a claim does not admit, whatever else the unit says', () => {
+    expect(unexcused('Unfortunately, premium tokens are unlimited; the documents do not say more.')).toEqual([
+      'Unfortunately, premium tokens are unlimited',
+    ]);
+  });
+
+  it('an aside and what follows it admit together when they carry the insufficiency phrase', () => {
+    expect(clauses('Sorry, cannot say.', 'Sorry, cannot say').every((c) => c.admits)).toBe(true);
+    expect(clauses('Sorry, cannot say.').some((c) => c.admits)).toBe(false);
+  });
+
   it('keeps offsets that point into the text', () => {
     const text = 'Not documented, premium tokens are unlimited (see the guide).';
     for (const c of clauses(text)) expect(text.slice(c.start, c.end)).toBe(c.text);
@@ -176,6 +198,13 @@ describe('joins inside quotes', () => {
   it('do not split: a quote is one thing named', () => {
     expect(unexcused('No passage found answers "when tokens expire, and who renews premium tokens".')).toEqual([]);
     expect(unexcused('The documents do not mention "refund window (retail), so returns are free".')).toEqual([]);
+  });
+  it('a join before a quote still splits', () => {
+    expect(
+      unexcused('Premium tokens are unlimited, and the documents do not mention "refund window".').some((t) =>
+        t.includes('Premium tokens'),
+      ),
+    ).toBe(true);
   });
   it('a join outside the quote still splits', () => {
     expect(

@@ -118,7 +118,7 @@ export function clauses(text: string, phrase?: string | null): Clause[] {
   let from = 0;
   const segment = (end: number, next: number) => {
     const part = text.slice(from, end);
-    if (part.trim().length > 0) out.push(...mergePieces(piecesOf(part, from, phrase), text, phrase));
+    out.push(...mergePieces(piecesOf(part, from, phrase), text, phrase));
     from = next;
   };
   for (const m of text.matchAll(SPLIT)) segment(m.index, m.index + m[0].length);

@@ -10,6 +10,9 @@ describe('predicates', () => {
     'Refunds take 14 days',
     'premium tokens unlimited',
     'this is not documented',
+    'older tokens invalid',
+    'Stripe unavailable',
+    'very old tokens unusable',
   ])('states: %s', (text) => {
     expect(predicates(text)).toBe(true);
   });
@@ -23,6 +26,8 @@ describe('predicates', () => {
     'service level agreement',
     '',
     '   ',
+    'very expensive',
+    'free',
   ])('only names: %j', (text) => {
     expect(predicates(text)).toBe(false);
   });

@@ -30,7 +30,6 @@ export function partsOfSpeech(text: string): string[] {
 
 /** Whether `text` states something rather than only naming it (see the module comment). */
 export function predicates(text: string): boolean {
-  if (text.trim().length === 0) return false;
   const tags = partsOfSpeech(text);
   if (tags.some((t) => t === 'VERB' || t === 'AUX')) return true;
   const content = tags.filter((t) => CONTENT.has(t));
