@@ -125,10 +125,17 @@ describe('an admission excuses only its own clause', () => {
       ['Not documented', 0, 14],
       [' tokens expire', 19, 33],
     ]);
+    // A segment with no admission stays whole, joins and all.
+    expect(clauses('Tokens expire, and premium tokens do not').map((c) => [c.text, c.admits])).toEqual([
+      ['Tokens expire, and premium tokens do not', false],
+    ]);
   });
 
   it('an aside before a claim does not admit, whatever else the unit says', () => {
     expect(unexcused('Unfortunately, premium tokens are unlimited; the documents do not say more.')).toEqual([
+      'Unfortunately, premium tokens are unlimited',
+    ]);
+    expect(unexcused('Unfortunately, premium tokens are unlimited, and the documents do not say more.')).toEqual([
       'Unfortunately, premium tokens are unlimited',
     ]);
   });

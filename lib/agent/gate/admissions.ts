@@ -118,7 +118,10 @@ export function clauses(text: string, phrase?: string | null): Clause[] {
   let from = 0;
   const segment = (end: number, next: number) => {
     const part = text.slice(from, end);
-    out.push(...mergePieces(piecesOf(part, from, phrase), text, phrase));
+    // A segment that does not admit as a whole has no admitting piece: it is one clause, a claim or not, and the
+    // tagger is not needed (most units of most answers).
+    if (admits(part, phrase)) out.push(...mergePieces(piecesOf(part, from, phrase), text, phrase));
+    else if (part.trim().length > 0) out.push({ text: part, start: from, end, admits: false });
     from = next;
   };
   for (const m of text.matchAll(SPLIT)) segment(m.index, m.index + m[0].length);
