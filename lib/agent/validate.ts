@@ -2,6 +2,7 @@ import type { ValidationIssue } from './events';
 import { admits, clauses } from './gate/admissions';
 import { checkAnswer, type GateInput } from './gate/check';
 import { isCurrencyCode } from './gate/numbers';
+import { asRendered } from './gate/rendered';
 import { claimUnits, type Unit } from './gate/units';
 import type { AgentState, OpenedChunk } from './state';
 import { citationMarkers, keyTerms, normalizeForQuote, termCoverage } from './text';
@@ -215,7 +216,8 @@ function invalidMarkers(text: string, state: AgentState): number[] {
  * planted instructions.
  */
 export function trustIssues(answer: string, state: AgentState): ValidationIssue[] {
-  const text = answer.trim();
+  // What the reader will see is what is checked (gate/rendered.ts).
+  const text = asRendered(answer).trim();
   const errors: ValidationIssue[] = [];
   const invalid = invalidMarkers(text, state);
   if (invalid.length > 0) {
@@ -255,7 +257,7 @@ export function validateDraft(
 ): ValidationResult {
   const errors: ValidationIssue[] = options.skipProcess ? [] : [...validateProcess(state).errors];
   const c = state.constraints;
-  const text = answer.trim();
+  const text = asRendered(answer).trim();
   const phrase = c.insufficiencyPhrase;
   if (text.length < 20 && !admitsMissing(text, phrase))
     errors.push({ code: 'EMPTY_ANSWER', message: 'The answer is empty or too short.' });

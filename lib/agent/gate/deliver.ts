@@ -1,6 +1,7 @@
 import type { AgentState } from '../state';
 import type { Insufficiency } from '../types';
 import { checkAnswer } from './check';
+import { asRendered } from './rendered';
 
 /**
  * The only way text reaches the user as an answer. A `GatedAnswer` can be built only here: from a draft that
@@ -60,7 +61,8 @@ function hasCitedClaim(text: string, state: AgentState): boolean {
 export function deliverable(input: DeliverInput): GatedAnswer {
   const { state, stopped } = input;
   const passes = (text: string) => text.length > 0 && input.trust(text).length === 0;
-  const draft = input.draft.trim();
+  // The text as the reader will see it is what is checked and what is delivered (./rendered).
+  const draft = asRendered(input.draft).trim();
   const withNote = (text: string) => (stopped ? `${text}\n\n${STOPPED_NOTE}` : text);
   // Nothing could be searched: say so (the report's head), whatever was drafted from no evidence.
   if (state.opened.length === 0 && state.safetyFlags.has('index_unavailable'))

@@ -57,3 +57,19 @@ describe('findVerbatim', () => {
     expect(findVerbatim('xe\u0301y', 'x\u00E9')).toEqual({ start: 0, end: 3 });
   });
 });
+
+describe('markup references', () => {
+  it.each([
+    ['lp://&lt;dataset-name&gt;/', 'lp://<dataset-name>/'],
+    ['AT&amp;T and &#60;b&#62; and &#x3C;i&#x3e; and &#x26;', 'AT&T and <b> and <i> and &'],
+    ['&LT;x&GT; &AMP;', '<x> &'],
+    // Other references, and an ampersand alone, are text.
+    ['&quot; &nbsp; & &amp', '&quot; &nbsp; & &amp'],
+  ])('%j reads as %j', (text, read) => {
+    expect(normalize(text)).toBe(read);
+  });
+
+  it('maps a decoded reference back to the whole reference', () => {
+    expect(findVerbatim('see lp://&lt;name&gt;/ here', '<name>')).toEqual({ start: 9, end: 21 });
+  });
+});

@@ -9,7 +9,9 @@ import { memoByText } from './memo';
  * 3. quotes unify: every single quote or apostrophe form (‘ ’ ‚ ‛ ′ `) becomes ', every double form
  *    (“ ” „ ‟ « ») becomes ", single guillemets (‹ ›) become ' (NFKC has already made a double prime ″ two primes);
  * 4. dashes and minus signs (‐ ‑ ‒ – — ― −) become -; the ellipsis becomes ...;
- * 5. whitespace folds: any run of whitespace (line breaks included) is one space, none at either end.
+ * 5. whitespace folds: any run of whitespace (line breaks included) is one space, none at either end;
+ * 6. the references an answer keeps encoded so that they show as text (`&lt;`, `&gt;`, `&amp;`, named or numeric;
+ *    gate/rendered.ts) read as the characters they show.
  *
  * Case is kept. `normalizeWithMap` also returns, for every character of the result, the offset of the original
  * character it came from, so a match can be reported in the original text.
@@ -20,7 +22,21 @@ const SINGLE = /[\u2018\u2019\u201A\u201B\u2032\u2039\u203A`]/gu;
 const DOUBLE = /[\u201C-\u201F\u00AB\u00BB]/gu;
 const DASH = /[\u2010-\u2015\u2212]/gu;
 const SPACE = /\s/u;
-const CLUSTER = /\P{M}\p{M}*|\p{M}+/gsu;
+/**
+ * A reference to a character that would form markup if written bare (`&lt;`, `&gt;`, `&amp;`, named or numeric): an
+ * answer keeps these encoded so they show as text (gate/rendered.ts), so they read as the characters they show.
+ */
+const MARKUP_REFERENCE = /&(?:lt|gt|amp|LT|GT|AMP|#0*(?:60|62|38)|#[xX]0*(?:3[cCeE]|26));/u;
+const MARKUP_CHARS: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&' };
+const CLUSTER = new RegExp(`${MARKUP_REFERENCE.source}|\\P{M}\\p{M}*|\\p{M}+`, 'gsu');
+
+/** The character a markup reference shows (`&lt;` <, `&#62;` >, `&#x26;` &). */
+function markupChar(reference: string): string {
+  const body = reference.slice(1, -1).toLowerCase();
+  if (body.startsWith('#x')) return String.fromCharCode(Number.parseInt(body.slice(2), 16));
+  if (body.startsWith('#')) return String.fromCharCode(Number.parseInt(body.slice(1), 10));
+  return MARKUP_CHARS[body] ?? reference;
+}
 
 function foldCluster(cluster: string): string {
   return cluster
@@ -47,7 +63,8 @@ export function normalizeWithMap(input: string): Normalized {
   let pendingSpace = -1;
   for (const m of input.matchAll(CLUSTER)) {
     const at = m.index;
-    for (const ch of foldCluster(m[0])) {
+    const cluster = m[0].length > 2 && m[0].startsWith('&') && m[0].endsWith(';') ? markupChar(m[0]) : m[0];
+    for (const ch of foldCluster(cluster)) {
       if (SPACE.test(ch)) {
         if (pendingSpace < 0) pendingSpace = at;
         continue;
