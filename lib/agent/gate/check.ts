@@ -3,7 +3,7 @@ import { keyTerms } from '../text';
 import { clauses } from './admissions';
 import { findVerbatim, normalize, normalizedText, spanOfNormalized } from './normalize';
 import { evidenceKeys, grounded, type NumberMention, numberMentions } from './numbers';
-import { claimUnits, type Unit, withoutMarkers } from './units';
+import { claimUnits, type Unit, withoutLinkTargets, withoutMarkers } from './units';
 
 /**
  * The trust gate: every claim-bearing unit of an answer checked against the sources its own markers cite.
@@ -199,7 +199,7 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
           message: `The heading "${short(unit.text)}" states something no opened source or the question says (${own.join(', ')}): cite it as [n], or make it a label.`,
           unit: -1,
         });
-      for (const m of numberMentions(withoutMarkers(unit.text)))
+      for (const m of numberMentions(withoutLinkTargets(withoutMarkers(unit.text))))
         if (!groundedIn(m, everyKeys()))
           issues.push({
             code: 'UNGROUNDED_NUMBER',
@@ -251,7 +251,7 @@ export function checkAnswer(answer: string, input: GateInput): GateReport {
     }
     const keys = [...texts.map((t) => evidenceKeys(t)), ...cited.map((n) => evidenceKeys(labelsByN.get(n) ?? ''))];
     const named = cited.flatMap((n) => sourceByN.get(n) ?? []);
-    for (const m of numberMentions(withoutCitedNames(withoutMarkers(unit.text), named))) {
+    for (const m of numberMentions(withoutCitedNames(withoutLinkTargets(withoutMarkers(unit.text)), named))) {
       const at = unit.start + m.start;
       if (groundedIn(m, keys)) continue;
       if (admitting(at) && grounded(m, questionKeys)) continue;

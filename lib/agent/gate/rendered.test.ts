@@ -36,6 +36,11 @@ describe('asRendered', () => {
     ['a `&quot;10**0**0` b', 'a `&quot;10**0**0` b'],
     ['```\n&quot;<!-- c -->\n```', '```\n&quot;<!-- c -->\n```'],
     ['    &quot;indented', '    &quot;indented'],
+    // A link whose text is a marker is the marker; other links stay.
+    ['It holds 10 GB [[1]](#source-1).', 'It holds 10 GB [1].'],
+    ['[[2, 3]](#s)', '[2, 3]'],
+    ['See [the guide](https://x.com/v2/page-100) [1].', 'See [the guide](https://x.com/v2/page-100) [1].'],
+    ['[link [1]](http://a)', '[link [1]](http://a)'],
     // Most drafts have none of it.
     ['The limit is 100 requests per minute [1].', 'The limit is 100 requests per minute [1].'],
   ])('%j', (draft, shown) => {

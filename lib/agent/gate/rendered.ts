@@ -13,7 +13,8 @@
  *   form markup once decoded (`<`, `>`, `&`, a backslash or a backtick), which stay encoded: they show one
  *   punctuation character and carry no word or digit;
  * - emphasis, strong and strikethrough that open or close inside a word or number (`**10**00`, `1_0_00`) lose their
- *   marks: the reader sees one word.
+ *   marks: the reader sees one word;
+ * - a link whose text is a citation marker (`[[1]](#source-1)`) becomes the marker.
  *
  * Code spans and code blocks are left as written (markdown shows them literally). The parse is the renderer's own
  * (mdast-util-from-markdown with the GFM extensions, as remark-parse and remark-gfm use), repeated until nothing
@@ -78,6 +79,15 @@ function editsOf(text: string): Edit[] {
       return;
     }
     if (node.type === 'code' || node.type === 'inlineCode') return;
+    // A link whose text is a citation marker (`[[1]](#source-1)`) shows "[1]": it is written as the marker, which
+    // the chat shows as a citation and the gate attributes.
+    if (node.type === 'link') {
+      const marker = linkMarker(text, node.children, at);
+      if (marker !== null) {
+        edits.push({ start: at.start, end: at.end, text: marker });
+        return;
+      }
+    }
     if ((node.type === 'emphasis' || node.type === 'strong' || node.type === 'delete') && inWord(text, node, at)) {
       const first = offsets(node.children[0] as Nodes);
       const last = offsets(node.children.at(-1) as Nodes);
@@ -109,6 +119,16 @@ function withoutTags(html: string): string {
   return html.replace(COMMENT, '').replace(QUOTE_TAG, '"').replace(TAG, '&lt;');
 }
 
+const MARKER = /^\[\d{1,3}(?:\s*,\s*\d{1,3})*\]$/;
+
+/** The marker a link's text is (`[1]`, `[2, 3]`), or null. */
+function linkMarker(text: string, children: readonly Nodes[], at: { start: number; end: number }): string | null {
+  const first = children.length === 1 ? children[0] : undefined;
+  if (first?.type !== 'text') return null;
+  const shown = first.value.trim();
+  return MARKER.test(shown) && text.charAt(at.start) === '[' ? shown : null;
+}
+
 /** Whether an emphasis node opens right after, or closes right before, a letter or digit. */
 function inWord(text: string, node: Parents, at: { start: number; end: number }): boolean {
   if (node.children.length === 0) return false;
@@ -133,8 +153,8 @@ export function asRendered(markdown: string): string {
   // goes) or neutralises it (an escaped tag is text for good), so few passes are needed. A draft still changing after
   // the bound is pathological: every markup character is escaped, so it shows exactly as it is checked.
   for (let pass = 0; pass < MAX_PASSES; pass++) {
-    // Most drafts have no reference, tag, comment or emphasis mark: nothing to parse.
-    if (!/[&<*_~]/.test(text)) return text;
+    // Most drafts have no reference, tag, comment, emphasis mark or link: nothing to parse.
+    if (!/[&<*_~]|\]\(/.test(text)) return text;
     const edits = editsOf(text);
     if (edits.length === 0) return text;
     text = apply(text, edits);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimUnits, markerNumbers, withoutMarkers } from './units';
+import { claimUnits, markerNumbers, withoutLinkTargets, withoutMarkers } from './units';
 
 const shape = (text: string) => claimUnits(text).map((u) => [u.kind, u.text, u.cites]);
 
@@ -328,5 +328,19 @@ describe('claimUnits: a sentence ends after a closing mark of any quote style', 
     'It reads \uFF02Alpha beta.\uFF02 [2] Gamma is 5 [1].',
   ])('%s', (answer) => {
     expect(claimUnits(answer).map((u) => u.cites)).toEqual([[2], [1]]);
+  });
+});
+
+describe('withoutLinkTargets', () => {
+  it.each([
+    ['See [the guide](https://x.com/v2/page-100) [1].', 'See [the guide]                            [1].'],
+    ['[a](<https://x.com/a b/7>) and [b](/p/8 "title 9")', '[a]                        and [b]                '],
+    ['[a](https://x.com/wiki/Foo_(bar)_2)', '[a]                                '],
+    // Text that is not a link destination stays.
+    ['costs [10] (or 20) and (30)', 'costs [10] (or 20) and (30)'],
+    ['[1] (2 GB)', '[1] (2 GB)'],
+  ])('%j', (text, blanked) => {
+    expect(withoutLinkTargets(text)).toBe(blanked);
+    expect(withoutLinkTargets(text)).toHaveLength(text.length);
   });
 });

@@ -53,6 +53,14 @@ export function withoutMarkers(text: string): string {
   return text.replace(MARKER, (m) => ' '.repeat(m.length));
 }
 
+/** A markdown link's destination and title, `(url "title")` after its text: the reader sees the text only. */
+const LINK_TARGET = /(?<=\])\(\s*(?:<[^<>\n]*>|(?:[^\s()]|\([^\s()]*\))*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g;
+
+/** `text` with every link destination blanked (offsets kept): its digits are an address, not a number stated. */
+export function withoutLinkTargets(text: string): string {
+  return text.replace(LINK_TARGET, (m) => ' '.repeat(m.length));
+}
+
 const uniq = (xs: number[]) => [...new Set(xs)];
 
 interface Line {

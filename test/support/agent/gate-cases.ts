@@ -588,6 +588,21 @@ export const GATE_CASES: GateCase[] = [
     'UNGROUNDED_NUMBER',
     { mode: 'quick', question: 'How much may each workspace store under the storage quotas?' },
   ),
+  block(
+    'link-text-number',
+    'number',
+    ['storage'],
+    'See [up to 1000 GB of files](https://example.com/quotas) [1].',
+    '1000 GB',
+    'UNGROUNDED_NUMBER',
+  ),
+  accept(
+    'link-target-digits',
+    'number',
+    ['storage'],
+    'Each workspace may store up to 10 GB of files, per the [storage guide](https://example.com/v3/quotas-2024) [1].',
+  ),
+  accept('link-marker', 'marker', ['storage'], 'Each workspace may store up to 10 GB of files [[1]](#source-1).'),
   accept(
     'rendered-entity-quote-true',
     'quote',
