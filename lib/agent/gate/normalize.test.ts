@@ -65,7 +65,7 @@ describe('markup references', () => {
     ['&LT;x&GT; &AMP;', '<x> &'],
     // Other references, and an ampersand alone, are text.
     ['&quot; &nbsp; & &amp', '&quot; &nbsp; & &amp'],
-  ])('%j reads as %j', (text, read) => {
+  ])('markup reference %#', (text, read) => {
     expect(normalize(text)).toBe(read);
   });
 

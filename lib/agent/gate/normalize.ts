@@ -28,7 +28,7 @@ const SPACE = /\s/u;
  */
 const MARKUP_REFERENCE = /&(?:lt|gt|amp|LT|GT|AMP|#0*(?:60|62|38)|#[xX]0*(?:3[cCeE]|26));/u;
 const MARKUP_CHARS: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&' };
-const CLUSTER = new RegExp(`${MARKUP_REFERENCE.source}|\\P{M}\\p{M}*|\\p{M}+`, 'gsu');
+const CLUSTER = new RegExp(`(${MARKUP_REFERENCE.source})|\\P{M}\\p{M}*|\\p{M}+`, 'gsu');
 
 /** The character a markup reference shows (`&lt;` <, `&#62;` >, `&#x26;` &). */
 function markupChar(reference: string): string {
@@ -63,7 +63,7 @@ export function normalizeWithMap(input: string): Normalized {
   let pendingSpace = -1;
   for (const m of input.matchAll(CLUSTER)) {
     const at = m.index;
-    const cluster = m[0].length > 2 && m[0].startsWith('&') && m[0].endsWith(';') ? markupChar(m[0]) : m[0];
+    const cluster = m[1] === undefined ? m[0] : markupChar(m[1]);
     for (const ch of foldCluster(cluster)) {
       if (SPACE.test(ch)) {
         if (pendingSpace < 0) pendingSpace = at;

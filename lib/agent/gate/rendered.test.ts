@@ -43,8 +43,16 @@ describe('asRendered', () => {
     ['[link [1]](http://a)', '[link [1]](http://a)'],
     // Most drafts have none of it.
     ['The limit is 100 requests per minute [1].', 'The limit is 100 requests per minute [1].'],
-  ])('%j', (draft, shown) => {
+  ])('rewrite %#', (draft, shown) => {
     expect(asRendered(draft)).toBe(shown);
+  });
+
+  it('escapes every markup character of a draft still changing after the bound, so it shows as it is checked', () => {
+    // Two passes are needed here (the comment goes, then the reference it split shows); one is allowed.
+    expect(asRendered('&q<!---->uot;10**0**0 `x` [1] a_b ~c~ \\', 1)).toBe(
+      '&amp;quot;1000 \\`x\\` \\[1\\] a\\_b \\~c\\~ \\\\',
+    );
+    expect(asRendered('&q<!---->uot;x', 2)).toBe('"x');
   });
 
   it('is idempotent: what it returns renders as it reads', () => {

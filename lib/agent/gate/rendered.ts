@@ -65,8 +65,8 @@ function editsOf(text: string): Edit[] {
     const at = offsets(node);
     if (!at) return;
     if (node.type === 'html') {
-      const shown = withoutTags(text.slice(at.start, at.end));
-      if (shown !== text.slice(at.start, at.end)) edits.push({ start: at.start, end: at.end, text: shown });
+      // Every HTML node has a tag, comment or declaration, so this always changes it.
+      edits.push({ start: at.start, end: at.end, text: withoutTags(text.slice(at.start, at.end)) });
       return;
     }
     if (node.type === 'text') {
@@ -88,7 +88,7 @@ function editsOf(text: string): Edit[] {
         return;
       }
     }
-    if ((node.type === 'emphasis' || node.type === 'strong' || node.type === 'delete') && inWord(text, node, at)) {
+    if ((node.type === 'emphasis' || node.type === 'strong' || node.type === 'delete') && inWord(text, at)) {
       const first = offsets(node.children[0] as Nodes);
       const last = offsets(node.children.at(-1) as Nodes);
       if (first && last) {
@@ -130,16 +130,15 @@ function linkMarker(text: string, children: readonly Nodes[], at: { start: numbe
 }
 
 /** Whether an emphasis node opens right after, or closes right before, a letter or digit. */
-function inWord(text: string, node: Parents, at: { start: number; end: number }): boolean {
-  if (node.children.length === 0) return false;
+function inWord(text: string, at: { start: number; end: number }): boolean {
   return WORD.test(text.charAt(at.start - 1)) || WORD.test(text.charAt(at.end));
 }
 
+/** `text` with `edits` applied (they come in document order and never overlap: see editsOf). */
 function apply(text: string, edits: readonly Edit[]): string {
   let out = '';
   let from = 0;
-  for (const e of [...edits].sort((a, b) => a.start - b.start)) {
-    if (e.start < from) continue;
+  for (const e of edits) {
     out += text.slice(from, e.start) + e.text;
     from = e.end;
   }
@@ -147,12 +146,12 @@ function apply(text: string, edits: readonly Edit[]): string {
 }
 
 /** `markdown` rewritten so that its source says what its rendering shows (see the module comment). */
-export function asRendered(markdown: string): string {
+export function asRendered(markdown: string, maxPasses = MAX_PASSES): string {
   let text = markdown;
   // Until nothing changes. A pass removes markup (a reference shows its character, a comment or an emphasis mark
   // goes) or neutralises it (an escaped tag is text for good), so few passes are needed. A draft still changing after
   // the bound is pathological: every markup character is escaped, so it shows exactly as it is checked.
-  for (let pass = 0; pass < MAX_PASSES; pass++) {
+  for (let pass = 0; pass < maxPasses; pass++) {
     // Most drafts have no reference, tag, comment, emphasis mark or link: nothing to parse.
     if (!/[&<*_~]|\]\(/.test(text)) return text;
     const edits = editsOf(text);

@@ -339,7 +339,7 @@ describe('withoutLinkTargets', () => {
     // Text that is not a link destination stays.
     ['costs [10] (or 20) and (30)', 'costs [10] (or 20) and (30)'],
     ['[1] (2 GB)', '[1] (2 GB)'],
-  ])('%j', (text, blanked) => {
+  ])('link targets %#', (text, blanked) => {
     expect(withoutLinkTargets(text)).toBe(blanked);
     expect(withoutLinkTargets(text)).toHaveLength(text.length);
   });
