@@ -41,6 +41,7 @@ describe('asRendered', () => {
     ['[[2, 3]](#s)', '[2, 3]'],
     ['See [the guide](https://x.com/v2/page-100) [1].', 'See [the guide](https://x.com/v2/page-100) [1].'],
     ['[link [1]](http://a)', '[link [1]](http://a)'],
+    ['[*[1]*](#a) and [[1]*x*](#b)', '[*[1]*](#a) and [[1]*x*](#b)'],
     // Most drafts have none of it.
     ['The limit is 100 requests per minute [1].', 'The limit is 100 requests per minute [1].'],
   ])('rewrite %#', (draft, shown) => {
