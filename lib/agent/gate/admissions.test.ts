@@ -94,6 +94,8 @@ describe('an admission excuses only its own clause', () => {
     ['Not documented: premium tokens unlimited.', 'premium tokens'],
     ['Premium tokens are unlimited and this is not documented.', 'Premium tokens'],
     ['Premium tokens are unlimited, no information on expiry.', 'Premium tokens'],
+    ['Premium tokens: unlimited, not documented.', 'Premium tokens'],
+    ['Premium tokens: unlimited (not documented).', 'Premium tokens'],
     ['Nothing in the sources contradicts that premium tokens are unlimited.', 'premium tokens'],
     ['The documents do not say, but premium tokens are unlimited.', 'premium tokens'],
   ])('%s', (text, claim) => {
@@ -179,6 +181,7 @@ describe('property: a claim joined to an admission is never excused', () => {
     'premium tokens never expire',
     'the gateway retries failed requests twice',
     'premium tokens unlimited',
+    'premium tokens: unlimited',
     'enterprise customers receive dedicated support',
   ];
   it('holds for every admission, join and claim, in either order', () => {

@@ -130,11 +130,22 @@ export function clauses(text: string, phrase?: string | null): Clause[] {
 }
 
 function mergePieces(pieces: Piece[], text: string, phrase?: string | null): Clause[] {
-  const merged: Piece[] = [];
+  // Neighbouring pieces that each only name are read together first: together they may state something
+  // ("premium tokens: unlimited"), and then they are a clause of their own.
+  const grouped: Piece[] = [];
+  const joined = new Set<Piece>();
   for (const p of pieces) {
+    const last = grouped.at(-1);
+    if (last && !p.states && !p.admits && !last.states && !last.admits) {
+      last.end = p.end;
+      joined.add(last);
+    } else grouped.push({ ...p });
+  }
+  for (const g of joined) g.states = predicates(text.slice(g.start, g.end));
+  const merged: Piece[] = [];
+  for (const p of grouped) {
     const last = merged.at(-1);
-    // A piece that names without stating or admitting belongs to the clause before it; a first piece of that kind
-    // (an aside) belongs to the clause after it.
+    // What only names belongs to the clause before it; when it comes first (an aside), to the clause after it.
     if (last && !p.states && !p.admits) {
       last.end = p.end;
       continue;
@@ -144,7 +155,7 @@ function mergePieces(pieces: Piece[], text: string, phrase?: string | null): Cla
       merged[merged.length - 1] = { start: last.start, end: p.end, states: p.states, admits: admitsTogether };
       continue;
     }
-    merged.push({ ...p });
+    merged.push(p);
   }
   return merged.map((c) => ({ text: text.slice(c.start, c.end), start: c.start, end: c.end, admits: c.admits }));
 }

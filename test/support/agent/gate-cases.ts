@@ -503,6 +503,14 @@ export const GATE_CASES: GateCase[] = [
     'UNCITED_CLAIM',
   ),
   block(
+    'admission-joined-telegraphic',
+    'admission',
+    ['rate'],
+    'The public API allows 100 requests per minute per token [1]. The documents do not say when tokens expire, and premium tokens: unlimited.',
+    'premium tokens: unlimited',
+    'UNCITED_CLAIM',
+  ),
+  block(
     'admission-joined-quick',
     'admission',
     ['rate'],
